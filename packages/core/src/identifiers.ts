@@ -1,0 +1,36 @@
+import { InvalidParametersError } from './errors.js';
+
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const AGENT_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** Whether `name` is a valid tool name: 1–64 letters, digits, `_` or `-` (what OpenAI, Anthropic and MCP accept). */
+export function isValidToolName(name: unknown): name is string {
+  return typeof name === 'string' && TOOL_NAME.test(name);
+}
+
+/** Throws an {@link InvalidParametersError} unless `name` is a valid tool name. */
+export function validateToolName(name: unknown): string {
+  if (!isValidToolName(name)) {
+    throw new InvalidParametersError(
+      `Invalid tool name ${JSON.stringify(name)}: expected 1–64 letters, digits, "_" or "-".`,
+      'name',
+    );
+  }
+  return name;
+}
+
+/** Whether `id` is a valid agent id: 1–64 characters of letters, digits, `_`, `.`, `-`, starting with a letter or digit, no `..`. */
+export function isValidAgentId(id: unknown): id is string {
+  return typeof id === 'string' && AGENT_ID.test(id) && !id.includes('..');
+}
+
+/** Throws an {@link InvalidParametersError} naming `agent_id` unless `id` is a valid agent id. */
+export function validateAgentId(id: unknown): string {
+  if (!isValidAgentId(id)) {
+    throw new InvalidParametersError(
+      `Invalid agent_id ${JSON.stringify(id)}: expected 1–64 letters, digits, "_", "." or "-", starting with a letter or digit, without "..".`,
+      'agent_id',
+    );
+  }
+  return id;
+}

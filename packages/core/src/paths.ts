@@ -1,0 +1,145 @@
+import { lstat, readlink, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+import { NotFoundError, PathSecurityError } from './errors.js';
+
+const MAX_SYMLINK_HOPS = 40;
+
+function refuseNullByte(path: string): void {
+  if (path.includes('\0')) throw new PathSecurityError(path.replaceAll('\0', '\\0'), 'the path contains a null byte');
+}
+
+/**
+ * Turns a user- or LLM-supplied path into an absolute one, lexically: `~` and `~/…` expand to
+ * the home directory, backslashes become slashes, and a relative path resolves against `cwd`.
+ * Symlinks are not touched; {@link validatePath} does that.
+ */
+export function normalizePath(path: string, cwd: string = process.cwd()): string {
+  if (typeof path !== 'string') throw new PathSecurityError(String(path), 'expected a string');
+  refuseNullByte(path);
+  let result = path.replaceAll('\\', '/');
+  if (result === '~' || result.startsWith('~/')) result = homedir() + result.slice(1);
+  else if (result.startsWith('~')) throw new PathSecurityError(path, '"~user" paths are not supported; write the full path');
+  return isAbsolute(result) ? resolve(result) : resolve(cwd, result);
+}
+
+/** Whether `path` is `root` or lies below it, comparing whole path segments (`/a/b` is not within `/a/bc`). */
+export function isWithin(path: string, root: string): boolean {
+  if (path === root || root === '/') return true;
+  return path.startsWith(root.endsWith('/') ? root : `${root}/`);
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/**
+ * Resolves every symlink in an absolute path the way the kernel would (a `..` after a symlink
+ * climbs from the link's target), following links into components that do not exist yet, so a
+ * dangling link resolves to where a write through it would land. Components past the first
+ * missing one are taken literally.
+ */
+export async function resolveRealPath(absolutePath: string): Promise<string> {
+  refuseNullByte(absolutePath);
+  let pending = absolutePath.split('/');
+  let resolved = '';
+  let hops = 0;
+  let missing = false;
+  while (pending.length > 0) {
+    const part = pending.shift() as string;
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      resolved = resolved.slice(0, resolved.lastIndexOf('/'));
+      continue;
+    }
+    const candidate = `${resolved}/${part}`;
+    if (missing) {
+      resolved = candidate;
+      continue;
+    }
+    let isLink: boolean;
+    try {
+      isLink = (await lstat(candidate)).isSymbolicLink();
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+      missing = true;
+      resolved = candidate;
+      continue;
+    }
+    if (!isLink) {
+      resolved = candidate;
+      continue;
+    }
+    if (++hops > MAX_SYMLINK_HOPS) throw new PathSecurityError(absolutePath, 'too many levels of symbolic links');
+    const target = await readlink(candidate);
+    if (target.startsWith('/')) resolved = '';
+    pending = [...target.split('/'), ...pending];
+  }
+  return resolved || '/';
+}
+
+/** Case- and Unicode-insensitive form used to compare against blocked paths (refuse more, never less). */
+function foldForBlocking(path: string): string {
+  return path.normalize('NFKC').toLowerCase();
+}
+
+/** Options of {@link validatePath}. */
+export interface ValidatePathOptions {
+  /** Directory relative paths resolve against (default: `process.cwd()`). */
+  cwd?: string;
+  /** Roots the path must resolve inside; `null` or absent means anywhere not blocked. */
+  allowedPaths?: readonly string[] | null;
+  /** Paths refused always, compared after resolving symlinks and ignoring case and Unicode form. */
+  blockedPaths?: readonly string[];
+  /** Refuse a path that does not exist (default `false`: write targets may be new). */
+  mustExist?: boolean;
+}
+
+/**
+ * The sandbox check every skill goes through. Returns the real absolute path to use from then
+ * on (symlinks resolved), or throws a {@link PathSecurityError} when the path:
+ * - contains a null byte or an unsupported `~user` form;
+ * - resolves (after following every symlink, dangling ones included) outside `allowedPaths`;
+ * - resolves inside a blocked path, however it is spelled or linked;
+ * - is a regular file with several hard links while a sandbox is in force (a hard link can
+ *   alias a file outside the sandbox, and nothing in the path reveals it).
+ * With `mustExist`, a missing path fails with a `not_found` error.
+ */
+export async function validatePath(path: string, options: ValidatePathOptions = {}): Promise<string> {
+  const { cwd = process.cwd(), allowedPaths = null, blockedPaths = [], mustExist = false } = options;
+  const absolute = normalizePath(path, cwd);
+  const real = await resolveRealPath(absolute);
+
+  if (blockedPaths.length > 0) {
+    const candidates = [foldForBlocking(absolute), foldForBlocking(real)];
+    for (const blocked of blockedPaths) {
+      const blockedAbsolute = normalizePath(blocked, cwd);
+      const roots = [foldForBlocking(blockedAbsolute), foldForBlocking(await resolveRealPath(blockedAbsolute))];
+      if (candidates.some((candidate) => roots.some((root) => isWithin(candidate, root)))) {
+        throw new PathSecurityError(path, `it is inside the blocked path "${blocked}"`);
+      }
+    }
+  }
+
+  if (allowedPaths !== null) {
+    const roots = await Promise.all(allowedPaths.map((root) => resolveRealPath(normalizePath(root, cwd))));
+    if (!roots.some((root) => isWithin(real, root))) {
+      const where = allowedPaths.length === 0 ? 'no paths are allowed' : `it resolves outside the allowed paths (${allowedPaths.join(', ')})`;
+      throw new PathSecurityError(path, where);
+    }
+  }
+
+  let stats;
+  try {
+    stats = await stat(real);
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+    if (mustExist) throw new NotFoundError(`No such file or directory: ${path}`);
+    return real;
+  }
+  if (allowedPaths !== null && stats.isFile() && stats.nlink > 1) {
+    throw new PathSecurityError(path, `the file has ${stats.nlink} hard links, and a hard link can alias a file outside the sandbox`);
+  }
+  return real;
+}

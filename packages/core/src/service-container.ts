@@ -1,0 +1,125 @@
+import { ConfigError } from './errors.js';
+import type { AgentPermissions, PathAccess, PermissionLevel } from './permissions.js';
+import { resolveToolAllowedPaths } from './permissions.js';
+
+/** What a skill asks the user to approve. */
+export interface ConfirmationRequest {
+  /** Tool asking. */
+  tool: string;
+  /** One line saying what will happen, e.g. `write /etc/hosts` or `delete branch feature-x`. */
+  action: string;
+  /** Optional longer detail (a diff, a request body). */
+  detail?: string;
+}
+
+/** Asks the user; resolves `true` only when they approved. */
+export type ConfirmFunction = (request: ConfirmationRequest) => Promise<boolean> | boolean;
+
+/**
+ * The services skills can use, by key. Other packages add keys by declaration merging:
+ * ```ts
+ * declare module '@nexus/core' { interface Services { gitlab: GitLabSettings } }
+ * ```
+ */
+export interface Services {
+  /** Working directory of the agent. */
+  cwd: string;
+  /** The agent's permission policy. */
+  permissions: AgentPermissions;
+  /** Sandbox roots used when no `permissions` are registered (`null`: unrestricted). */
+  allowedPaths: string[] | null;
+  /** Paths refused on top of the policy's blocked paths. */
+  blockedPaths: string[];
+  /** Asks the user to approve an action; without it, anything needing approval is refused. */
+  confirm: ConfirmFunction;
+  /** Id of the agent these services belong to. */
+  agentId: string;
+}
+
+/** A service key. */
+export type ServiceName = keyof Services & string;
+
+/**
+ * Dependency injection for skills: one container per agent, holding its working directory,
+ * permissions, confirmation callback and whatever else families declare in {@link Services}.
+ */
+export class ServiceContainer {
+  readonly #services = new Map<string, unknown>();
+
+  /** Registers (or replaces) a service. Returns the container for chaining. */
+  register<K extends ServiceName>(name: K, value: Services[K]): this {
+    this.#services.set(name, value);
+    return this;
+  }
+
+  /** The service, or `undefined` when it is not registered. */
+  get<K extends ServiceName>(name: K): Services[K] | undefined {
+    return this.#services.get(name) as Services[K] | undefined;
+  }
+
+  /** The service; throws a {@link ConfigError} when it is not registered. */
+  require<K extends ServiceName>(name: K): Services[K] {
+    if (!this.#services.has(name)) throw new ConfigError(`Service "${name}" is not registered.`);
+    return this.#services.get(name) as Services[K];
+  }
+
+  has(name: ServiceName): boolean {
+    return this.#services.has(name);
+  }
+
+  /** Removes a service and returns what was registered. */
+  unregister<K extends ServiceName>(name: K): Services[K] | undefined {
+    const value = this.get(name);
+    this.#services.delete(name);
+    return value;
+  }
+
+  clear(): void {
+    this.#services.clear();
+  }
+
+  /** Names of the registered services. */
+  names(): ServiceName[] {
+    return [...this.#services.keys()] as ServiceName[];
+  }
+
+  getPermissions(): AgentPermissions | undefined {
+    return this.get('permissions');
+  }
+
+  getPermissionLevel(): PermissionLevel | undefined {
+    return this.getPermissions()?.level;
+  }
+
+  /** The `cwd` service, else the policy's cwd, else the process's. */
+  getCwd(): string {
+    return this.get('cwd') ?? this.getPermissions()?.cwd ?? process.cwd();
+  }
+
+  /**
+   * Roots a tool may read (or write) — seed 000 §Per-Tool Path Resolution: the tool's own
+   * paths, else the policy's; without a policy, the `allowedPaths` service; without either,
+   * the working directory only (secure by default). `null` means anywhere not blocked.
+   */
+  getToolAllowedPaths(tool: string, access: PathAccess = 'read'): string[] | null {
+    const permissions = this.getPermissions();
+    if (permissions) return resolveToolAllowedPaths(permissions, tool, access);
+    const allowed = this.get('allowedPaths');
+    return allowed === undefined ? [this.getCwd()] : allowed;
+  }
+
+  /** The policy's blocked paths plus the `blockedPaths` service. */
+  getBlockedPaths(): string[] {
+    return [...(this.getPermissions()?.blockedPaths ?? []), ...(this.get('blockedPaths') ?? [])];
+  }
+
+  /**
+   * Asks for approval: always granted at `yolo`, otherwise decided by the `confirm` service; with
+   * no `confirm` service registered, refused.
+   */
+  async confirm(request: ConfirmationRequest): Promise<boolean> {
+    if (this.getPermissionLevel() === 'yolo') return true;
+    const confirm = this.get('confirm');
+    return confirm ? (await confirm(request)) === true : false;
+  }
+}

@@ -1,0 +1,99 @@
+import type { JsonSchemaObject } from './json.js';
+import type { PermissionLevel } from './permissions.js';
+import type { ServiceContainer } from './service-container.js';
+import { ToolResult } from './tool-result.js';
+
+/** Progress of a long-running skill, forwarded to MCP progress notifications and CLIs. */
+export interface SkillProgress {
+  message?: string;
+  current?: number;
+  total?: number;
+}
+
+/** Per-call context handed to a skill. */
+export interface SkillContext {
+  /** Aborted when the client goes away, the agent is cancelled, or the time limit passes. */
+  signal?: AbortSignal;
+  /** Report progress on long work. */
+  onProgress?(progress: SkillProgress): void;
+}
+
+/** A tool an LLM can call. `execute` never throws; every outcome is a {@link ToolResult}. */
+export interface Skill {
+  /** Tool name, `/^[A-Za-z0-9_-]{1,64}$/`, unique in a registry. */
+  readonly name: string;
+  /** What the tool does, written for an LLM. */
+  readonly description: string;
+  /** JSON Schema of the arguments: the wire contract. */
+  readonly parameters: JsonSchemaObject;
+  execute(args: Record<string, unknown>, context?: SkillContext): Promise<ToolResult>;
+}
+
+/** Builds a skill from the services of one agent. Called lazily, at most once per registry. */
+export type SkillFactory = (services: ServiceContainer) => Skill;
+
+/** What is known about a skill without instantiating it. */
+export interface SkillMetadata {
+  description: string;
+  parameters: JsonSchemaObject;
+  /** Changes nothing (MCP `readOnlyHint`). */
+  readOnly?: boolean;
+  /** May destroy or overwrite data (MCP `destructiveHint`). */
+  destructive?: boolean;
+  /**
+   * Lowest permission level at which the skill is offered and runs (default `sandboxed`). The
+   * exec and GitLab families use `trusted`.
+   */
+  minimumLevel?: PermissionLevel;
+}
+
+/** A skill's metadata plus its factory: the unit a {@link SkillFamily} is made of. */
+export interface SkillSpec extends SkillMetadata {
+  name: string;
+  factory: SkillFactory;
+}
+
+/** A named group of skills a registry can `use`, e.g. `fsSkills`. Plain data. */
+export interface SkillFamily {
+  readonly name: string;
+  readonly skills: readonly SkillSpec[];
+}
+
+/** The body of a skill defined with {@link defineSkill}. */
+export type SkillHandler<Args> = (args: Args, context: SkillContext) => Promise<ToolResult> | ToolResult;
+
+/** What {@link defineSkill} takes: metadata, a name, and how to build the handler from services. */
+export interface SkillDefinition<Args> extends SkillMetadata {
+  name: string;
+  create(services: ServiceContainer): SkillHandler<Args>;
+}
+
+/**
+ * Defines a skill once, as a {@link SkillSpec}: the metadata is written a single time and shared
+ * by the spec and every instance, and anything the handler throws becomes a failed
+ * {@link ToolResult} (with the kind of a `NexusError`), so the skill keeps the never-throw promise.
+ * `Args` is the shape the registry's validation guarantees; callers that bypass the registry
+ * must pass valid arguments.
+ */
+export function defineSkill<Args = Record<string, unknown>>(definition: SkillDefinition<Args>): SkillSpec {
+  const { create, ...spec } = definition;
+  return {
+    ...spec,
+    factory(services) {
+      const handler = create(services);
+      return {
+        name: spec.name,
+        description: spec.description,
+        parameters: spec.parameters,
+        async execute(args, context = {}) {
+          try {
+            const result = await handler(args as Args, context);
+            return ToolResult.isInstance(result) ? result : ToolResult.fail(`${spec.name} returned no ToolResult.`);
+          } catch (error) {
+            return ToolResult.fromError(error);
+          }
+        },
+      };
+    },
+  };
+}

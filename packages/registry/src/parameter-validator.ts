@@ -1,0 +1,144 @@
+import { ConfigError, type JsonSchemaObject } from '@nexus/core';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+
+/** Outcome of validating arguments against a skill's parameters. */
+export type ValidationOutcome =
+  | { valid: true; args: Record<string, unknown> }
+  | { valid: false; message: string; parameters: string[] };
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'a boolean (true or false)',
+  array: 'an array',
+  object: 'an object',
+  null: 'null',
+};
+
+function parameterName(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part), '');
+}
+
+function valueAt(root: unknown, instancePath: string): unknown {
+  let value = root;
+  for (const part of instancePath.split('/').slice(1)) value = (value as Record<string, unknown> | undefined)?.[part];
+  return value;
+}
+
+function schemaDescription(schema: JsonSchemaObject, parameter: string): string {
+  const property = schema.properties?.[parameter];
+  return typeof property === 'object' && typeof property.description === 'string' ? ` (${property.description})` : '';
+}
+
+function describeError(error: ErrorObject, args: unknown, schema: JsonSchemaObject): { parameter: string; message: string } {
+  const at = parameterName(error.instancePath);
+  const got = () => `, got ${describeValue(valueAt(args, error.instancePath))}`;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required': {
+      const missing = at ? `${at}.${String(params.missingProperty)}` : String(params.missingProperty);
+      return { parameter: missing, message: `Missing required parameter \`${missing}\`${at ? '' : schemaDescription(schema, missing)}.` };
+    }
+    case 'additionalProperties': {
+      const extra = at ? `${at}.${String(params.additionalProperty)}` : String(params.additionalProperty);
+      const known = at ? '' : Object.keys(schema.properties ?? {}).join(', ');
+      return { parameter: extra, message: `Unknown parameter \`${extra}\`${known ? `; expected one of: ${known}` : ''}.` };
+    }
+    case 'type': {
+      const types = String(params.type).split(',').map((type) => TYPE_WORDS[type] ?? type);
+      return { parameter: at, message: `Parameter \`${at}\` must be ${types.join(' or ')}${got()}.` };
+    }
+    case 'enum':
+      return { parameter: at, message: `Parameter \`${at}\` must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}${got()}.` };
+    case 'const':
+      return { parameter: at, message: `Parameter \`${at}\` must be ${JSON.stringify(params.allowedValue)}${got()}.` };
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return { parameter: at, message: `Parameter \`${at}\` must be ${String(params.comparison)} ${String(params.limit)}${got()}.` };
+    case 'minLength':
+      return { parameter: at, message: `Parameter \`${at}\` must be at least ${String(params.limit)} character(s) long.` };
+    case 'maxLength':
+      return { parameter: at, message: `Parameter \`${at}\` must be at most ${String(params.limit)} characters long.` };
+    case 'minItems':
+      return { parameter: at, message: `Parameter \`${at}\` must have at least ${String(params.limit)} item(s).` };
+    case 'maxItems':
+      return { parameter: at, message: `Parameter \`${at}\` must have at most ${String(params.limit)} items.` };
+    case 'pattern':
+      return { parameter: at, message: `Parameter \`${at}\` must match the pattern ${String(params.pattern)}${got()}.` };
+    default:
+      return { parameter: at, message: at ? `Parameter \`${at}\` ${error.message ?? 'is invalid'}.` : `Arguments ${error.message ?? 'are invalid'}.` };
+  }
+}
+
+/**
+ * Validates skill arguments with ajv (JSON Schema 2020-12): defaults are filled in, friendly
+ * coercions apply (`"10"` for an integer, `"true"` for a boolean), and errors are sentences
+ * that name the parameter and say what was expected. Each schema is compiled once, on first use.
+ */
+export class ParameterValidator {
+  readonly #ajv = new Ajv2020({
+    allErrors: true,
+    useDefaults: true,
+    coerceTypes: true,
+    strict: true,
+    strictTypes: false,
+    strictRequired: false,
+    allowUnionTypes: true,
+  });
+  readonly #compiled = new WeakMap<JsonSchemaObject, ValidateFunction>();
+
+  /** Throws a {@link ConfigError} naming the skill unless `schema` is a valid object schema. */
+  checkSchema(skill: string, schema: JsonSchemaObject): void {
+    if (typeof schema !== 'object' || schema === null || schema.type !== 'object') {
+      throw new ConfigError(`Invalid parameters schema for skill "${skill}": the root must be { "type": "object", … }.`);
+    }
+    if (!this.#ajv.validateSchema(schema)) {
+      throw new ConfigError(`Invalid parameters schema for skill "${skill}": ${this.#ajv.errorsText(this.#ajv.errors)}.`);
+    }
+  }
+
+  #compile(skill: string, schema: JsonSchemaObject): ValidateFunction {
+    let validate = this.#compiled.get(schema);
+    if (!validate) {
+      try {
+        validate = this.#ajv.compile(schema);
+      } catch (error) {
+        throw new ConfigError(`Invalid parameters schema for skill "${skill}": ${(error as Error).message}`, { cause: error });
+      }
+      this.#compiled.set(schema, validate);
+    }
+    return validate;
+  }
+
+  /** Validates a copy of `args` (the caller's object is never changed). */
+  validate(skill: string, schema: JsonSchemaObject, args: unknown): ValidationOutcome {
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      return { valid: false, message: `Arguments must be a JSON object, got ${describeValue(args)}.`, parameters: [] };
+    }
+    const validate = this.#compile(skill, schema);
+    const copy = { ...(args as Record<string, unknown>) };
+    if (validate(copy)) return { valid: true, args: copy };
+    const problems = (validate.errors ?? []).map((error) => describeError(error, copy, schema));
+    const unique = [...new Map(problems.map((problem) => [problem.message, problem])).values()];
+    return {
+      valid: false,
+      message: unique.map((problem) => problem.message).join(' '),
+      parameters: [...new Set(unique.map((problem) => problem.parameter).filter(Boolean))],
+    };
+  }
+}

@@ -1,0 +1,50 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { defineSkill, ToolResult, type SkillFamily } from '@nexus/core';
+
+/** Echoes its `message`: the smallest possible skill, for wiring tests. */
+export const echoSkill = defineSkill<{ message: string }>({
+  name: 'echo',
+  description: 'Return the given message unchanged. Useful to test that tools work.',
+  readOnly: true,
+  parameters: {
+    type: 'object',
+    properties: { message: { type: 'string', description: 'Text to return.' } },
+    required: ['message'],
+  },
+  create: () => ({ message }) => ToolResult.ok(message),
+});
+
+/** Longest `sleep`, in seconds. */
+export const MAX_SLEEP_SECONDS = 3600;
+
+/** Waits `seconds` (0–3600), reporting progress every second and stopping at once when cancelled. */
+export const sleepSkill = defineSkill<{ seconds: number; label?: string }>({
+  name: 'sleep',
+  description: 'Wait for a number of seconds (0–3600), then return. Useful to test timeouts, cancellation and parallel calls.',
+  readOnly: true,
+  parameters: {
+    type: 'object',
+    properties: {
+      seconds: { type: 'number', minimum: 0, maximum: MAX_SLEEP_SECONDS, description: 'How long to wait, in seconds.' },
+      label: { type: 'string', description: 'Optional name echoed in the result.' },
+    },
+    required: ['seconds'],
+  },
+  create: () => async ({ seconds, label }, { signal, onProgress }) => {
+    const name = label ? ` (${label})` : '';
+    const deadline = Date.now() + seconds * 1000;
+    try {
+      for (let remaining = deadline - Date.now(); remaining > 0; remaining = deadline - Date.now()) {
+        await delay(Math.min(remaining, 1000), undefined, { signal });
+        onProgress?.({ message: `slept ${Math.round(seconds - Math.max(0, deadline - Date.now()) / 1000)} of ${seconds} s${name}`, current: seconds * 1000 - Math.max(0, deadline - Date.now()), total: seconds * 1000 });
+      }
+    } catch (error) {
+      if (signal?.aborted) return ToolResult.fail(`Sleep${name} cancelled.`, 'cancelled');
+      throw error;
+    }
+    return ToolResult.ok(`Slept ${seconds} s${name}.`);
+  },
+});
+
+/** The utility family: `echo` and `sleep`. */
+export const utilitySkills: SkillFamily = { name: 'utility', skills: [echoSkill, sleepSkill] };

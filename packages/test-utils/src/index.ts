@@ -1,0 +1,4 @@
+export { testdir, writeTree } from './temp-dir.js';
+export type { TestDir, Tree, TreeEntry } from './temp-dir.js';
+export { createSymlinkFarm } from './symlink-farm.js';
+export type { SymlinkFarm } from './symlink-farm.js';

@@ -1,0 +1,11 @@
+// The main job: install and build on first use, then run the `nexus` command with the given
+// arguments (default: `nexus --help`).
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { installAndBuild } from './pnpm.mjs';
+
+installAndBuild();
+const cli = fileURLToPath(new URL('../apps/agent/dist/cli.js', import.meta.url));
+const args = process.argv.slice(2);
+const { status } = spawnSync(process.execPath, [cli, ...(args.length ? args : ['--help'])], { stdio: 'inherit' });
+process.exit(status ?? 1);
