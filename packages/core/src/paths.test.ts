@@ -1,0 +1,155 @@
+import { link, mkdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { createSymlinkFarm, testdir, type SymlinkFarm } from '@nexus/test-utils';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isWithin, normalizePath, PathSecurityError, resolveRealPath, validatePath } from './index.js';
+
+describe('normalizePath', () => {
+  it('expands ~, converts backslashes and resolves against cwd', () => {
+    expect(normalizePath('~', '/x')).toBe(homedir());
+    expect(normalizePath('~/notes.txt', '/x')).toBe(join(homedir(), 'notes.txt'));
+    expect(normalizePath('a\\b\\c.txt', '/work')).toBe('/work/a/b/c.txt');
+    expect(normalizePath('../up', '/work/app')).toBe('/work/up');
+  });
+
+  it('refuses null bytes and ~user', () => {
+    expect(() => normalizePath('a\0b', '/x')).toThrow(PathSecurityError);
+    expect(() => normalizePath('~root/.ssh', '/x')).toThrow(/~user/);
+  });
+});
+
+describe('isWithin', () => {
+  it('compares whole segments', () => {
+    expect(isWithin('/work/app', '/work/app')).toBe(true);
+    expect(isWithin('/work/app/x', '/work/app')).toBe(true);
+    expect(isWithin('/work/app-evil', '/work/app')).toBe(false);
+    expect(isWithin('/anything', '/')).toBe(true);
+  });
+});
+
+describe('validatePath against every Linux path class of DESIGN §6', () => {
+  let farm: SymlinkFarm;
+  let options: { cwd: string; allowedPaths: string[]; blockedPaths: string[] };
+  beforeAll(async () => {
+    farm = await createSymlinkFarm();
+    options = { cwd: farm.inside, allowedPaths: [farm.inside], blockedPaths: [farm.blocked] };
+  });
+  afterAll(() => farm.cleanup());
+
+  const refused: Array<[string, (farm: SymlinkFarm) => string]> = [
+    ['.. out of the sandbox', () => '../outside/secret.txt'],
+    ['deep .. chain', () => 'sub/deep/../../../outside/secret.txt'],
+    ['absolute path outside', (f) => join(f.outside, 'secret.txt')],
+    ['absolute system path', () => '/etc/passwd'],
+    ['prefix sibling', (f) => join(f.prefixSibling, 'evil.txt')],
+    ['prefix sibling via ..', () => '../inside-evil/evil.txt'],
+    ['symlink to an outside file', () => 'link-out-file'],
+    ['symlink to an outside directory', () => 'link-out-dir/secret.txt'],
+    ['relative symlink to an outside file', () => 'link-out-rel-file'],
+    ['symlink to the prefix sibling', () => 'link-prefix/evil.txt'],
+    ['dangling symlink pointing outside (write target)', () => 'link-dangling-out'],
+    ['dangling symlink into a missing outside directory', () => 'link-dangling-out-dir'],
+    ['chained symlinks', () => 'link-chain-1/secret.txt'],
+    ['symlinked parent directory', () => 'sub/deep/link-escape/secret.txt'],
+    ['.. after a symlink climbs from the target', () => 'sub/link-upup/outside/secret.txt'],
+    ['symlink to /', () => 'link-root/etc/passwd'],
+    ['/proc/self/root', () => '/proc/self/root/etc/passwd'],
+    ['symlink to /proc/self/root', () => 'link-proc/etc/passwd'],
+    ['blocked directory', () => 'blocked/key.txt'],
+    ['blocked directory in other case', () => 'BLOCKED/key.txt'],
+    ['blocked directory through a symlink', () => 'link-blocked/key.txt'],
+    ['symlink to a blocked file', () => 'link-blocked-file'],
+    ['~ expands outside the sandbox', () => '~/.bashrc'],
+    ['backslashes', () => '..\\outside\\secret.txt'],
+    ['null byte', () => 'file.txt\0../../outside/secret.txt'],
+    ['symlink loop', () => 'link-loop-a'],
+  ];
+
+  it.each(refused)('refuses %s', async (_name, makePath) => {
+    await expect(validatePath(makePath(farm), options)).rejects.toSatisfy((error) => PathSecurityError.isInstance(error));
+  });
+
+  const accepted: Array<[string, string, (farm: SymlinkFarm) => string]> = [
+    ['a plain file', 'file.txt', (f) => join(f.inside, 'file.txt')],
+    ['a symlink to an inside file', 'link-in-file', (f) => join(f.inside, 'file.txt')],
+    ['a symlink to an inside directory', 'link-in-dir/deep/f.txt', (f) => join(f.inside, 'sub/deep/f.txt')],
+    ['.. that stays inside', 'sub/deep/../../file.txt', (f) => join(f.inside, 'file.txt')],
+    ['a missing write target', 'new/dir/file.txt', (f) => join(f.inside, 'new/dir/file.txt')],
+    ['a dangling symlink pointing inside', 'link-dangling-in', (f) => join(f.inside, 'missing.txt')],
+    ['a symlink to .. that lands inside', 'sub/link-up/file.txt', (f) => join(f.inside, 'file.txt')],
+  ];
+
+  it.each(accepted)('accepts %s and returns the real path', async (_name, path, expected) => {
+    await expect(validatePath(path, options)).resolves.toBe(expected(farm));
+  });
+
+  it('refuses a hard link to an outside file while a sandbox is in force', async () => {
+    const hardLink = join(farm.inside, 'hard-link.txt');
+    await link(join(farm.outside, 'secret.txt'), hardLink).catch(() => {});
+    await expect(validatePath('hard-link.txt', options)).rejects.toThrow(/hard links/);
+    await expect(validatePath('hard-link.txt', { ...options, allowedPaths: null })).resolves.toBe(hardLink);
+  });
+
+  it('refuses a blocked path at any level, even with no sandbox', async () => {
+    await expect(validatePath('blocked/key.txt', { ...options, allowedPaths: null })).rejects.toThrow(/blocked/);
+  });
+
+  it('with mustExist, reports a missing file as not_found', async () => {
+    await expect(validatePath('missing.txt', { ...options, mustExist: true })).rejects.toMatchObject({ kind: 'not_found' });
+  });
+});
+
+describe('validatePath — property: nothing accepted escapes', () => {
+  let farm: SymlinkFarm;
+  let roots: { inside: string; blocked: string };
+  beforeAll(async () => {
+    farm = await createSymlinkFarm();
+    roots = { inside: await realpath(farm.inside), blocked: await realpath(farm.blocked) };
+  });
+  afterAll(() => farm.cleanup());
+
+  const segment = fc.constantFrom('..', '.', 'sub', 'deep', 'file.txt', 'missing', 'blocked', 'BLOCKED', 'outside', 'inside', 'inside-evil', 'secret.txt', 'link-in-dir', 'link-out-dir', 'link-chain-1', 'link-dangling-out', 'link-dangling-out-dir', 'link-up', 'link-upup', 'link-escape', 'link-root', 'link-proc', 'link-blocked', 'etc', 'proc', 'self', 'root', '~');
+
+  it('every accepted path resolves inside the allowed root and outside the blocked one', async () => {
+    const seen = { accepted: 0, refused: 0 };
+    await fc.assert(
+      fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 8 }), fc.constantFrom('relative', 'absolute-inside', 'absolute-root'), async (parts, anchor) => {
+        const relative = parts.join('/');
+        const path = anchor === 'relative' ? relative : anchor === 'absolute-inside' ? `${farm.inside}/${relative}` : `/${relative}`;
+        let accepted: string;
+        try {
+          accepted = await validatePath(path, { cwd: farm.inside, allowedPaths: [farm.inside], blockedPaths: [farm.blocked] });
+        } catch (error) {
+          if (!PathSecurityError.isInstance(error)) throw error;
+          seen.refused++;
+          return;
+        }
+        seen.accepted++;
+        // What the kernel would really reach: resolve again independently of the accepted string.
+        const reached = await resolveRealPath(accepted);
+        expect(reached).toBe(accepted);
+        expect(isWithin(reached, roots.inside)).toBe(true);
+        expect(isWithin(reached.toLowerCase(), roots.blocked.toLowerCase())).toBe(false);
+      }),
+      { numRuns: 600 },
+    );
+    // The generator must exercise both outcomes, or the property proves nothing.
+    expect(seen.accepted).toBeGreaterThan(20);
+    expect(seen.refused).toBeGreaterThan(20);
+  });
+});
+
+describe('resolveRealPath', () => {
+  it('matches realpath for existing paths, including symlinked parents', async () => {
+    await using dir = await testdir({ real: { 'f.txt': 'x' }, alias: { symlink: 'real' } });
+    await mkdir(dir.join('real', 'nested'));
+    await symlink('../f.txt', dir.join('real', 'nested', 'up'));
+    for (const path of ['alias/f.txt', 'alias/nested/up', 'real/nested/../f.txt']) {
+      expect(await resolveRealPath(dir.join(path))).toBe(await realpath(dir.join(path)));
+    }
+    await writeFile(dir.join('real', 'g.txt'), 'y');
+    expect(await readFile(await resolveRealPath(dir.join('alias', 'g.txt')), 'utf8')).toBe('y');
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { assertWithinCeiling, ConfigError, findCeilingViolations, isToolEnabled, levelAtLeast, PermissionDeniedError, resolvePreset, resolveToolAllowedPaths } from './index.js';
+
+const cwd = '/work/app';
+
+describe('resolvePreset', () => {
+  it('sandboxed: read and write inside cwd only', () => {
+    const permissions = resolvePreset('sandboxed', { cwd });
+    expect(permissions).toMatchObject({ level: 'sandboxed', cwd, allowedPaths: [cwd], writePaths: [cwd], confirmWritesOutside: false, blockedPaths: [] });
+  });
+
+  it('trusted: read anywhere, write inside cwd, confirm writes outside', () => {
+    expect(resolvePreset('trusted', { cwd })).toMatchObject({ level: 'trusted', allowedPaths: null, writePaths: [cwd], confirmWritesOutside: true });
+  });
+
+  it('yolo: anywhere not blocked, never asks', () => {
+    expect(resolvePreset('yolo', { cwd, blockedPaths: ['~/.ssh', 'secrets'] })).toMatchObject({
+      allowedPaths: null,
+      writePaths: null,
+      confirmWritesOutside: false,
+      blockedPaths: [expect.stringMatching(/\/\.ssh$/), '/work/app/secrets'],
+    });
+  });
+
+  it('adds extra roots and per-tool overrides', () => {
+    const permissions = resolvePreset('sandboxed', { cwd, allowedPaths: ['../shared'], tools: { write_file: { allowedPaths: ['/work/app/out'] }, bash_safe: { enabled: false } } });
+    expect(permissions.allowedPaths).toEqual([cwd, '/work/shared']);
+    expect(permissions.tools.write_file).toEqual({ enabled: true, allowedPaths: ['/work/app/out'] });
+    expect(isToolEnabled(permissions, 'bash_safe')).toBe(false);
+  });
+
+  it('refuses unknown presets and a missing cwd with a clear ConfigError', () => {
+    expect(() => resolvePreset('root' as never, { cwd })).toThrow(/Unknown preset "root"/);
+    expect(() => resolvePreset('yolo', { cwd: '' })).toThrow(ConfigError);
+  });
+});
+
+describe('per-tool path resolution', () => {
+  const permissions = resolvePreset('trusted', { cwd, tools: { read_file: { allowedPaths: ['/docs'] }, grep: { allowedPaths: null } } });
+  it('uses the tool’s own paths first, then the policy’s read or write roots', () => {
+    expect(resolveToolAllowedPaths(permissions, 'read_file')).toEqual(['/docs']);
+    expect(resolveToolAllowedPaths(permissions, 'grep', 'write')).toBeNull();
+    expect(resolveToolAllowedPaths(permissions, 'write_file', 'write')).toEqual([cwd]);
+    expect(resolveToolAllowedPaths(permissions, 'write_file', 'read')).toBeNull();
+  });
+});
+
+describe('levels', () => {
+  it('orders sandboxed < trusted < yolo', () => {
+    expect(levelAtLeast('yolo', 'trusted')).toBe(true);
+    expect(levelAtLeast('trusted', 'trusted')).toBe(true);
+    expect(levelAtLeast('sandboxed', 'trusted')).toBe(false);
+    expect(isToolEnabled(resolvePreset('sandboxed', { cwd }), 'bash_safe', 'trusted')).toBe(false);
+  });
+});
+
+describe('ceiling', () => {
+  const parent = resolvePreset('trusted', { cwd, blockedPaths: ['/work/app/.env'], tools: { shell_UNSAFE: { enabled: false } } });
+
+  it('accepts a child that asks for less', () => {
+    const child = resolvePreset('sandboxed', { cwd: '/work/app/sub', blockedPaths: ['/work/app/.env'], tools: { shell_UNSAFE: { enabled: false } } });
+    expect(findCeilingViolations(parent, child)).toEqual([]);
+    expect(() => assertWithinCeiling(parent, child)).not.toThrow();
+  });
+
+  it('lists every way a child exceeds its parent', () => {
+    const child = resolvePreset('yolo', { cwd: '/elsewhere' });
+    const violations = findCeilingViolations(parent, child);
+    expect(violations.join('\n')).toMatch(/level "yolo" exceeds/);
+    expect(violations.join('\n')).toMatch(/writePaths/);
+    expect(violations.join('\n')).toMatch(/\.env" is not blocked/);
+    expect(violations.join('\n')).toMatch(/shell_UNSAFE" is disabled/);
+    expect(() => assertWithinCeiling(parent, child)).toThrow(PermissionDeniedError);
+  });
+
+  it('refuses a sandboxed child rooted outside a sandboxed parent', () => {
+    const sandboxedParent = resolvePreset('sandboxed', { cwd });
+    expect(findCeilingViolations(sandboxedParent, resolvePreset('sandboxed', { cwd: '/work/app-evil' }))).toContain("allowedPaths reach outside the parent's");
+  });
+});
