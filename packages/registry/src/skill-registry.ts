@@ -182,7 +182,7 @@ export class SkillRegistry {
         if (!approved) return ToolResult.fail(`Running ${name} needs confirmation, and it was not given.`, 'forbidden');
       }
       const skill = this.require(name);
-      return await this.#run(skill, outcome.args, options);
+      return await this.#run(name, skill, outcome.args, options);
     } catch (error) {
       return ToolResult.fromError(error);
     }
@@ -201,27 +201,27 @@ export class SkillRegistry {
     return undefined;
   }
 
-  async #run(skill: Skill, args: Record<string, unknown>, options: ExecuteOptions): Promise<ToolResult> {
+  async #run(name: string, skill: Skill, args: Record<string, unknown>, options: ExecuteOptions): Promise<ToolResult> {
     const { signal, onProgress, timeoutMs = this.#timeoutMs } = options;
-    if (signal?.aborted) return ToolResult.fail(`${skill.name} was cancelled before it started.`, 'cancelled');
+    if (signal?.aborted) return ToolResult.fail(`${name} was cancelled before it started.`, 'cancelled');
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const stopped = new Promise<ToolResult>((resolve) => {
       onAbort = () => {
         controller.abort(signal?.reason);
-        resolve(ToolResult.fail(`${skill.name} was cancelled.`, 'cancelled'));
+        resolve(ToolResult.fail(`${name} was cancelled.`, 'cancelled'));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       timer = setTimeout(() => {
         controller.abort(new Error('timeout'));
-        resolve(ToolResult.fail(`${skill.name} did not finish within ${checkTimeout(timeoutMs) / 1000} s and was stopped.`, 'timeout'));
+        resolve(ToolResult.fail(`${name} did not finish within ${checkTimeout(timeoutMs) / 1000} s and was stopped.`, 'timeout'));
       }, checkTimeout(timeoutMs));
     });
     const context: SkillContext = onProgress ? { signal: controller.signal, onProgress } : { signal: controller.signal };
     try {
       const result = await Promise.race([skill.execute(args, context), stopped]);
-      return ToolResult.isInstance(result) ? result : ToolResult.fail(`${skill.name} returned something other than a ToolResult.`);
+      return ToolResult.isInstance(result) ? result : ToolResult.fail(`${name} returned something other than a ToolResult.`);
     } finally {
       clearTimeout(timer);
       if (onAbort) signal?.removeEventListener('abort', onAbort);
