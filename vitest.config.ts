@@ -23,9 +23,13 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    projects: packageDirs.map((dir) => ({
-      extends: true,
-      test: { name: dir.split('/')[1] as string, root: resolve(root, dir), include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
-    })),
+    projects: [
+      ...packageDirs.map((dir) => ({
+        extends: true,
+        test: { name: dir.split('/')[1] as string, root: resolve(root, dir), include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+      })),
+      // Checks of the repository as a whole: packaging of every public package.
+      { extends: true, test: { name: 'repository', root, include: ['test/**/*.test.ts'] } },
+    ],
   },
 });
