@@ -1,0 +1,190 @@
+import { testdir, type TestDir } from '@nexus/test-utils';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ElicitRequestSchema, ListRootsRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { confirmWithElicitation, createMcpServer } from './index.js';
+import { createClient, createTestRegistry } from './test-fixtures.js';
+
+let dir: TestDir;
+const clients: Client[] = [];
+
+beforeEach(async () => {
+  dir = await testdir({ 'inside.txt': 'inside text', sandbox: {}, 'outside.txt': 'secret' });
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await dir.cleanup();
+});
+
+async function connect(registry: ReturnType<typeof createTestRegistry>['registry'], client = createClient()): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(registry, { name: 'test-server', version: '9.9.9' }).connect(serverSide);
+  await client.connect(clientSide);
+  clients.push(client);
+  return client;
+}
+
+function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
+  const [first] = result.content as { type: string; text: string }[];
+  return first?.text ?? '';
+}
+
+describe('createMcpServer — tools/list', () => {
+  it('reports its name and version', async () => {
+    const { registry } = createTestRegistry(dir.path);
+    const client = await connect(registry);
+    expect(client.getServerVersion()).toMatchObject({ name: 'test-server', version: '9.9.9' });
+  });
+
+  it('lists the enabled skills with their schema and read-only / destructive annotations', async () => {
+    const { registry } = createTestRegistry(dir.path, { tools: { count: { enabled: false } } });
+    const { tools } = await (await connect(registry)).listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(['echo', 'sleep', 'stats', 'wait_for_abort', 'cat']);
+    const echo = tools.find((tool) => tool.name === 'echo');
+    expect(echo?.inputSchema).toEqual(registry.getSpec('echo')?.parameters);
+    expect(echo?.annotations).toEqual({ readOnlyHint: true, destructiveHint: false });
+  });
+
+  it('lists a skill that needs a higher level once the policy grants it', async () => {
+    const { registry } = createTestRegistry(dir.path, { preset: 'trusted' });
+    const { tools } = await (await connect(registry)).listTools();
+    expect(tools.find((tool) => tool.name === 'exec_like')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
+  });
+});
+
+describe('createMcpServer — tools/call', () => {
+  it('returns the output as text', async () => {
+    const { registry } = createTestRegistry(dir.path);
+    const result = await (await connect(registry)).callTool({ name: 'echo', arguments: { message: 'hello' } });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toBe('hello');
+  });
+
+  it('returns object data as structuredContent, and leaves other data out', async () => {
+    const { registry } = createTestRegistry(dir.path);
+    const client = await connect(registry);
+    const object = await client.callTool({ name: 'stats', arguments: {} });
+    expect(object.structuredContent).toEqual({ files: 2 });
+    expect(textOf(object)).toBe('two files');
+    const list = await client.callTool({ name: 'stats', arguments: { list: true } });
+    expect(list.structuredContent).toBeUndefined();
+  });
+
+  it('turns a failed result into isError with the message naming the parameter', async () => {
+    const { registry } = createTestRegistry(dir.path);
+    const result = await (await connect(registry)).callTool({ name: 'echo', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('`message`');
+  });
+
+  it('refuses unknown tools and tools above the policy level through the registry', async () => {
+    const { registry, observations } = createTestRegistry(dir.path, { tools: { count: { enabled: false } } });
+    const client = await connect(registry);
+    const unknown = await client.callTool({ name: 'nope', arguments: {} });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toContain('Unknown tool "nope"');
+    const trustedOnly = await client.callTool({ name: 'exec_like', arguments: {} });
+    expect(trustedOnly.isError).toBe(true);
+    expect(textOf(trustedOnly)).toContain('"trusted" permission level');
+    const disabled = await client.callTool({ name: 'count', arguments: {} });
+    expect(disabled.isError).toBe(true);
+    expect(observations.counted).toBe(0);
+  });
+
+  it('aborts the skill’s signal when the client cancels the call', async () => {
+    const { registry, observations } = createTestRegistry(dir.path);
+    const client = await connect(registry);
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'wait_for_abort', arguments: {} }, undefined, { signal: controller.signal });
+    await observations.waiting;
+    controller.abort('user pressed stop');
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => observations.abortReason).toBe('user pressed stop');
+    expect((await client.callTool({ name: 'echo', arguments: { message: 'still here' } })).isError).toBeFalsy();
+  });
+
+  it('sends progress notifications, increasing, when the client asks for them', async () => {
+    const { registry } = createTestRegistry(dir.path);
+    const client = await connect(registry);
+    const updates: Progress[] = [];
+    const result = await client.callTool({ name: 'sleep', arguments: { seconds: 2.2 } }, undefined, { onprogress: (progress) => updates.push(progress) });
+    expect(textOf(result)).toBe('Slept 2.2 s.');
+    expect(updates.length).toBeGreaterThanOrEqual(2);
+    expect(updates[0]?.total).toBe(2200);
+    expect(updates[0]?.message).toMatch(/^slept \d of 2.2 s$/);
+    for (let index = 1; index < updates.length; index++) expect(updates[index]!.progress).toBeGreaterThan(updates[index - 1]!.progress);
+  });
+});
+
+describe('createMcpServer — roots', () => {
+  it('never widens the sandbox to the roots a client offers', async () => {
+    const { registry } = createTestRegistry(dir.join('sandbox'));
+    const client = createClient({ roots: { listChanged: true } });
+    let rootsAsked = 0;
+    client.setRequestHandler(ListRootsRequestSchema, () => {
+      rootsAsked++;
+      return { roots: [{ uri: 'file:///', name: 'everything' }, { uri: `file://${dir.path}`, name: 'parent' }] };
+    });
+    await connect(registry, client);
+    await client.sendRootsListChanged();
+    const result = await client.callTool({ name: 'cat', arguments: { path: dir.join('outside.txt') } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('is not allowed');
+    expect(textOf(result)).not.toContain('secret');
+    expect(rootsAsked).toBe(0);
+  });
+});
+
+describe('confirmWithElicitation', () => {
+  function confirmingRegistry() {
+    return createTestRegistry(dir.path, { tools: { count: { enabled: true, requiresConfirmation: true } }, confirm: confirmWithElicitation });
+  }
+
+  function elicitingClient(answer: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: { approve: boolean } }) {
+    const client = createClient({ elicitation: {} });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params.message);
+      return answer(request.params.message);
+    });
+    return { client, asked };
+  }
+
+  it('runs the tool once the user accepts with approve ticked', async () => {
+    const { registry, observations } = confirmingRegistry();
+    const { client, asked } = elicitingClient(() => ({ action: 'accept', content: { approve: true } }));
+    await connect(registry, client);
+    const result = await client.callTool({ name: 'count', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect(observations.counted).toBe(1);
+    expect(asked).toEqual([expect.stringContaining('Allow count to run count?')]);
+  });
+
+  it.each([
+    ['declines', { action: 'decline' as const }],
+    ['cancels', { action: 'cancel' as const }],
+    ['accepts without ticking approve', { action: 'accept' as const, content: { approve: false } }],
+  ])('refuses when the user %s', async (_case, answer) => {
+    const { registry, observations } = confirmingRegistry();
+    const { client } = elicitingClient(() => answer);
+    await connect(registry, client);
+    const result = await client.callTool({ name: 'count', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('needs confirmation');
+    expect(observations.counted).toBe(0);
+  });
+
+  it('refuses without asking when the client does not support elicitation', async () => {
+    const { registry, observations } = confirmingRegistry();
+    const result = await (await connect(registry)).callTool({ name: 'count', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(observations.counted).toBe(0);
+  });
+
+  it('refuses outside a tools/call', async () => {
+    expect(await confirmWithElicitation({ tool: 'count', action: 'run count' })).toBe(false);
+  });
+});

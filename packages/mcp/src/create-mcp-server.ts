@@ -1,0 +1,52 @@
+import type { SkillRegistry } from '@nexus/registry';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import packageJson from '../package.json' with { type: 'json' };
+import { runInToolCall } from './confirm-with-elicitation.js';
+import { forwardProgress } from './progress-forwarder.js';
+import { toCallToolResult } from './tool-call-result.js';
+
+/** Options of {@link createMcpServer}. */
+export interface McpServerOptions {
+  /** Server name reported to clients in `initialize` (default `nexus`). */
+  name?: string;
+  /** Server version reported to clients (default the version of `@nexus/mcp`). */
+  version?: string;
+  /** Text clients may show their model about how to use the tools. */
+  instructions?: string;
+}
+
+/**
+ * Creates an MCP server (the official SDK's low-level `Server`) exposing a registry's skills:
+ * - `tools/list` lists the skills the registry's permission policy enables, with their JSON
+ *   Schema and `readOnlyHint` / `destructiveHint` annotations;
+ * - `tools/call` runs through `registry.execute` only — validation, permission gate and
+ *   confirmation included. A failed result comes back with `isError: true` and its message,
+ *   object `data` as `structuredContent`; the client's cancellation aborts the skill's signal;
+ *   the skill's progress becomes `notifications/progress` when the client sent a progress token.
+ *
+ * The server is not connected; pass it a transport (`server.connect(transport)`), or use
+ * {@link serveStdio} / {@link serveHttp}. One server serves one connection. Roots the client
+ * offers are never consulted: the registry's policy alone decides what the tools may touch.
+ */
+export function createMcpServer(registry: SkillRegistry, options: McpServerOptions = {}): Server {
+  const { name = 'nexus', version = packageJson.version, instructions } = options;
+  const server = new Server({ name, version }, { capabilities: { tools: { listChanged: false } }, ...(instructions ? { instructions } : {}) });
+
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    const permissions = registry.services.getPermissions();
+    const definitions = permissions ? registry.getDefinitionsForPermissions(permissions, { format: 'mcp' }) : registry.getDefinitions({ format: 'mcp' });
+    return { tools: definitions as Tool[] };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name: tool, arguments: args = {}, _meta } = request.params;
+    const onProgress = forwardProgress(_meta?.progressToken, extra);
+    const result = await runInToolCall({ server, requestId: extra.requestId, signal: extra.signal }, () =>
+      registry.execute(tool, args, onProgress ? { signal: extra.signal, onProgress } : { signal: extra.signal }),
+    );
+    return toCallToolResult(result);
+  });
+
+  return server;
+}

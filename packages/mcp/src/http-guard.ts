@@ -1,0 +1,60 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** Why a request is turned away before it reaches MCP. */
+export interface Refusal {
+  status: 401 | 403 | 404 | 405 | 413 | 415;
+  message: string;
+}
+
+/** What {@link guardRequest} checks a request against. */
+export interface GuardPolicy {
+  /** Accepted `Host` header values (`name:port`), lower case. */
+  hosts: ReadonlySet<string>;
+  /** Accepted `Origin` header values; a request without `Origin` (not from a browser) passes. */
+  origins: ReadonlySet<string>;
+  /** SHA-256 of the bearer token. */
+  tokenDigest: Buffer;
+  /** The one path MCP is served on. */
+  path: string;
+}
+
+const METHODS = new Set(['GET', 'POST', 'DELETE']);
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/** The SHA-256 a {@link GuardPolicy} keeps instead of the token itself. */
+export function tokenDigest(token: string): Buffer {
+  return digest(token);
+}
+
+/** Compares digests, so the time taken says nothing about the token, not even its length. */
+function hasToken(authorization: string | undefined, expected: Buffer): boolean {
+  const match = /^Bearer +(\S+)\s*$/i.exec(authorization ?? '');
+  return match?.[1] !== undefined && timingSafeEqual(digest(match[1]), expected);
+}
+
+/** Whether a `Content-Type` header names JSON (parameters such as `charset` allowed). */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  return (contentType ?? '').split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
+}
+
+/**
+ * Checks everything about a request that does not need its body, most telling refusal first:
+ * the `Host` (DNS rebinding) and `Origin` (browser pages) headers → 403, the bearer token → 401,
+ * the path → 404, the method → 405, a POST body that is not JSON → 415. Returns `undefined` for
+ * a request that may proceed.
+ */
+export function guardRequest(method: string | undefined, url: string | undefined, headers: IncomingHttpHeaders, policy: GuardPolicy): Refusal | undefined {
+  if (!policy.hosts.has((headers.host ?? '').toLowerCase())) return { status: 403, message: `Host "${headers.host ?? ''}" is not allowed.` };
+  if (headers.origin !== undefined && !policy.origins.has(headers.origin)) return { status: 403, message: `Origin "${headers.origin}" is not allowed.` };
+  if (!hasToken(headers.authorization, policy.tokenDigest)) return { status: 401, message: 'Missing or wrong bearer token.' };
+  if (new URL(url ?? '/', 'http://localhost').pathname !== policy.path) return { status: 404, message: `Not found; MCP is served on ${policy.path}.` };
+  if (!METHODS.has(method ?? '')) return { status: 405, message: `Method ${method ?? ''} is not allowed; use POST, GET or DELETE.` };
+  if (method === 'POST' && !isJsonContentType(headers['content-type'])) {
+    return { status: 415, message: `Content-Type "${headers['content-type'] ?? ''}" is not accepted; send application/json.` };
+  }
+  return undefined;
+}

@@ -1,0 +1,166 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { SkillRegistry } from '@nexus/registry';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpServer, type McpServerOptions } from './create-mcp-server.js';
+import { guardRequest, tokenDigest, type GuardPolicy } from './http-guard.js';
+import { readBody } from './read-body.js';
+
+/** Options of {@link serveHttp}. */
+export interface HttpServeOptions extends McpServerOptions {
+  /** Address to listen on (default `127.0.0.1`, reachable from this machine only). */
+  host?: string;
+  /** Port (default `0`: any free port; read the chosen one from {@link McpHttpServer.port}). */
+  port?: number;
+  /** Path MCP is served on (default `/mcp`). */
+  path?: string;
+  /** Bearer token every request must carry, at least 16 characters (default: 32 random bytes, base64url). */
+  token?: string;
+  /** Further `Host` header values to accept (`name` or `name:port`); the listening address and, on loopback, `localhost`, `127.0.0.1` and `[::1]` always are. */
+  allowedHosts?: readonly string[];
+  /** Browser origins allowed to call (e.g. `http://localhost:6274`); default none, so any request carrying an `Origin` is refused. */
+  allowedOrigins?: readonly string[];
+  /** Largest request body accepted, in bytes (default 4 MiB). */
+  maxBodyBytes?: number;
+  /** Most sessions open at once (default 32). */
+  maxSessions?: number;
+}
+
+/** A running Streamable HTTP server. */
+export interface McpHttpServer {
+  /** Where clients connect, e.g. `http://127.0.0.1:41234/mcp`. */
+  readonly url: string;
+  /** The bearer token clients send as `Authorization: Bearer <token>`. */
+  readonly token: string;
+  readonly host: string;
+  readonly port: number;
+  /** Ends every session (cancelling running calls) and stops listening. */
+  close(): Promise<void>;
+}
+
+/** Default of {@link HttpServeOptions.maxBodyBytes}. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_SESSIONS = 32;
+const MIN_TOKEN_LENGTH = 16;
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+function expect(condition: boolean, name: string, wanted: string, value: unknown): void {
+  if (!condition) throw new TypeError(`Expected \`${name}\` to be ${wanted}, got ${JSON.stringify(value)}.`);
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+/** `name` as a `Host` header carries it: with the port unless it names one already. */
+function hostHeader(name: string, port: number): string {
+  const hasPort = name.startsWith('[') ? /\]:\d+$/.test(name) : name.includes(':');
+  return (hasPort ? name : `${name}:${port}`).toLowerCase();
+}
+
+function normalizeOptions(options: HttpServeOptions) {
+  const {
+    host = '127.0.0.1',
+    port = 0,
+    path = '/mcp',
+    token = randomBytes(32).toString('base64url'),
+    allowedHosts = [],
+    allowedOrigins = [],
+    maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
+    maxSessions = DEFAULT_MAX_SESSIONS,
+    ...serverOptions
+  } = options;
+  expect(typeof host === 'string' && host !== '', 'host', 'a host name or address', host);
+  expect(Number.isInteger(port) && port >= 0 && port <= 65535, 'port', 'an integer from 0 to 65535', port);
+  expect(typeof path === 'string' && path.startsWith('/'), 'path', 'a path starting with "/"', path);
+  expect(typeof token === 'string' && token.length >= MIN_TOKEN_LENGTH && !/\s/.test(token), 'token', `a string of at least ${MIN_TOKEN_LENGTH} characters without spaces`, '<hidden>');
+  expect(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0, 'maxBodyBytes', 'a positive integer', maxBodyBytes);
+  expect(Number.isInteger(maxSessions) && maxSessions > 0, 'maxSessions', 'a positive integer', maxSessions);
+  return { host, port, path, token, allowedHosts, allowedOrigins, maxBodyBytes, maxSessions, serverOptions };
+}
+
+function sendError(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  if (response.headersSent) return void response.end();
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: status === 400 ? -32700 : -32000, message }, id: null }));
+}
+
+/**
+ * Serves a registry over MCP Streamable HTTP, hardened for a machine with a browser on it:
+ * bound to `127.0.0.1` by default; every request needs the bearer token (compared in constant
+ * time); `Host` and `Origin` are checked, so DNS-rebinding pages and other sites get 403; only
+ * `application/json` bodies are read (415 otherwise), up to `maxBodyBytes` (413); no CORS
+ * headers are ever sent. Each client session gets its own {@link createMcpServer} instance.
+ */
+export async function serveHttp(registry: SkillRegistry, options: HttpServeOptions = {}): Promise<McpHttpServer> {
+  const settings = normalizeOptions(options);
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const hosts = new Set<string>();
+  const policy: GuardPolicy = { hosts, origins: new Set(settings.allowedOrigins), tokenDigest: tokenDigest(settings.token), path: settings.path };
+
+  async function openSession(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
+    if (sessions.size >= settings.maxSessions) return sendError(response, 503, `Too many open sessions (${settings.maxSessions}); close one first.`);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      maxRequestBodySize: settings.maxBodyBytes,
+      onsessioninitialized: (id) => void sessions.set(id, transport),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await createMcpServer(registry, settings.serverOptions).connect(transport);
+    await transport.handleRequest(request, response, body);
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const refusal = guardRequest(request.method, request.url, request.headers, policy);
+    if (refusal) return sendError(response, refusal.status, refusal.message, refusal.status === 401 ? { 'www-authenticate': 'Bearer realm="nexus"' } : {});
+    let body: unknown;
+    if (request.method === 'POST') {
+      const text = await readBody(request, settings.maxBodyBytes);
+      if (text === undefined) return sendError(response, 413, `Request body over ${settings.maxBodyBytes} bytes.`, { connection: 'close' });
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return sendError(response, 400, 'Parse error: the body is not valid JSON.');
+      }
+    }
+    const sessionId = request.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const transport = sessions.get(sessionId);
+      if (!transport) return sendError(response, 404, 'Session not found; initialize a new one.');
+      return transport.handleRequest(request, response, body);
+    }
+    if (request.method === 'POST' && isInitializeRequest(body)) return openSession(request, response, body);
+    return sendError(response, 400, 'Missing Mcp-Session-Id header; start with an initialize request.');
+  }
+
+  const httpServer = createServer((request, response) => {
+    handle(request, response).catch(() => sendError(response, 500, 'Internal server error.'));
+  });
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(settings.port, settings.host, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  const hostName = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  const names = [hostName, ...(isLoopback(settings.host) ? LOOPBACK_NAMES : []), ...settings.allowedHosts];
+  for (const name of names) hosts.add(hostHeader(name, port));
+
+  return {
+    url: `http://${hostName}:${port}${settings.path}`,
+    token: settings.token,
+    host: settings.host,
+    port,
+    async close() {
+      await Promise.all([...sessions.values()].map((transport) => transport.close()));
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}

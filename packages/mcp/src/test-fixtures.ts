@@ -1,0 +1,78 @@
+// Skills and clients shared by this package's tests. Not part of the public API.
+import { readFile } from 'node:fs/promises';
+import { authorizePath, defineSkill, resolvePreset, ServiceContainer, ToolResult, type ConfirmFunction, type PresetName, type ToolPermission } from '@nexus/core';
+import { SkillRegistry, utilitySkills } from '@nexus/registry';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+
+/** What the test skills observed. */
+export interface Observations {
+  /** Calls of `count`, the skill with a visible side effect. */
+  counted: number;
+  /** Reason the last `wait_for_abort` call's signal was aborted with; `undefined` while not aborted. */
+  abortReason: unknown;
+  /** Resolves when `wait_for_abort` has started. */
+  waiting: Promise<void>;
+}
+
+/** A registry with the utility skills and a few test skills, under `preset` rooted at `cwd`. */
+export function createTestRegistry(cwd: string, options: { preset?: PresetName; tools?: Record<string, Partial<ToolPermission>>; confirm?: ConfirmFunction } = {}) {
+  const { preset = 'sandboxed', tools, confirm } = options;
+  const services = new ServiceContainer().register('cwd', cwd).register('permissions', resolvePreset(preset, { cwd, ...(tools ? { tools } : {}) }));
+  if (confirm) services.register('confirm', confirm);
+  let started: () => void = () => {};
+  const observations: Observations = { counted: 0, abortReason: undefined, waiting: new Promise((resolve) => (started = resolve)) };
+  const registry = new SkillRegistry(services).use(utilitySkills, {
+    name: 'test',
+    skills: [
+      defineSkill({
+        name: 'count',
+        description: 'Counts its calls.',
+        parameters: { type: 'object', properties: {} },
+        create: () => () => ToolResult.ok(String(++observations.counted)),
+      }),
+      defineSkill({
+        name: 'stats',
+        description: 'Returns structured data.',
+        readOnly: true,
+        parameters: { type: 'object', properties: { list: { type: 'boolean' } } },
+        create: () => ({ list }: { list?: boolean }) => ToolResult.ok('two files', list ? [1, 2] : { files: 2 }),
+      }),
+      defineSkill({
+        name: 'wait_for_abort',
+        description: 'Waits until its signal is aborted.',
+        readOnly: true,
+        parameters: { type: 'object', properties: {} },
+        create: () => (_args, { signal }) =>
+          new Promise<ToolResult>((resolve) => {
+            started();
+            signal?.addEventListener('abort', () => {
+              observations.abortReason = signal.reason;
+              resolve(ToolResult.fail('aborted', 'cancelled'));
+            });
+          }),
+      }),
+      defineSkill<{ path: string }>({
+        name: 'cat',
+        description: 'Reads a file through the sandbox.',
+        readOnly: true,
+        parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+        create: (skillServices) => async ({ path }) => ToolResult.ok(await readFile(await authorizePath(skillServices, 'cat', path, { mustExist: true }), 'utf8')),
+      }),
+      defineSkill({
+        name: 'exec_like',
+        description: 'Needs the trusted level.',
+        destructive: true,
+        minimumLevel: 'trusted',
+        parameters: { type: 'object', properties: {} },
+        create: () => () => ToolResult.ok('ran'),
+      }),
+    ],
+  });
+  return { registry, observations };
+}
+
+/** An SDK client declaring `capabilities`. */
+export function createClient(capabilities: ClientCapabilities = {}): Client {
+  return new Client({ name: 'nexus-test-client', version: '1.0.0' }, { capabilities });
+}

@@ -1,0 +1,18 @@
+import type { JsonObject, JsonValue, ToolResult } from '@nexus/core';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+function isJsonObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Turns a {@link ToolResult} into an MCP `tools/call` result: the output (or, on failure, the
+ * error message with `isError: true`) as text, and `data` as `structuredContent` when it is an
+ * object — MCP only allows objects there.
+ */
+export function toCallToolResult(result: ToolResult): CallToolResult {
+  const call: CallToolResult = { content: [{ type: 'text', text: result.text }] };
+  if (!result.success) call.isError = true;
+  if (isJsonObject(result.data)) call.structuredContent = result.data;
+  return call;
+}
