@@ -1,0 +1,249 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+import { NexusError, NotFoundError, PathSecurityError, resolvePreset, ServiceContainer } from '@nexus/core';
+import { testdir, type TestDir } from '@nexus/test-utils';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveWorkingDirectory, RUN_TAG_VARIABLE, runProcess } from './index.js';
+
+let dir: TestDir;
+beforeEach(async () => {
+  dir = await testdir();
+});
+afterEach(async () => {
+  await dir.cleanup();
+});
+
+/** Whether a process is still running (a zombie waiting to be reaped counts as gone). */
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return !/^[ZXx]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return false;
+  }
+}
+
+async function readPids(path: string): Promise<number[]> {
+  const text = existsSync(path) ? await readFile(path, 'utf8') : '';
+  return text.split('\n').filter(Boolean).map(Number);
+}
+
+describe('runProcess', () => {
+  it('captures stdout, stderr and a non-zero exit code without rejecting', async () => {
+    const result = await runProcess('sh', ['-c', 'echo out; echo err >&2; exit 3'], { cwd: dir.path });
+    expect(result).toMatchObject({ stdout: 'out\n', stderr: 'err\n', exitCode: 3, signal: null, timedOut: false, cancelled: false, truncated: false });
+    expect(result.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('passes arguments verbatim, without a shell', async () => {
+    const tricky = ['$(touch pwned)', '; rm -rf /', '`id`', '*', "a'b\"c", 'line\nbreak'];
+    const result = await runProcess('printf', ['%s\\0', ...tricky], { cwd: dir.path });
+    expect(result.stdout.split('\0').slice(0, -1)).toEqual(tricky);
+    expect(existsSync(dir.join('pwned'))).toBe(false);
+  });
+
+  it('runs in the given working directory', async () => {
+    const result = await runProcess('pwd', [], { cwd: dir.path });
+    expect(result.stdout.trim()).toBe(dir.path);
+  });
+
+  it('rejects with not_found naming the program when it does not exist', async () => {
+    const attempt = runProcess('nexus-no-such-program', ['x'], { cwd: dir.path });
+    await expect(attempt).rejects.toBeInstanceOf(NotFoundError);
+    await expect(attempt).rejects.toMatchObject({ kind: 'not_found', message: expect.stringContaining('nexus-no-such-program') });
+  });
+
+  it('rejects with not_found when the working directory is missing', async () => {
+    await expect(runProcess('true', [], { cwd: dir.join('missing') })).rejects.toMatchObject({ kind: 'not_found', message: expect.stringContaining('working directory') });
+  });
+
+  it('rejects a program that is not executable', async () => {
+    const { writeFile, chmod } = await import('node:fs/promises');
+    await writeFile(dir.join('script'), '#!/bin/sh\necho hi\n');
+    await chmod(dir.join('script'), 0o644);
+    const attempt = runProcess(dir.join('script'), [], { cwd: dir.path });
+    await expect(attempt).rejects.toSatisfy((error) => NexusError.isInstance(error) && error.kind === 'execution_failed' && /permission denied/.test(error.message));
+  });
+
+  it('writes input to stdin and closes it; without input stdin is empty', async () => {
+    const withInput = await runProcess('cat', [], { cwd: dir.path, input: 'hello\nworld' });
+    expect(withInput.stdout).toBe('hello\nworld');
+    const bytes = await runProcess('wc', ['-c'], { cwd: dir.path, input: new Uint8Array([1, 2, 3]) });
+    expect(bytes.stdout.trim()).toBe('3');
+    const without = await runProcess('cat', [], { cwd: dir.path, timeoutMs: 20_000 });
+    expect(without).toMatchObject({ stdout: '', exitCode: 0, timedOut: false });
+  });
+
+  it('validates its options with messages naming them', async () => {
+    await expect(runProcess('true', [], { cwd: 'relative' })).rejects.toThrow('Expected `cwd` to be an absolute path, got "relative".');
+    await expect(runProcess('true', [], { cwd: dir.path, timeoutMs: -5 })).rejects.toThrow('Expected `timeoutMs` to be a positive number, got -5.');
+    await expect(runProcess('true', [], { cwd: dir.path, maxOutputBytes: Number.NaN })).rejects.toThrow('Expected `maxOutputBytes`');
+  });
+
+  describe('environment', () => {
+    const planted = {
+      OPENAI_API_KEY: 'sk-planted-openai',
+      GITHUB_TOKEN: 'ghp_planted_token',
+      AWS_SECRET_ACCESS_KEY: 'planted-aws-secret',
+      DATABASE_PASSWORD: 'planted-db-password',
+      GITLAB_PRIVATE_TOKEN: 'glpat-planted',
+      NPM_AUTH: 'planted-npm-auth',
+      MY_INNOCENT_LOOKING_VAR: 'planted-unlisted',
+      GIT_DIR: '/planted/git/dir',
+    };
+    beforeEach(() => {
+      Object.assign(process.env, planted);
+    });
+    afterEach(() => {
+      for (const name of Object.keys(planted)) delete process.env[name];
+    });
+
+    it('never hands secrets to the child, neither in env nor in /proc/self/environ', async () => {
+      const result = await runProcess('sh', ['-c', 'env; echo ---; cat /proc/self/environ | tr "\\0" "\\n"'], {
+        cwd: dir.path,
+        env: { EXTRA_SETTING: 'visible', SNEAKY_API_TOKEN: 'planted-via-options' },
+      });
+      expect(result.exitCode).toBe(0);
+      for (const secret of [...Object.values(planted), 'planted-via-options']) expect(result.stdout).not.toContain(secret);
+      expect(result.stdout).toContain('EXTRA_SETTING=visible');
+      expect(result.stdout).toContain('PATH=');
+      expect(result.stdout).toContain(`${RUN_TAG_VARIABLE}=`);
+    });
+  });
+
+  describe('timeouts, cancellation and process trees', () => {
+    it('ends a command that runs past its time limit', async () => {
+      const result = await runProcess('sleep', ['30'], { cwd: dir.path, timeoutMs: 300 });
+      expect(result).toMatchObject({ timedOut: true, cancelled: false, exitCode: null, signal: 'SIGTERM' });
+    });
+
+    it('kills the whole tree on timeout: background, setsid, nohup, double-forked and TERM-ignoring children', async () => {
+      const pids = dir.join('pids');
+      const sentinel = (name: string) => `sleep 3; echo late > ${dir.join(`sentinel-${name}`)}`;
+      const script = [
+        `record() { echo "$1" >> ${pids}; }`,
+        'record $$',
+        `sh -c 'echo $$ >> ${pids}; ${sentinel('background')}' &`,
+        `setsid sh -c 'echo $$ >> ${pids}; ${sentinel('setsid')}' &`,
+        `nohup sh -c 'echo $$ >> ${pids}; ${sentinel('nohup')}' > /dev/null 2>&1 &`,
+        `(setsid sh -c 'echo $$ >> ${pids}; ${sentinel('double-fork')}' > /dev/null 2>&1 < /dev/null &)`,
+        `setsid -f sh -c 'echo $$ >> ${pids}; ${sentinel('setsid-fork')}' > /dev/null 2>&1 < /dev/null`,
+        `sh -c 'trap "" TERM; echo $$ >> ${pids}; ${sentinel('trap')}' &`,
+        `trap '' TERM`,
+        'sleep 30',
+      ].join('\n');
+      const result = await runProcess('sh', ['-c', script], { cwd: dir.path, timeoutMs: 1_000, killGraceMs: 500 });
+      expect(result.timedOut).toBe(true);
+      const recorded = await readPids(pids);
+      expect(recorded.length).toBe(7);
+      expect(recorded.filter(isAlive)).toEqual([]);
+      await delay(3_500);
+      const sentinels = ['background', 'setsid', 'nohup', 'double-fork', 'setsid-fork', 'trap'].filter((name) => existsSync(dir.join(`sentinel-${name}`)));
+      expect(sentinels).toEqual([]);
+    });
+
+    it('ends processes a finished command leaves behind', async () => {
+      const pids = dir.join('pids');
+      const script = `setsid sh -c 'echo $$ >> ${pids}; sleep 2; echo late > ${dir.join('sentinel')}' > /dev/null 2>&1 < /dev/null & sleep 0.2; echo started`;
+      const result = await runProcess('sh', ['-c', script], { cwd: dir.path, killGraceMs: 500 });
+      expect(result).toMatchObject({ stdout: 'started\n', exitCode: 0, timedOut: false });
+      const recorded = await readPids(pids);
+      expect(recorded.length).toBe(1);
+      expect(recorded.filter(isAlive)).toEqual([]);
+      await delay(2_500);
+      expect(existsSync(dir.join('sentinel'))).toBe(false);
+    });
+
+    it('ends the tree when the signal aborts', async () => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 200);
+      const result = await runProcess('sh', ['-c', `trap '' TERM; sleep 30 & echo $! > ${dir.join('pid')}; wait`], {
+        cwd: dir.path,
+        signal: controller.signal,
+        killGraceMs: 300,
+      });
+      expect(result).toMatchObject({ cancelled: true, timedOut: false, exitCode: null, signal: 'SIGKILL' });
+      expect((await readPids(dir.join('pid'))).filter(isAlive)).toEqual([]);
+    });
+
+    it('does not start anything when the signal is already aborted', async () => {
+      const result = await runProcess('sh', ['-c', `touch ${dir.join('ran')}`], { cwd: dir.path, signal: AbortSignal.abort() });
+      expect(result).toMatchObject({ cancelled: true, exitCode: null, stdout: '' });
+      expect(existsSync(dir.join('ran'))).toBe(false);
+    });
+
+    it('leaves concurrent runs alone', async () => {
+      const slow = runProcess('sh', ['-c', 'sleep 1.5; echo survived'], { cwd: dir.path });
+      const killed = await runProcess('sleep', ['30'], { cwd: dir.path, timeoutMs: 200 });
+      expect(killed.timedOut).toBe(true);
+      expect((await slow).stdout).toBe('survived\n');
+    });
+  });
+
+  describe('output limits', () => {
+    it('caps an endless flood with a marker and keeps memory bounded', async () => {
+      const before = process.memoryUsage().rss;
+      const result = await runProcess('yes', ['flood'], { cwd: dir.path, timeoutMs: 3_000, maxOutputBytes: 64 * 1024 });
+      const grown = process.memoryUsage().rss - before;
+      expect(result).toMatchObject({ timedOut: true, truncated: true });
+      expect(result.stdout.startsWith('flood\nflood\n')).toBe(true);
+      expect(result.stdout).toMatch(/\n\[output truncated: showing the first 64\.0 KiB of [\d.]+ [KMG]iB\]$/);
+      expect(result.stdout.length).toBeLessThan(64 * 1024 + 200);
+      expect(grown).toBeLessThan(256 * 1024 * 1024);
+    });
+
+    it('caps each stream separately and lets a large finite output finish', async () => {
+      const result = await runProcess('sh', ['-c', 'head -c 3000000 /dev/zero | tr "\\0" a; echo short >&2'], { cwd: dir.path, maxOutputBytes: 1000 });
+      expect(result).toMatchObject({ exitCode: 0, truncated: true, stderr: 'short\n' });
+      expect(result.stdout).toBe(`${'a'.repeat(1000)}\n[output truncated: showing the first 1000 B of 2.9 MiB]`);
+    });
+
+    it('never cuts a UTF-8 character in half', async () => {
+      const result = await runProcess('printf', ['%s', 'é'.repeat(100)], { cwd: dir.path, maxOutputBytes: 51 });
+      expect(result.stdout).toBe(`${'é'.repeat(25)}\n[output truncated: showing the first 50 B of 200 B]`);
+    });
+  });
+});
+
+describe('resolveWorkingDirectory', () => {
+  function servicesFor(preset: 'sandboxed' | 'trusted', root: string, blockedPaths: string[] = []): ServiceContainer {
+    return new ServiceContainer().register('cwd', root).register('permissions', resolvePreset(preset, { cwd: root, blockedPaths }));
+  }
+
+  it('defaults to the agent working directory and resolves relative paths against it', async () => {
+    const tree = await testdir({ sub: { 'f.txt': 'x' } });
+    try {
+      const services = servicesFor('sandboxed', tree.path);
+      expect(await resolveWorkingDirectory(services, 'bash_safe')).toBe(tree.path);
+      expect(await resolveWorkingDirectory(services, 'bash_safe', 'sub')).toBe(tree.join('sub'));
+    } finally {
+      await tree.cleanup();
+    }
+  });
+
+  it('refuses directories outside the sandbox, prefix siblings, symlinks out and blocked paths', async () => {
+    const tree = await testdir({ inside: { link: { symlink: '../outside' }, blocked: {} }, outside: {}, 'inside-evil': {} });
+    try {
+      const services = servicesFor('sandboxed', tree.join('inside'), [tree.join('inside', 'blocked')]);
+      for (const cwd of ['..', '/', tree.join('outside'), tree.join('inside-evil'), 'link', '/proc/self/root', 'blocked', '~']) {
+        await expect(resolveWorkingDirectory(services, 'git', cwd), cwd).rejects.toBeInstanceOf(PathSecurityError);
+      }
+      const trusted = servicesFor('trusted', tree.join('inside'), [tree.join('inside', 'blocked')]);
+      await expect(resolveWorkingDirectory(trusted, 'bash_safe', 'blocked')).rejects.toMatchObject({ kind: 'forbidden' });
+    } finally {
+      await tree.cleanup();
+    }
+  });
+
+  it('says what is wrong with a file or a missing directory', async () => {
+    const tree = await testdir({ 'f.txt': 'x' });
+    try {
+      const services = servicesFor('sandboxed', tree.path);
+      await expect(resolveWorkingDirectory(services, 'git', 'f.txt')).rejects.toMatchObject({ kind: 'invalid_input', parameter: 'cwd' });
+      await expect(resolveWorkingDirectory(services, 'git', 'missing')).rejects.toMatchObject({ kind: 'not_found' });
+    } finally {
+      await tree.cleanup();
+    }
+  });
+});
