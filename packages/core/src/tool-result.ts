@@ -59,7 +59,6 @@ export class ToolResult {
     if (kind !== undefined) self.kind = kind;
     if (recoverable !== undefined) self.recoverable = recoverable;
     if (data !== undefined) self.data = data;
-    Object.defineProperty(this, TOOL_RESULT, { value: true });
     Object.freeze(this);
   }
 
@@ -98,6 +97,11 @@ export class ToolResult {
   /** True for a `ToolResult` from any copy of `@nexus/core`. */
   static isInstance(value: unknown): value is ToolResult {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[TOOL_RESULT] === true;
+  }
+
+  static {
+    // On the prototype, so every instance is recognised without a per-instance property.
+    Object.defineProperty(ToolResult.prototype, TOOL_RESULT, { value: true });
   }
 
   /** True when the skill succeeded (`error === ''`). */

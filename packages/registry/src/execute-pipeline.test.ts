@@ -117,6 +117,18 @@ describe('the pipeline', () => {
     expect(aborted).toBe(true);
   });
 
+  it('keeps each concurrent call’s own time limit', async () => {
+    const reg = registry();
+    const [long, short, quick] = await Promise.all([
+      reg.execute('sleep', { seconds: 0.4 }, { timeoutMs: 5000 }),
+      reg.execute('sleep', { seconds: 5 }, { timeoutMs: 150 }),
+      reg.execute('sleep', { seconds: 0.05 }, { timeoutMs: 2000 }),
+    ]);
+    expect(long).toMatchObject({ success: true });
+    expect(short).toMatchObject({ kind: 'timeout' });
+    expect(quick).toMatchObject({ success: true });
+  });
+
   it('cancels a running sleep through the caller’s signal and refuses an already-aborted one', async () => {
     const controller = new AbortController();
     const pending = registry().execute('sleep', { seconds: 30 }, { signal: controller.signal });

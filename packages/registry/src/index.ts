@@ -2,6 +2,7 @@ export { DEFAULT_EXECUTION_TIMEOUT_MS, SkillRegistry } from './skill-registry.js
 export type { DefinitionOptions, ExecuteOptions, SkillRegistryOptions } from './skill-registry.js';
 export { ParameterValidator } from './parameter-validator.js';
 export type { ValidationOutcome } from './parameter-validator.js';
+export { checkSchemaShape, SUPPORTED_KEYWORDS } from './schema-shape.js';
 export { toToolDefinition } from './tool-definitions.js';
 export type {
   AnthropicToolDefinition,

@@ -1,5 +1,5 @@
 import { ConfigError, type JsonSchemaObject } from '@nexus/core';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 
 /** Outcome of validating arguments against a skill's parameters. */
 export type ValidationOutcome =
@@ -85,36 +85,34 @@ function describeError(error: ErrorObject, args: unknown, schema: JsonSchemaObje
   }
 }
 
+const AJV_OPTIONS = {
+  allErrors: true,
+  useDefaults: true,
+  coerceTypes: true,
+  strict: true,
+  strictTypes: false,
+  strictRequired: false,
+  allowUnionTypes: true,
+  validateFormats: false,
+} as const;
+
 /**
  * Validates skill arguments with ajv (JSON Schema 2020-12): defaults are filled in, friendly
  * coercions apply (`"10"` for an integer, `"true"` for a boolean), and errors are sentences
- * that name the parameter and say what was expected. Each schema is compiled once, on first use.
+ * that name the parameter and say what was expected. ajv is loaded on the first validation and
+ * each schema compiled once, so importing the registry and listing tools stays cheap.
  */
 export class ParameterValidator {
-  readonly #ajv = new Ajv2020({
-    allErrors: true,
-    useDefaults: true,
-    coerceTypes: true,
-    strict: true,
-    strictTypes: false,
-    strictRequired: false,
-    allowUnionTypes: true,
-  });
+  #ajv: Ajv2020 | undefined;
   readonly #compiled = new WeakMap<JsonSchemaObject, ValidateFunction>();
 
-  /** Throws a {@link ConfigError} naming the skill unless `schema` is a valid object schema. */
-  checkSchema(skill: string, schema: JsonSchemaObject): void {
-    if (typeof schema !== 'object' || schema === null || schema.type !== 'object') {
-      throw new ConfigError(`Invalid parameters schema for skill "${skill}": the root must be { "type": "object", … }.`);
-    }
-    if (!this.#ajv.validateSchema(schema)) {
-      throw new ConfigError(`Invalid parameters schema for skill "${skill}": ${this.#ajv.errorsText(this.#ajv.errors)}.`);
-    }
-  }
-
-  #compile(skill: string, schema: JsonSchemaObject): ValidateFunction {
+  async #compile(skill: string, schema: JsonSchemaObject): Promise<ValidateFunction> {
     let validate = this.#compiled.get(schema);
     if (!validate) {
+      if (!this.#ajv) {
+        const { Ajv2020 } = await import('ajv/dist/2020.js');
+        this.#ajv ??= new Ajv2020(AJV_OPTIONS);
+      }
       try {
         validate = this.#ajv.compile(schema);
       } catch (error) {
@@ -125,12 +123,16 @@ export class ParameterValidator {
     return validate;
   }
 
-  /** Validates a copy of `args` (the caller's object is never changed). */
-  validate(skill: string, schema: JsonSchemaObject, args: unknown): ValidationOutcome {
+  /**
+   * Validates a copy of `args` (the caller's object is never changed). Synchronous once the
+   * schema is compiled, so the hot path awaits nothing.
+   */
+  validate(skill: string, schema: JsonSchemaObject, args: unknown): ValidationOutcome | Promise<ValidationOutcome> {
+    const validate = this.#compiled.get(schema);
+    if (!validate) return this.#compile(skill, schema).then(() => this.validate(skill, schema, args));
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       return { valid: false, message: `Arguments must be a JSON object, got ${describeValue(args)}.`, parameters: [] };
     }
-    const validate = this.#compile(skill, schema);
     const copy = { ...(args as Record<string, unknown>) };
     if (validate(copy)) return { valid: true, args: copy };
     const problems = (validate.errors ?? []).map((error) => describeError(error, copy, schema));

@@ -14,7 +14,9 @@ import {
   type SkillMetadata,
   type SkillSpec,
 } from '@nexus/core';
+import { DeadlineTimer } from './deadline-timer.js';
 import { ParameterValidator } from './parameter-validator.js';
+import { checkSchemaShape } from './schema-shape.js';
 import { toToolDefinition, type DefinitionFormat, type ToolDefinitionByFormat } from './tool-definitions.js';
 
 /** Time limit of a call when neither the registry nor the call sets one: a little over `sleep`'s maximum. */
@@ -66,6 +68,7 @@ export class SkillRegistry {
   readonly #entries = new Map<string, Entry>();
   readonly #validator = new ParameterValidator();
   readonly #timeoutMs: number;
+  readonly #deadlines = new DeadlineTimer();
 
   constructor(services: ServiceContainer = new ServiceContainer(), options: SkillRegistryOptions = {}) {
     const { timeoutMs = DEFAULT_EXECUTION_TIMEOUT_MS } = options;
@@ -102,7 +105,7 @@ export class SkillRegistry {
     if (this.#entries.has(name)) throw new ConfigError(`A skill named "${name}" is already registered.`);
     if (typeof description !== 'string' || description === '') throw new ConfigError(`Skill "${name}" needs a description.`);
     if (typeof factory !== 'function') throw new ConfigError(`Skill "${name}" needs a factory function.`);
-    this.#validator.checkSchema(name, parameters);
+    checkSchemaShape(name, parameters);
     this.#entries.set(name, entry);
     return this;
   }
@@ -175,7 +178,8 @@ export class SkillRegistry {
       }
       const refusal = this.#gate(entry.spec);
       if (refusal) return refusal;
-      const outcome = this.#validator.validate(name, entry.spec.parameters, args);
+      const validated = this.#validator.validate(name, entry.spec.parameters, args);
+      const outcome = validated instanceof Promise ? await validated : validated;
       if (!outcome.valid) return ToolResult.fail(outcome.message, 'invalid_input', { data: { parameters: outcome.parameters } });
       if (this.services.getPermissions()?.tools[name]?.requiresConfirmation) {
         const approved = await this.services.confirm({ tool: name, action: `run ${name}`, detail: JSON.stringify(outcome.args) });
@@ -201,30 +205,43 @@ export class SkillRegistry {
     return undefined;
   }
 
-  async #run(name: string, skill: Skill, args: Record<string, unknown>, options: ExecuteOptions): Promise<ToolResult> {
+  #run(name: string, skill: Skill, args: Record<string, unknown>, options: ExecuteOptions): Promise<ToolResult> | ToolResult {
     const { signal, onProgress, timeoutMs = this.#timeoutMs } = options;
+    checkTimeout(timeoutMs);
     if (signal?.aborted) return ToolResult.fail(`${name} was cancelled before it started.`, 'cancelled');
-    const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    const stopped = new Promise<ToolResult>((resolve) => {
-      onAbort = () => {
-        controller.abort(signal?.reason);
-        resolve(ToolResult.fail(`${name} was cancelled.`, 'cancelled'));
+    // The skill's AbortController is created only when the skill asks for `signal` or has to be
+    // stopped: most calls never need one, and EventTarget is costly on the hot path.
+    let controller: AbortController | undefined;
+    const context: SkillContext = {
+      get signal() {
+        return (controller ??= new AbortController()).signal;
+      },
+    };
+    if (onProgress) context.onProgress = onProgress;
+    return new Promise<ToolResult>((resolve, reject) => {
+      const stop = (result: ToolResult, reason: unknown) => {
+        (controller ??= new AbortController()).abort(reason);
+        resolve(result);
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      timer = setTimeout(() => {
-        controller.abort(new Error('timeout'));
-        resolve(ToolResult.fail(`${name} did not finish within ${checkTimeout(timeoutMs) / 1000} s and was stopped.`, 'timeout'));
-      }, checkTimeout(timeoutMs));
+      const deadline = this.#deadlines.add(timeoutMs, () =>
+        stop(ToolResult.fail(`${name} did not finish within ${timeoutMs / 1000} s and was stopped.`, 'timeout'), new Error(`${name} timed out`)),
+      );
+      const onAbort = signal && (() => stop(ToolResult.fail(`${name} was cancelled.`, 'cancelled'), signal.reason));
+      if (onAbort) signal.addEventListener('abort', onAbort, { once: true });
+      const settle = () => {
+        this.#deadlines.cancel(deadline);
+        if (onAbort) signal.removeEventListener('abort', onAbort);
+      };
+      skill.execute(args, context).then(
+        (result) => {
+          settle();
+          resolve(ToolResult.isInstance(result) ? result : ToolResult.fail(`${name} returned something other than a ToolResult.`));
+        },
+        (error: unknown) => {
+          settle();
+          reject(error);
+        },
+      );
     });
-    const context: SkillContext = onProgress ? { signal: controller.signal, onProgress } : { signal: controller.signal };
-    try {
-      const result = await Promise.race([skill.execute(args, context), stopped]);
-      return ToolResult.isInstance(result) ? result : ToolResult.fail(`${name} returned something other than a ToolResult.`);
-    } finally {
-      clearTimeout(timer);
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
-    }
   }
 }

@@ -1,0 +1,49 @@
+/** A registered deadline; pass it to {@link DeadlineTimer.cancel}. */
+export interface Deadline {
+  readonly at: number;
+  readonly expire: () => void;
+}
+
+/**
+ * Time limits for many concurrent calls on one timer. Arming and clearing a Node timer per call
+ * costs more than the rest of the pipeline, so calls register a deadline here instead; the
+ * single timer is re-armed only when a new deadline is earlier than the armed one. The timer is
+ * unref'd: it never keeps a process alive by itself — the work it limits does.
+ */
+export class DeadlineTimer {
+  readonly #pending = new Set<Deadline>();
+  #timer: NodeJS.Timeout | undefined;
+  #armedAt = Number.POSITIVE_INFINITY;
+
+  /** Calls `expire` after `ms` unless the deadline is cancelled first. */
+  add(ms: number, expire: () => void): Deadline {
+    const deadline: Deadline = { at: Date.now() + ms, expire };
+    this.#pending.add(deadline);
+    if (deadline.at < this.#armedAt) this.#arm(deadline.at);
+    return deadline;
+  }
+
+  cancel(deadline: Deadline): void {
+    this.#pending.delete(deadline);
+  }
+
+  #arm(at: number): void {
+    clearTimeout(this.#timer);
+    this.#armedAt = at;
+    this.#timer = setTimeout(() => this.#fire(), Math.max(0, at - Date.now()));
+    this.#timer.unref();
+  }
+
+  #fire(): void {
+    this.#armedAt = Number.POSITIVE_INFINITY;
+    const now = Date.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const deadline of this.#pending) {
+      if (deadline.at <= now) {
+        this.#pending.delete(deadline);
+        deadline.expire();
+      } else if (deadline.at < next) next = deadline.at;
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
+  }
+}
