@@ -1,7 +1,15 @@
-import { ServiceContainer, resolvePreset } from '@nexus/core';
-import { SkillRegistry, utilitySkills } from '@nexus/registry';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { runCli } from './run-cli.js';
 
-// Placeholder until the MCP/CLI issue: lists the tools of the utility family.
-const services = new ServiceContainer().register('permissions', resolvePreset('sandboxed', { cwd: process.cwd() }));
-const registry = new SkillRegistry(services).use(utilitySkills);
-console.log(`nexus — tools: ${registry.names.join(', ')}`);
+const interrupted = Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]).then(() => undefined);
+
+process.exitCode = await runCli(process.argv.slice(2), {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+  cliPath: fileURLToPath(import.meta.url),
+  interrupted,
+});

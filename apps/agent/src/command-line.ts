@@ -1,0 +1,127 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { isPermissionLevel, PERMISSION_LEVELS } from '@nexus/core';
+import { FAMILY_NAMES, isFamilyName, type FamilyName } from './families.js';
+import type { CommonFlags } from './resolve-settings.js';
+
+/** Bad command-line usage: the CLI prints the message on one line and exits with status 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** The subcommands. */
+export const COMMANDS = ['tools', 'call', 'mcp', 'config', 'help'] as const;
+export type CommandName = (typeof COMMANDS)[number];
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+const COMMON_OPTIONS = {
+  cwd: { type: 'string' },
+  preset: { type: 'string' },
+  allow: { type: 'string', multiple: true },
+  block: { type: 'string', multiple: true },
+  families: { type: 'string', multiple: true },
+  config: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
+} as const satisfies Options;
+
+const COMMAND_OPTIONS = {
+  tools: { json: { type: 'boolean' }, format: { type: 'string' }, all: { type: 'boolean' } },
+  call: { json: { type: 'boolean' } },
+  mcp: { http: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string' } },
+  config: {},
+  help: {},
+} as const satisfies Record<CommandName, Options>;
+
+const ALL_OPTIONS = Object.assign({}, COMMON_OPTIONS, ...Object.values(COMMAND_OPTIONS)) as typeof COMMON_OPTIONS &
+  (typeof COMMAND_OPTIONS)['tools'] &
+  (typeof COMMAND_OPTIONS)['call'] &
+  (typeof COMMAND_OPTIONS)['mcp'];
+
+/** A parsed command line. */
+export interface CommandLine {
+  /** The subcommand; `undefined` for a bare `nexus`, `nexus --help` or `nexus --version`. */
+  command: CommandName | undefined;
+  /** Positional arguments after the subcommand. */
+  positionals: string[];
+  common: CommonFlags;
+  help: boolean;
+  version: boolean;
+  /** Subcommand options. */
+  json: boolean;
+  all: boolean;
+  format: string | undefined;
+  http: boolean;
+  port: string | undefined;
+  host: string | undefined;
+}
+
+/** `--http 8080` and `--http=8080` become `--http --port 8080`: parseArgs has no optional values. */
+function expandHttpPort(argv: readonly string[]): string[] {
+  const result: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index] as string;
+    const inline = /^--http=(.*)$/.exec(argument);
+    if (inline) result.push('--http', '--port', inline[1] as string);
+    else if (argument === '--http' && /^\d+$/.test(argv[index + 1] ?? '')) result.push('--http', '--port', argv[++index] as string);
+    else result.push(argument);
+  }
+  return result;
+}
+
+function parseFamilies(values: readonly string[] | undefined): FamilyName[] | undefined {
+  if (!values) return undefined;
+  const names = values.flatMap((value) => value.split(',')).map((name) => name.trim()).filter(Boolean);
+  for (const name of names) {
+    if (!isFamilyName(name)) throw new UsageError(`Unknown family "${name}" in --families; expected some of: ${FAMILY_NAMES.join(', ')}.`);
+  }
+  return names as FamilyName[];
+}
+
+function parseCommand(word: string | undefined): CommandName | undefined {
+  if (word === undefined) return undefined;
+  if (!(COMMANDS as readonly string[]).includes(word)) throw new UsageError(`Unknown command "${word}"; expected one of: ${COMMANDS.join(', ')}.`);
+  return word as CommandName;
+}
+
+/** Parses `nexus` arguments (without the node and script paths). Throws {@link UsageError}. */
+export function parseCommandLine(argv: readonly string[]): CommandLine {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof ALL_OPTIONS; allowPositionals: true; strict: true }>>;
+  try {
+    parsed = parseArgs({ args: expandHttpPort(argv), options: ALL_OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    // Node's messages carry a long hint after the first sentence.
+    throw new UsageError(((error as Error).message.split(/\.\s/)[0] ?? '').replace(/\.$/, '') + '.');
+  }
+  const { values, positionals } = parsed;
+  const [word, ...rest] = positionals;
+  const command = parseCommand(word);
+  const allowed: Options = { ...COMMON_OPTIONS, ...(command ? COMMAND_OPTIONS[command] : {}) };
+  for (const name of Object.keys(values)) {
+    if (!Object.hasOwn(allowed, name)) throw new UsageError(`--${name} is not an option of ${command ? `\`nexus ${command}\`` : '`nexus`'}.`);
+  }
+  if (values.preset !== undefined && !isPermissionLevel(values.preset)) {
+    throw new UsageError(`Unknown preset "${values.preset}"; expected one of: ${PERMISSION_LEVELS.join(', ')}.`);
+  }
+  const common: CommonFlags = {};
+  if (values.cwd !== undefined) common.cwd = values.cwd;
+  if (values.preset !== undefined) common.preset = values.preset;
+  if (values.allow) common.allow = values.allow;
+  if (values.block) common.block = values.block;
+  const families = parseFamilies(values.families);
+  if (families) common.families = families;
+  if (values.config !== undefined) common.config = values.config;
+  return {
+    command,
+    positionals: rest,
+    common,
+    help: values.help ?? false,
+    version: values.version ?? false,
+    json: values.json ?? false,
+    all: values.all ?? false,
+    format: values.format,
+    http: values.http ?? false,
+    port: values.port,
+    host: values.host,
+  };
+}

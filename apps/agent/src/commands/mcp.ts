@@ -1,0 +1,63 @@
+import { confirmWithElicitation, serveHttp, serveStdio, type McpServerOptions } from '@nexus/mcp';
+import packageJson from '../../package.json' with { type: 'json' };
+import { UsageError, type CommandLine } from '../command-line.js';
+import { createRegistry, permissionsOf } from '../create-registry.js';
+import type { Io } from '../io.js';
+import { resolveSettings, type Settings } from '../resolve-settings.js';
+
+const SERVER_OPTIONS: McpServerOptions = { name: 'nexus', version: packageJson.version };
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/;
+
+function parsePort(port: string): number {
+  const value = Number(port);
+  if (!/^\d+$/.test(port) || value > 65535) throw new UsageError(`Expected the --http port to be an integer from 0 to 65535, got "${port}".`);
+  return value;
+}
+
+function describe(settings: Settings, toolCount: number): string {
+  return `${toolCount} tools, preset ${settings.preset}, working directory ${settings.cwd}`;
+}
+
+/**
+ * `nexus mcp`: serves the tools over stdio until the client closes stdin, or with `--http` over
+ * Streamable HTTP until interrupted. Confirmations go to the client through elicitation.
+ */
+export async function mcpCommand(line: CommandLine, io: Io): Promise<number> {
+  if (line.positionals.length > 0) throw new UsageError(`\`nexus mcp\` takes no arguments, got "${line.positionals[0]}".`);
+  if (!line.http && (line.port !== undefined || line.host !== undefined)) throw new UsageError('--port and --host only apply with --http.');
+  const settings = await resolveSettings(line.common, io);
+  const registry = createRegistry(settings, confirmWithElicitation);
+  const toolCount = registry.getDefinitionsForPermissions(permissionsOf(settings)).length;
+
+  if (!line.http) {
+    const served = await serveStdio(registry, { ...SERVER_OPTIONS, stdin: io.stdin, stdout: io.stdout });
+    io.stderr.write(`nexus: serving MCP over stdio (${describe(settings, toolCount)})\n`);
+    await Promise.race([served.closed, io.interrupted]);
+    await served.close();
+    return 0;
+  }
+
+  const host = line.host ?? settings.http.host ?? '127.0.0.1';
+  const token = io.env.NEXUS_MCP_TOKEN || undefined;
+  const served = await serveHttp(registry, {
+    ...SERVER_OPTIONS,
+    host,
+    port: line.port === undefined ? (settings.http.port ?? 0) : parsePort(line.port),
+    ...(token ? { token } : {}),
+    ...(settings.http.allowedHosts ? { allowedHosts: settings.http.allowedHosts } : {}),
+    ...(settings.http.allowedOrigins ? { allowedOrigins: settings.http.allowedOrigins } : {}),
+  });
+  if (!LOOPBACK.test(host)) io.stderr.write(`nexus: warning: listening on ${host}, reachable from other machines; the token is all that protects it.\n`);
+  io.stdout.write(
+    [
+      `Nexus MCP server (Streamable HTTP): ${describe(settings, toolCount)}`,
+      `URL:   ${served.url}`,
+      `Token: ${token ? '(from NEXUS_MCP_TOKEN)' : served.token}`,
+      'Clients send the token as "Authorization: Bearer <token>". Ctrl-C stops the server.',
+      '',
+    ].join('\n'),
+  );
+  await io.interrupted;
+  await served.close();
+  return 0;
+}

@@ -1,0 +1,75 @@
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, PERMISSION_LEVELS, type PermissionLevel } from '@nexus/core';
+import { z } from 'zod';
+import { FAMILY_NAMES } from './families.js';
+
+/** File name looked up in the working directory and in the user's config directory. */
+export const CONFIG_FILE_NAME = 'nexus.config.json';
+
+const toolSchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  allowedPaths: z.array(z.string()).nullable().optional(),
+  requiresConfirmation: z.boolean().optional(),
+});
+
+const httpSchema = z.strictObject({
+  host: z.string().min(1).optional(),
+  port: z.int().min(0).max(65535).optional(),
+  allowedHosts: z.array(z.string()).optional(),
+  allowedOrigins: z.array(z.string()).optional(),
+});
+
+/** The shape of `nexus.config.json`. */
+export const configFileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  preset: z.enum(PERMISSION_LEVELS as [PermissionLevel, ...PermissionLevel[]]).optional(),
+  allow: z.array(z.string()).optional(),
+  block: z.array(z.string()).optional(),
+  families: z.array(z.enum(FAMILY_NAMES)).optional(),
+  tools: z.record(z.string(), toolSchema).optional(),
+  http: httpSchema.optional(),
+});
+
+/** A validated `nexus.config.json`. */
+export type ConfigFile = z.infer<typeof configFileSchema>;
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const path = issue.path.map(String);
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => `\`${[...path, key].join('.')}\` is not a known setting`).join('; ');
+  }
+  return path.length === 0 ? issue.message : `\`${path.join('.')}\`: ${issue.message}`;
+}
+
+/** Validates parsed JSON as a config file; the error names the file and the bad field. */
+export function parseConfigFile(value: unknown, file: string): ConfigFile {
+  const result = configFileSchema.safeParse(value);
+  if (!result.success) throw new ConfigError(`${file}: ${result.error.issues.map(describeIssue).join('; ')}`);
+  return result.data;
+}
+
+/** Reads and validates a config file; `undefined` when it does not exist. */
+export async function readConfigFile(file: string): Promise<ConfigFile | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ConfigError(`${file}: cannot be read (${(error as Error).message})`, { cause: error });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${file}: not valid JSON (${(error as Error).message})`, { cause: error });
+  }
+  return parseConfigFile(json, file);
+}
+
+/** Where the user's own config file lives: `$XDG_CONFIG_HOME/nexus/`, else `~/.config/nexus/` (`%APPDATA%\nexus\` on Windows). */
+export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CONFIG_HOME || (process.platform === 'win32' && env.APPDATA) || join(homedir(), '.config');
+  return join(base, 'nexus', CONFIG_FILE_NAME);
+}

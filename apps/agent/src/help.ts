@@ -1,0 +1,136 @@
+import type { CommandName } from './command-line.js';
+import { FAMILY_NAMES } from './families.js';
+
+const COMMON = `Options for every command
+  --cwd <dir>        Working directory and sandbox root (default: the current directory)
+  --preset <name>    Permission preset: sandboxed (default), trusted or yolo
+  --allow <path>     Also allow reading and writing under <path> (repeatable)
+  --block <path>     Never allow <path>, whatever the preset (repeatable)
+  --families <list>  Skill families to enable, comma-separated (default: all):
+                     ${FAMILY_NAMES.join(', ')}
+  --config <file>    Read this config file instead of the one in your config directory
+  -h, --help         Show help`;
+
+const PERMISSIONS = `Permissions
+  sandboxed  Read and write inside the working directory only. No command execution,
+             git read-only, no GitLab. Nothing needs confirmation.
+  trusted    Read anywhere not blocked; write inside the working directory, elsewhere
+             only once you confirm. Command execution, git writes and GitLab enabled;
+             destructive actions ask first.
+  yolo       Anything not blocked, never asks.
+
+  To widen: --preset trusted (or yolo), --allow <path> for another directory, or the
+  same in your config file. Confirmations are asked in the MCP client (nexus mcp) or
+  on the terminal (nexus call); where nobody can be asked, the action is refused.`;
+
+const CONFIGURATION = `Configuration
+  nexus.config.json in your config directory ($XDG_CONFIG_HOME/nexus/, default
+  ~/.config/nexus/) and in the working directory, e.g.
+    {
+      "preset": "trusted",
+      "allow": ["~/notes"],
+      "block": ["~/.ssh", ".env"],
+      "families": ["fs", "git"],
+      "tools": { "write_file": { "requiresConfirmation": true } },
+      "http": { "port": 8808 }
+    }
+  Flags win over the working directory's file, which wins over yours. A file in the
+  working directory comes with the project, so it may only narrow permissions (block
+  paths, disable tools, lower the preset); widening belongs in your own file or flags.
+  Relative paths resolve against the working directory. \`nexus config\` shows the result.`;
+
+const MAIN = `nexus — safe, well-described tools for LLM agents: serve them to any MCP client,
+or run one from the shell.
+
+Usage
+  nexus <command> [options]
+
+Commands
+  tools               List the tools the current permissions enable
+  call <tool> [args]  Run one tool and print its output
+  mcp                 Serve the tools over MCP: stdio, or --http [port]
+  config              Print the effective configuration
+  help [command]      Show help for a command
+
+${COMMON}
+  -V, --version      Print the version
+
+${PERMISSIONS}
+
+${CONFIGURATION}
+
+Examples
+  nexus tools
+  nexus call read_file '{"path": "README.md"}'
+  nexus mcp --preset trusted
+  nexus mcp --http 8808
+
+Run \`nexus <command> --help\` for the options of one command.`;
+
+const TOOLS = `Usage: nexus tools [options]
+
+List the tools this configuration enables, as a table.
+
+Options
+  --all              Also list the tools the current permissions leave out, and why
+  --json             Print tool definitions as JSON instead
+  --format <name>    With --json: openai (default), anthropic or mcp
+
+${COMMON}
+
+${PERMISSIONS}`;
+
+const CALL = `Usage: nexus call <tool> [arguments] [options]
+
+Run one tool and print its output. Arguments are a JSON object, or name=value pairs
+(values are converted to the parameter's type):
+  nexus call read_file '{"path": "src/index.ts", "offset": 10}'
+  nexus call read_file path=src/index.ts offset=10
+
+Exit status: 0 when the tool succeeded, 1 when it failed, 2 on bad usage.
+Confirmations are asked on the terminal; when stdin is not a terminal they are refused.
+
+Options
+  --json             Print the whole result as JSON: { success, output, error, kind, data }
+
+${COMMON}
+
+${PERMISSIONS}`;
+
+const mcpHelp = (cliPath: string) => `Usage: nexus mcp [options]
+
+Serve the tools over the Model Context Protocol. By default over stdio, for MCP
+clients that start the server themselves. Add to the client's configuration
+(Claude Desktop, Claude Code, Cursor …):
+  { "mcpServers": { "nexus": { "command": "node", "args": [${JSON.stringify(cliPath)}, "mcp", "--cwd", "/path/to/project"] } } }
+
+With --http, serve Streamable HTTP on 127.0.0.1 instead and print the URL and the
+bearer token clients must send ("Authorization: Bearer <token>"). The token comes
+from NEXUS_MCP_TOKEN when set (at least 16 characters), else it is random.
+
+Options
+  --http [port]      Serve Streamable HTTP (default port: the config's http.port, else any free port)
+  --host <address>   Address to listen on with --http (default 127.0.0.1)
+
+${COMMON}
+
+${PERMISSIONS}`;
+
+const CONFIG = `Usage: nexus config [options]
+
+Print the effective configuration as JSON: the files read, the preset, paths,
+families, per-tool settings, the resolved permission policy and the enabled tools.
+
+${COMMON}
+
+${CONFIGURATION}`;
+
+const HELP = `Usage: nexus help [command]
+
+Show help for nexus or one of its commands: ${['tools', 'call', 'mcp', 'config'].join(', ')}.`;
+
+/** The help text of a command, or of `nexus` itself; `cliPath` is the script MCP clients should start. */
+export function helpText(command: CommandName | undefined, cliPath: string): string {
+  const texts: Record<CommandName, string> = { tools: TOOLS, call: CALL, mcp: mcpHelp(cliPath), config: CONFIG, help: HELP };
+  return command ? texts[command] : MAIN;
+}

@@ -1,0 +1,15 @@
+import type { Readable, Writable } from 'node:stream';
+
+/** What a command reads and writes: the process's streams and surroundings, replaceable in tests. */
+export interface Io {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable;
+  env: NodeJS.ProcessEnv;
+  /** Directory the command was started in. */
+  cwd: string;
+  /** Path of the running `cli.js`, for the client configuration snippet in the help. */
+  cliPath: string;
+  /** Settles when the user asks the process to stop (Ctrl-C, SIGTERM). */
+  interrupted: Promise<void>;
+}

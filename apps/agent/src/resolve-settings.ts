@@ -1,0 +1,107 @@
+import { realpath, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { ConfigError, levelAtLeast, normalizePath, type PermissionLevel, type ToolPermission } from '@nexus/core';
+import { CONFIG_FILE_NAME, readConfigFile, userConfigPath, type ConfigFile } from './config-file.js';
+import { FAMILY_NAMES, type FamilyName } from './families.js';
+
+/** The permission-related flags every command takes. */
+export interface CommonFlags {
+  cwd?: string;
+  preset?: PermissionLevel;
+  allow?: string[];
+  block?: string[];
+  families?: FamilyName[];
+  /** A config file to read instead of the one in the user's config directory. */
+  config?: string;
+}
+
+/** The effective configuration: defaults, then the user's file, the working directory's file, and the flags. */
+export interface Settings {
+  /** Working directory and sandbox root (real path). */
+  cwd: string;
+  preset: PermissionLevel;
+  /** Extra roots to read and write, absolute. */
+  allow: string[];
+  /** Paths refused at every level, absolute. */
+  block: string[];
+  /** Enabled families, in listing order. */
+  families: FamilyName[];
+  tools: Record<string, Partial<ToolPermission>>;
+  http: NonNullable<ConfigFile['http']>;
+  /** The config files that were read. */
+  files: { user?: string; workingDirectory?: string };
+}
+
+/** Everything {@link resolveSettings} reads from its surroundings. */
+export interface Environment {
+  /** Directory the command was started in. */
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+async function resolveWorkingDirectory(path: string): Promise<string> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isDirectory()) throw new ConfigError(`Expected \`--cwd\` to be an existing directory, got "${path}".`);
+  return realpath(path);
+}
+
+/**
+ * A working-directory config file comes with the project, which may not be the user's own (a
+ * cloned repository), so it may only narrow what the user allowed: no `allow`, no per-tool
+ * paths or re-enabling, no network settings, and no `preset` above the one otherwise in effect.
+ */
+function assertOnlyNarrows(config: ConfigFile, file: string, ceiling: PermissionLevel): void {
+  const fix = 'a working-directory config may only narrow permissions; put it in your user config file or on the command line';
+  const refuse = (field: string) => {
+    throw new ConfigError(`${file}: \`${field}\` is not allowed here (${fix}).`);
+  };
+  if (config.preset && !levelAtLeast(ceiling, config.preset)) refuse('preset');
+  if (config.allow?.length) refuse('allow');
+  for (const [tool, permission] of Object.entries(config.tools ?? {})) {
+    if (permission.allowedPaths !== undefined) refuse(`tools.${tool}.allowedPaths`);
+    if (permission.enabled === true) refuse(`tools.${tool}.enabled`);
+    if (permission.requiresConfirmation === false) refuse(`tools.${tool}.requiresConfirmation`);
+  }
+  for (const field of ['host', 'allowedHosts', 'allowedOrigins'] as const) if (config.http?.[field] !== undefined) refuse(`http.${field}`);
+}
+
+function inListingOrder(families: readonly FamilyName[]): FamilyName[] {
+  return FAMILY_NAMES.filter((family) => families.includes(family));
+}
+
+function mergeTools(...layers: (ConfigFile | undefined)[]): Settings['tools'] {
+  const tools: Settings['tools'] = {};
+  for (const layer of layers) for (const [tool, permission] of Object.entries(layer?.tools ?? {})) tools[tool] = { ...tools[tool], ...permission };
+  return tools;
+}
+
+/**
+ * Builds the effective configuration. Precedence: flags, then `nexus.config.json` in the working
+ * directory, then the user's config file (`--config` or `$XDG_CONFIG_HOME/nexus/nexus.config.json`),
+ * then the defaults (`sandboxed`, every family, rooted at the working directory). `allow` adds up
+ * over the user file and flags, `block` over every source.
+ */
+export async function resolveSettings(flags: CommonFlags, environment: Environment): Promise<Settings> {
+  const cwd = await resolveWorkingDirectory(resolve(environment.cwd, flags.cwd ?? '.'));
+  const userFile = flags.config ? resolve(environment.cwd, flags.config) : userConfigPath(environment.env);
+  const user = await readConfigFile(userFile);
+  if (flags.config && !user) throw new ConfigError(`Expected \`--config\` to name an existing file, got "${flags.config}".`);
+  const projectFile = join(cwd, CONFIG_FILE_NAME);
+  const project = projectFile === userFile ? undefined : await readConfigFile(projectFile);
+  if (project) assertOnlyNarrows(project, projectFile, flags.preset ?? user?.preset ?? 'sandboxed');
+
+  const paths = (list: readonly string[] | undefined) => (list ?? []).map((path) => normalizePath(path, cwd));
+  const files: Settings['files'] = {};
+  if (user) files.user = userFile;
+  if (project) files.workingDirectory = projectFile;
+  return {
+    cwd,
+    preset: flags.preset ?? project?.preset ?? user?.preset ?? 'sandboxed',
+    allow: [...paths(user?.allow), ...paths(flags.allow)],
+    block: [...paths(user?.block), ...paths(project?.block), ...paths(flags.block)],
+    families: inListingOrder(flags.families ?? project?.families ?? user?.families ?? FAMILY_NAMES),
+    tools: mergeTools(user, project),
+    http: { ...user?.http, ...project?.http },
+    files,
+  };
+}

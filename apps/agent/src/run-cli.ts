@@ -1,0 +1,52 @@
+import { ConfigError, NexusError } from '@nexus/core';
+import packageJson from '../package.json' with { type: 'json' };
+import { COMMANDS, parseCommandLine, UsageError, type CommandLine, type CommandName } from './command-line.js';
+import { callCommand } from './commands/call.js';
+import { configCommand } from './commands/config.js';
+import { mcpCommand } from './commands/mcp.js';
+import { toolsCommand } from './commands/tools.js';
+import { helpText } from './help.js';
+import type { Io } from './io.js';
+
+type Command = (line: CommandLine, io: Io) => Promise<number>;
+
+const HANDLERS: Record<Exclude<CommandName, 'help'>, Command> = { tools: toolsCommand, call: callCommand, mcp: mcpCommand, config: configCommand };
+
+function helpTopic(line: CommandLine): CommandName | undefined {
+  if (line.command !== 'help') return line.command;
+  const [topic] = line.positionals;
+  if (topic === undefined) return undefined;
+  if (!(COMMANDS as readonly string[]).includes(topic)) throw new UsageError(`No help for "${topic}"; commands are: ${COMMANDS.join(', ')}.`);
+  return topic as CommandName;
+}
+
+/**
+ * Runs the `nexus` command line and returns the exit status: 0 on success, 1 when a tool failed
+ * or something unexpected happened, 2 on bad usage or configuration. Errors are one line on stderr.
+ */
+export async function runCli(argv: readonly string[], io: Io): Promise<number> {
+  try {
+    const line = parseCommandLine(argv);
+    if (line.version) {
+      io.stdout.write(`${packageJson.version}\n`);
+      return 0;
+    }
+    if (line.help || line.command === undefined || line.command === 'help') {
+      io.stdout.write(`${helpText(helpTopic(line), io.cliPath)}\n`);
+      return 0;
+    }
+    return await HANDLERS[line.command](line, io);
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ');
+    if (error instanceof UsageError) {
+      io.stderr.write(`nexus: ${message} See \`nexus --help\`.\n`);
+      return 2;
+    }
+    if (ConfigError.isInstance(error)) {
+      io.stderr.write(`nexus: ${message}\n`);
+      return 2;
+    }
+    io.stderr.write(`nexus: ${NexusError.isInstance(error) ? '' : 'unexpected error: '}${message}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,237 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { testdir, type TestDir } from '@nexus/test-utils';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_BODY_BYTES, serveHttp, type HttpServeOptions, type McpHttpServer } from './index.js';
+import { createClient, createTestRegistry } from './test-fixtures.js';
+
+let dir: TestDir;
+let fixture: ReturnType<typeof createTestRegistry>;
+let server: McpHttpServer;
+const clients: Client[] = [];
+
+async function start(options: HttpServeOptions = {}): Promise<McpHttpServer> {
+  server = await serveHttp(fixture.registry, options);
+  return server;
+}
+
+beforeEach(async () => {
+  dir = await testdir({ 'a.txt': 'alpha' });
+  fixture = createTestRegistry(dir.path);
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await server?.close();
+  await dir.cleanup();
+});
+
+async function connect(token = server.token): Promise<Client> {
+  const client = createClient();
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  clients.push(client);
+  return client;
+}
+
+interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A request with exactly the given headers (fetch would not let a test set Host). */
+function raw(options: { method?: string; path?: string; headers?: Record<string, string>; body?: string }): Promise<RawResponse> {
+  const { method = 'POST', path = '/mcp', headers = {}, body } = options;
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: '127.0.0.1', port: server.port, method, path, headers, setHost: false }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+const callCount = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'count', arguments: {} } });
+
+function goodHeaders(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    host: `127.0.0.1:${server.port}`,
+    authorization: `Bearer ${server.token}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    ...extra,
+  };
+}
+
+describe('serveHttp — with the SDK client', () => {
+  it('listens on 127.0.0.1 with a generated token by default', async () => {
+    await start();
+    expect(server.host).toBe('127.0.0.1');
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/mcp`);
+    expect(server.token.length).toBeGreaterThanOrEqual(40);
+    const other = await serveHttp(fixture.registry);
+    expect(other.token).not.toBe(server.token);
+    await other.close();
+  });
+
+  it('lists tools and calls a read tool', async () => {
+    await start();
+    const client = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('cat');
+    const result = await client.callTool({ name: 'cat', arguments: { path: 'a.txt' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'alpha' }]);
+  });
+
+  it('reports a failing call as isError', async () => {
+    await start();
+    const result = await (await connect()).callTool({ name: 'cat', arguments: { path: '/etc/passwd' } });
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: 'text', text: expect.stringContaining('is not allowed') }]);
+  });
+
+  it('forwards progress and cancellation over the session', async () => {
+    await start();
+    const client = await connect();
+    const updates: Progress[] = [];
+    await client.callTool({ name: 'sleep', arguments: { seconds: 1.1 } }, undefined, { onprogress: (progress) => updates.push(progress) });
+    expect(updates.length).toBeGreaterThanOrEqual(1);
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'wait_for_abort', arguments: {} }, undefined, { signal: controller.signal });
+    await fixture.observations.waiting;
+    controller.abort('stop');
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => fixture.observations.abortReason).toBe('stop');
+  });
+
+  it('keeps sessions apart and accepts the localhost name', async () => {
+    await start();
+    const first = await connect();
+    const second = createClient();
+    await second.connect(new StreamableHTTPClientTransport(new URL(`http://localhost:${server.port}/mcp`), { requestInit: { headers: { authorization: `Bearer ${server.token}` } } }));
+    clients.push(second);
+    expect((await first.callTool({ name: 'count', arguments: {} })).content).toEqual([{ type: 'text', text: '1' }]);
+    expect((await second.callTool({ name: 'count', arguments: {} })).content).toEqual([{ type: 'text', text: '2' }]);
+  });
+
+  it('ends sessions and stops listening on close', async () => {
+    await start();
+    const client = await connect();
+    await server.close();
+    await expect(client.listTools()).rejects.toThrow();
+    await expect(raw({ headers: goodHeaders(), body: initialize })).rejects.toThrow(/ECONNREFUSED/);
+  });
+});
+
+describe('serveHttp — hardening', () => {
+  it('answers 401 without a token or with a wrong one, and the SDK client cannot connect', async () => {
+    await start();
+    for (const authorization of [undefined, `Bearer ${server.token}x`, `Bearer ${server.token.slice(1)}`, server.token, 'Basic abc']) {
+      const headers = goodHeaders();
+      if (authorization === undefined) delete headers.authorization;
+      else headers.authorization = authorization;
+      const response = await raw({ headers, body: initialize });
+      expect(response.status).toBe(401);
+      expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
+      expect(response.body).not.toContain(server.token);
+    }
+    await expect(connect('wrong-token-of-enough-length')).rejects.toThrow();
+  });
+
+  it('answers 403 to a foreign Host (DNS rebinding), even with the token', async () => {
+    await start();
+    for (const host of [`evil.example:${server.port}`, 'evil.example', `127.0.0.1:${server.port + 1}`, `localhost.evil.example:${server.port}`, '']) {
+      expect((await raw({ headers: goodHeaders({ host }), body: initialize })).status).toBe(403);
+    }
+  });
+
+  it('answers 403 to a foreign Origin, even with the token', async () => {
+    await start();
+    for (const origin of ['http://evil.example', 'null', `http://127.0.0.1:${server.port}.evil.example`, 'https://localhost']) {
+      expect((await raw({ headers: goodHeaders({ origin }), body: initialize })).status).toBe(403);
+    }
+  });
+
+  it('accepts the origins and hosts it was told to', async () => {
+    await start({ allowedOrigins: ['http://localhost:6274'], allowedHosts: ['nexus.internal'] });
+    const response = await raw({ headers: goodHeaders({ origin: 'http://localhost:6274', host: `nexus.internal:${server.port}` }), body: initialize });
+    expect(response.status).toBe(200);
+  });
+
+  it('answers 415 to a body that is not JSON', async () => {
+    await start();
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/plain; a=application/json']) {
+      expect((await raw({ headers: goodHeaders({ 'content-type': type }), body: initialize })).status).toBe(415);
+    }
+  });
+
+  it('answers 413 to a body over the cap, declared or streamed', async () => {
+    await start({ maxBodyBytes: 1024 });
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(2000) } });
+    expect((await raw({ headers: goodHeaders(), body: big })).status).toBe(413);
+    expect((await raw({ headers: goodHeaders({ 'transfer-encoding': 'chunked' }), body: big })).status).toBe(413);
+    expect((await raw({ headers: goodHeaders(), body: initialize })).status).toBe(200);
+  });
+
+  it('caps bodies at DEFAULT_MAX_BODY_BYTES unless told otherwise', async () => {
+    await start();
+    const padded = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(DEFAULT_MAX_BODY_BYTES) } });
+    expect((await raw({ headers: goodHeaders(), body: padded })).status).toBe(413);
+  });
+
+  it('lets a cross-origin browser-style request do nothing', async () => {
+    await start();
+    const client = await connect();
+    const sessionId = (clients[0] as unknown as { transport: StreamableHTTPClientTransport }).transport.sessionId as string;
+    // A page can send a "simple" POST without a preflight: text/plain, its own Origin, no token.
+    const simple = await raw({
+      headers: { host: `127.0.0.1:${server.port}`, origin: 'http://evil.example', 'content-type': 'text/plain', 'mcp-session-id': sessionId },
+      body: callCount,
+    });
+    expect(simple.status).toBe(403);
+    expect(simple.headers['access-control-allow-origin']).toBeUndefined();
+    const preflight = await raw({
+      method: 'OPTIONS',
+      headers: { host: `127.0.0.1:${server.port}`, origin: 'http://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    expect(preflight.status).toBeGreaterThanOrEqual(400);
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    expect(fixture.observations.counted).toBe(0);
+    expect((await client.callTool({ name: 'count', arguments: {} })).content).toEqual([{ type: 'text', text: '1' }]);
+  });
+
+  it('answers 404 off its path or for an unknown session, 405 to other methods, 400 to bad JSON or no session', async () => {
+    await start();
+    expect((await raw({ path: '/other', headers: goodHeaders(), body: initialize })).status).toBe(404);
+    expect((await raw({ headers: goodHeaders({ 'mcp-session-id': 'made-up' }), body: callCount })).status).toBe(404);
+    expect((await raw({ method: 'PUT', headers: goodHeaders(), body: initialize })).status).toBe(405);
+    expect((await raw({ headers: goodHeaders(), body: '{not json' })).status).toBe(400);
+    expect((await raw({ headers: goodHeaders(), body: callCount })).status).toBe(400);
+    expect((await raw({ method: 'GET', headers: goodHeaders() })).status).toBe(400);
+    expect(fixture.observations.counted).toBe(0);
+  });
+
+  it('caps the number of open sessions', async () => {
+    await start({ maxSessions: 1 });
+    await connect();
+    expect((await raw({ headers: goodHeaders(), body: initialize })).status).toBe(503);
+  });
+
+  it('refuses bad options with a message naming the option', async () => {
+    await expect(serveHttp(fixture.registry, { token: 'short' })).rejects.toThrow(/`token`/);
+    await expect(serveHttp(fixture.registry, { port: 70000 })).rejects.toThrow(/`port`/);
+    await expect(serveHttp(fixture.registry, { path: 'mcp' })).rejects.toThrow(/`path`/);
+    await expect(serveHttp(fixture.registry, { maxBodyBytes: 0 })).rejects.toThrow(/`maxBodyBytes`/);
+  });
+});
