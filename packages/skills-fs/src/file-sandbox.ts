@@ -1,0 +1,221 @@
+import type { Stats } from 'node:fs';
+import { lstat, mkdir, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join, relative } from 'node:path';
+import {
+  authorizePath,
+  defineSkill,
+  InvalidParametersError,
+  isWithin,
+  NexusError,
+  NotFoundError,
+  PathSecurityError,
+  resolveRealPath,
+  normalizePath,
+  ToolResult,
+  type AuthorizePathOptions,
+  type ServiceContainer,
+  type SkillDefinition,
+  type SkillHandler,
+  type SkillSpec,
+} from '@nexus/core';
+import { resolveFileSkillOptions, type ResolvedFileSkillOptions } from './file-skill-options.js';
+import { fileVersion } from './read-tracker.js';
+import { openVerified, openVerifiedDirectory, type VerifiedDirectory } from './verified-open.js';
+
+/** Thrown when a write would overwrite a file the agent has not read, or that changed since. */
+export class StaleFileError extends NexusError {
+  readonly path: string;
+  readonly reason: 'unread' | 'changed';
+  constructor(path: string, reason: 'unread' | 'changed') {
+    const why =
+      reason === 'unread'
+        ? `${path} exists and has not been read in this session; read it first (read_file), then retry`
+        : `${path} changed on disk since it was last read; read it again (read_file), then retry`;
+    super(`Refusing to overwrite ${path}: ${why}.`, 'PERMISSION_DENIED', 'forbidden');
+    this.path = path;
+    this.reason = reason;
+  }
+}
+
+/** A regular file opened for reading through the sandbox. */
+export interface OpenedFile {
+  /** Real path the sandbox approved. */
+  path: string;
+  handle: FileHandle;
+  stats: Stats;
+}
+
+function errnoCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/**
+ * The one way the file skills touch the filesystem: every path goes through core's
+ * `authorizePath` for the skill's tool name (per-tool roots, blocked paths, symlinks, hard
+ * links, confirmation of writes outside the working directory), and every open is re-checked
+ * against what was approved ({@link openVerified}), so a path swapped after the check is refused.
+ * It also carries the skill's settings and the stale-write protection of the `readTracker` service.
+ */
+export class FileSandbox {
+  readonly services: ServiceContainer;
+  readonly tool: string;
+  #options: ResolvedFileSkillOptions | undefined;
+  #cwd: Promise<string> | undefined;
+
+  constructor(services: ServiceContainer, tool: string) {
+    this.services = services;
+    this.tool = tool;
+  }
+
+  /** The family's settings (the `fileSkillOptions` service with defaults). */
+  get options(): ResolvedFileSkillOptions {
+    this.#options ??= resolveFileSkillOptions(this.services);
+    return this.#options;
+  }
+
+  /** Approves `path` for this tool and returns its real path (throws `forbidden` / `not_found`). */
+  authorize(path: string, options: AuthorizePathOptions = {}): Promise<string> {
+    if (path === '') throw new InvalidParametersError('Expected `path` to be a non-empty path, got "".', 'path');
+    return authorizePath(this.services, this.tool, path, options);
+  }
+
+  /** Whether a listing or search result must be filtered through {@link isReadable} at all. */
+  get hasBlockedPaths(): boolean {
+    return this.services.getBlockedPaths().length > 0;
+  }
+
+  /** Whether this tool may read the real path `path`; used to filter what a walk or ripgrep found. */
+  async isReadable(path: string): Promise<boolean> {
+    try {
+      await this.authorize(path);
+      return true;
+    } catch (error) {
+      if (PathSecurityError.isInstance(error)) return false;
+      throw error;
+    }
+  }
+
+  /** How to show a real path to the LLM: relative to the working directory when inside it. */
+  async display(path: string): Promise<string> {
+    this.#cwd ??= resolveRealPath(normalizePath(this.services.getCwd()));
+    const cwd = await this.#cwd;
+    if (path === cwd) return '.';
+    return isWithin(path, cwd) ? relative(cwd, path) : path;
+  }
+
+  /** Opens an existing regular file for reading (`access` says which roots apply). */
+  async openFile(path: string, access: AuthorizePathOptions['access'] = 'read'): Promise<OpenedFile> {
+    const real = await this.authorize(path, { access, mustExist: true });
+    let handle: FileHandle;
+    try {
+      handle = await openVerified(real);
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') throw new NotFoundError(`No such file: ${path}`, { cause: error });
+      throw error;
+    }
+    try {
+      const stats = await handle.stat();
+      if (stats.isDirectory()) throw new InvalidParametersError(`${path} is a directory; use list_directory or glob to see what it holds.`, 'path');
+      if (!stats.isFile()) throw new InvalidParametersError(`${path} is not a regular file (it is a device, socket or pipe).`, 'path');
+      return { path: real, handle, stats };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  /** Opens an approved directory whose entries are pinned to the open handle. */
+  async openDirectory(real: string): Promise<VerifiedDirectory> {
+    try {
+      return await openVerifiedDirectory(real);
+    } catch (error) {
+      const code = errnoCode(error);
+      if (code === 'ENOENT') throw new NotFoundError(`No such directory: ${await this.display(real)}`, { cause: error });
+      if (code === 'ENOTDIR') throw new InvalidParametersError(`${await this.display(real)} is not a directory.`, 'path');
+      throw error;
+    }
+  }
+
+  /**
+   * Creates the approved directory `real` and any missing parents (`mkdir -p`), one component at
+   * a time, each inside a verified handle of its parent, so no component can be redirected by a
+   * symlink planted during the walk. Returns how many directories were created.
+   */
+  async makeDirectories(real: string): Promise<number> {
+    const missing: string[] = [];
+    let existing = real;
+    for (;;) {
+      try {
+        const stats = await lstat(existing);
+        if (!stats.isDirectory()) throw new InvalidParametersError(`${await this.display(existing)} exists and is not a directory.`, 'path');
+        break;
+      } catch (error) {
+        if (errnoCode(error) !== 'ENOENT') throw error;
+        missing.unshift(basename(existing));
+        existing = dirname(existing);
+      }
+    }
+    let current = existing;
+    for (const name of missing) {
+      const parent = await this.openDirectory(current);
+      try {
+        await mkdir(parent.entry(name)).catch((error: unknown) => {
+          if (errnoCode(error) !== 'EEXIST') throw error;
+        });
+      } finally {
+        await parent.close();
+      }
+      current = join(current, name);
+    }
+    if (missing.length > 0) await (await this.openDirectory(real)).close();
+    return missing.length;
+  }
+
+  /** Refuses (with a {@link StaleFileError}) to overwrite a file the agent has not read as it is now. */
+  async assertFresh(real: string, stats: Stats): Promise<void> {
+    const tracker = this.services.get('readTracker');
+    if (!tracker) return;
+    const state = tracker.check(real, fileVersion(stats));
+    if (state !== 'current') throw new StaleFileError(await this.display(real), state);
+  }
+
+  /** Notes that the agent has seen (read or written) the file as it is at `stats`. */
+  recordSeen(real: string, stats: Stats): void {
+    this.services.get('readTracker')?.record(real, fileVersion(stats));
+  }
+
+  /** Tells the read tracker a path no longer holds what the agent saw. */
+  forget(real: string): void {
+    this.services.get('readTracker')?.forget(real);
+  }
+}
+
+/** What {@link defineFileSkill} takes: a skill definition whose handler is built from a {@link FileSandbox}. */
+export interface FileSkillDefinition<Args> extends Omit<SkillDefinition<Args>, 'create'> {
+  create(files: FileSandbox): SkillHandler<Args>;
+}
+
+/**
+ * Defines a file skill: like `defineSkill`, with the handler built from a {@link FileSandbox} for
+ * the skill's own name (so per-tool roots apply), and stale-write refusals reported as a
+ * recoverable `forbidden` result that says to read the file first.
+ */
+export function defineFileSkill<Args>(definition: FileSkillDefinition<Args>): SkillSpec {
+  const { create, ...metadata } = definition;
+  return defineSkill<Args>({
+    ...metadata,
+    create(services) {
+      const handler = create(new FileSandbox(services, definition.name));
+      return async (args, context) => {
+        try {
+          return await handler(args, context);
+        } catch (error) {
+          if (error instanceof StaleFileError) {
+            return ToolResult.fail(error.message, 'forbidden', { recoverable: true, data: { path: error.path, reason: error.reason } });
+          }
+          throw error;
+        }
+      };
+    },
+  });
+}

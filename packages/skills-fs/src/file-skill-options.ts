@@ -1,0 +1,68 @@
+import { ConfigError, type ServiceContainer } from '@nexus/core';
+
+/** Which engine `grep` searches with. */
+export type GrepEngine = 'auto' | 'ripgrep' | 'builtin';
+
+/**
+ * Host settings of the file family, registered as the `fileSkillOptions` service. Every field is
+ * optional; {@link resolveFileSkillOptions} fills in the defaults.
+ */
+export interface FileSkillOptions {
+  /**
+   * `auto` (default) uses ripgrep when `rg` is on `PATH` and the built-in engine otherwise;
+   * `ripgrep` and `builtin` force one. The `NEXUS_GREP_ENGINE` environment variable sets the
+   * default when the service does not.
+   */
+  grepEngine?: GrepEngine;
+  /** Hard time limit of one regex search or replacement, in ms (default 20,000). */
+  regexTimeoutMs?: number;
+  /** Largest slice `read_file` returns at once, in bytes (default 256 KiB). */
+  maxReadBytes?: number;
+  /** Largest file the edit skills load, in bytes (default 32 MiB). */
+  maxEditBytes?: number;
+  /** Longest line shown by `read_file`, `tail` and `grep`, in characters (default 2,000). */
+  maxLineLength?: number;
+}
+
+/** {@link FileSkillOptions} with every default applied. */
+export type ResolvedFileSkillOptions = Required<FileSkillOptions>;
+
+declare module '@nexus/core' {
+  interface Services {
+    /** Settings of the file skills (`@nexus/skills-fs`). */
+    fileSkillOptions: FileSkillOptions;
+  }
+}
+
+const GREP_ENGINES: readonly GrepEngine[] = ['auto', 'ripgrep', 'builtin'];
+
+function positiveInteger(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+    throw new ConfigError(`Expected \`${name}\` to be a positive integer, got ${JSON.stringify(value)}.`);
+  }
+  return value;
+}
+
+function grepEngine(value: unknown): GrepEngine {
+  if (value === undefined || value === '') return 'auto';
+  if (!GREP_ENGINES.includes(value as GrepEngine)) {
+    throw new ConfigError(`Expected \`grepEngine\` to be one of ${GREP_ENGINES.join(', ')}, got ${JSON.stringify(value)}.`);
+  }
+  return value as GrepEngine;
+}
+
+/**
+ * The file skills' settings for one agent: the `fileSkillOptions` service merged over the
+ * defaults (and `NEXUS_GREP_ENGINE`). Throws a {@link ConfigError} for an invalid value.
+ */
+export function resolveFileSkillOptions(services: ServiceContainer): ResolvedFileSkillOptions {
+  const options = services.get('fileSkillOptions') ?? {};
+  return {
+    grepEngine: grepEngine(options.grepEngine ?? process.env.NEXUS_GREP_ENGINE),
+    regexTimeoutMs: positiveInteger('regexTimeoutMs', options.regexTimeoutMs, 20_000),
+    maxReadBytes: positiveInteger('maxReadBytes', options.maxReadBytes, 256 * 1024),
+    maxEditBytes: positiveInteger('maxEditBytes', options.maxEditBytes, 32 * 1024 * 1024),
+    maxLineLength: positiveInteger('maxLineLength', options.maxLineLength, 2000),
+  };
+}

@@ -1,0 +1,23 @@
+import { lstat, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { InvalidParametersError } from '@nexus/core';
+import type { FileSandbox } from './file-sandbox.js';
+
+/**
+ * Resolves the destination of `copy_file` and `rename` like `cp` and `mv`: an existing directory
+ * receives the source under its own name (approved again for writing). Refuses an existing
+ * destination unless `overwrite`. Returns the approved real destination and whether it exists.
+ */
+export async function resolveDestination(files: FileSandbox, source: string, destination: string, overwrite: boolean): Promise<{ path: string; exists: boolean }> {
+  let real = await files.authorize(destination, { access: 'write' });
+  if (real !== source && (await stat(real).catch(() => undefined))?.isDirectory()) {
+    real = await files.authorize(join(real, basename(source)), { access: 'write' });
+  }
+  if (real === source) throw new InvalidParametersError('Expected `destination` to differ from `source`; both are the same path.', 'destination');
+  const existing = await lstat(real).catch(() => undefined);
+  if (existing && !overwrite) {
+    throw new InvalidParametersError(`${await files.display(real)} already exists; set overwrite=true to replace it.`, 'destination');
+  }
+  if (existing?.isDirectory()) throw new InvalidParametersError(`${await files.display(real)} is a directory; it cannot be replaced.`, 'destination');
+  return { path: real, exists: existing !== undefined };
+}

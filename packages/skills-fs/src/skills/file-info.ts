@@ -1,0 +1,44 @@
+import { lstat, readlink } from 'node:fs/promises';
+import { normalizePath, ToolResult } from '@nexus/core';
+import { defineFileSkill } from '../file-sandbox.js';
+import { entryKind, modeString } from '../file-mode.js';
+
+/** Arguments of `file_info`. */
+export interface FileInfoArgs {
+  path: string;
+}
+
+/** `file_info`: type, size, permissions and times of a file or directory. */
+export const fileInfoSkill = defineFileSkill<FileInfoArgs>({
+  name: 'file_info',
+  description: 'Show metadata of a file or directory: type, size, permissions (rwxr-xr-x), owner ids and modification time. Does not read the content.',
+  readOnly: true,
+  parameters: {
+    type: 'object',
+    properties: { path: { type: 'string', description: 'File or directory.' } },
+    required: ['path'],
+    additionalProperties: false,
+  },
+  create: (files) => async ({ path }) => {
+    const real = await files.authorize(path, { mustExist: true });
+    const stats = await lstat(real);
+    const display = await files.display(real);
+    const given = normalizePath(path, files.services.getCwd());
+    const link = given !== real && (await lstat(given).catch(() => undefined))?.isSymbolicLink() ? await readlink(given) : undefined;
+    const info = {
+      path: display,
+      type: entryKind(stats),
+      size: stats.size,
+      permissions: modeString(stats),
+      mode: `0${(stats.mode & 0o7777).toString(8)}`,
+      uid: stats.uid,
+      gid: stats.gid,
+      modified: stats.mtime.toISOString(),
+      accessed: stats.atime.toISOString(),
+      changed: stats.ctime.toISOString(),
+      ...(link === undefined ? {} : { symlinkTarget: link }),
+    };
+    const lines = Object.entries(info).map(([key, value]) => `${key}: ${value}`);
+    return ToolResult.ok(lines.join('\n'), info);
+  },
+});

@@ -1,0 +1,96 @@
+import { stat } from 'node:fs/promises';
+import { ToolResult } from '@nexus/core';
+import { defineFileSkill } from '../file-sandbox.js';
+import { compilePattern } from '../regex-pattern.js';
+import { searchBuiltin } from '../grep/builtin-search.js';
+import { formatGrepResults, limitMatches } from '../grep/format-grep.js';
+import type { GrepOutcome, GrepQuery } from '../grep/grep-query.js';
+import { findRipgrep, RipgrepPatternError, searchWithRipgrep } from '../grep/ripgrep-search.js';
+
+/** Arguments of `grep`. */
+export interface GrepArgs {
+  pattern: string;
+  path: string;
+  recursive?: boolean;
+  ignore_case?: boolean;
+  max_matches?: number;
+  include?: string;
+  context?: number;
+}
+
+/** Most matches one `grep` call returns. */
+export const MAX_GREP_MATCHES = 10_000;
+
+/** `grep`: regular-expression search in file contents, with ripgrep when it is installed. */
+export const grepSkill = defineFileSkill<GrepArgs>({
+  name: 'grep',
+  description:
+    'Search file contents with a regular expression. Output lines are "path:line:text" (context lines "path-line-text", groups separated by "--"). ' +
+    'Searches a file or a directory tree (recursive by default; .git, node_modules, binary files and symlinks are skipped). ' +
+    'include filters files by glob ("*.py", "src/**/*.ts"); context adds lines around each match; results stop at max_matches. Uses ripgrep when installed.',
+  readOnly: true,
+  parameters: {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string', minLength: 1, description: 'Regular expression to search for.' },
+      path: { type: 'string', description: 'File or directory to search ("." for the working directory).' },
+      recursive: { type: 'boolean', default: true, description: 'Search sub-directories.' },
+      ignore_case: { type: 'boolean', default: false, description: 'Case-insensitive search.' },
+      max_matches: { type: 'integer', minimum: 1, maximum: MAX_GREP_MATCHES, default: 100, description: 'Most matching lines to return.' },
+      include: { type: 'string', minLength: 1, description: 'Only files matching this glob, e.g. "*.ts".' },
+      context: { type: 'integer', minimum: 0, maximum: 20, default: 0, description: 'Lines of context before and after each match.' },
+    },
+    required: ['pattern', 'path'],
+    additionalProperties: false,
+  },
+  create: (files) => {
+    const readable = new Map<string, Promise<boolean>>();
+    return async (args, { signal }) => {
+      const { pattern, path, recursive = true, ignore_case: ignoreCase = false, max_matches: maxMatches = 100, include, context = 0 } = args;
+      compilePattern(pattern, ignoreCase ? 'i' : '');
+      const root = await files.authorize(path, { mustExist: true });
+      const rootIsDirectory = (await stat(root)).isDirectory();
+      if (rootIsDirectory) await (await files.openDirectory(root)).close();
+      else await (await files.openFile(root)).handle.close();
+      const { grepEngine, regexTimeoutMs, maxLineLength } = files.options;
+      const query: GrepQuery = { root, rootIsDirectory, pattern, ignoreCase, recursive, include, context, maxMatches, maxLineLength, timeoutMs: regexTimeoutMs, signal };
+      // Whatever an engine found is filtered through the sandbox: blocked paths and hard links
+      // inside the tree are refused here, once per file.
+      readable.clear();
+      const accept = (file: string) => {
+        let verdict = readable.get(file);
+        if (!verdict) readable.set(file, (verdict = files.isReadable(file)));
+        return verdict;
+      };
+      const rg = grepEngine === 'builtin' ? undefined : await findRipgrep();
+      if (grepEngine === 'ripgrep' && !rg) return ToolResult.fail('grep is set to use ripgrep, but `rg` is not on PATH.', 'execution_failed');
+      let outcome: GrepOutcome;
+      let engine = rg ? 'ripgrep' : 'builtin';
+      try {
+        outcome = rg ? await searchWithRipgrep(rg, query) : await searchBuiltin(query, accept);
+      } catch (error) {
+        if (!(error instanceof RipgrepPatternError)) throw error;
+        engine = 'builtin';
+        outcome = await searchBuiltin(query, accept);
+      }
+      const permitted = [];
+      for (const result of outcome.files) if (await accept(result.file)) permitted.push(result);
+      const limited = limitMatches(permitted, maxMatches);
+      const names = new Map<string, string>();
+      for (const result of limited.files) names.set(result.file, await files.display(result.file));
+      const data = {
+        engine,
+        matches: limited.matches,
+        files: limited.files.length,
+        truncated: limited.dropped || outcome.truncated,
+        results: limited.files.flatMap((result) => result.lines.filter((line) => line.match).map((line) => ({ path: names.get(result.file) ?? result.file, line: line.line, text: line.text }))),
+      };
+      if (limited.matches === 0) return ToolResult.ok(`No matches for ${JSON.stringify(pattern)} in ${await files.display(root)}.`, data);
+      const body = formatGrepResults(limited.files, (file) => names.get(file) ?? file, context > 0);
+      const summary = data.truncated
+        ? `[Stopped at ${limited.matches} matches (max_matches=${maxMatches}); there are more. Narrow the pattern, path or include.]`
+        : `[${limited.matches} match${limited.matches === 1 ? '' : 'es'} in ${limited.files.length} file${limited.files.length === 1 ? '' : 's'}.]`;
+      return ToolResult.ok(`${body}\n${summary}`, data);
+    };
+  },
+});

@@ -1,0 +1,159 @@
+import { lstat, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
+import { convertLineEndings, InvalidParametersError, NexusError, ToolResult, type LineEnding } from '@nexus/core';
+import { describeChange, summarizeChange } from '../change-summary.js';
+import { defineFileSkill, type FileSandbox } from '../file-sandbox.js';
+import { loadTextFile, saveFile } from '../text-file.js';
+
+/** Arguments of `patch`. */
+export interface PatchArgs {
+  target: string;
+  diff?: string;
+  diff_file?: string;
+  mode?: 'strict' | 'fuzzy';
+  dry_run?: boolean;
+}
+
+/** One file's planned change. */
+interface PlannedChange {
+  path: string;
+  display: string;
+  before: string | undefined;
+  after: string;
+}
+
+const DEV_NULL = '/dev/null';
+
+function stripPrefix(name: string | undefined): string | undefined {
+  if (name === undefined || name === DEV_NULL) return undefined;
+  const clean = name.split('\t')[0]?.trim() ?? '';
+  return clean.replace(/^[ab]\//, '');
+}
+
+function hunkHeader(hunk: StructuredPatchHunk): string {
+  return `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`;
+}
+
+/** Applies the hunks one at a time, so a failure names the hunk that did not fit. */
+function applyHunks(text: string, patch: StructuredPatch, fuzzy: boolean, display: string): string {
+  let current = text;
+  let shift = 0;
+  patch.hunks.forEach((hunk, index) => {
+    const moved = { ...hunk, oldStart: hunk.oldStart + shift, lines: hunk.lines.map((line) => line.replace(/\r$/, '')) };
+    const result = applyPatch(current, { ...patch, hunks: [moved] }, fuzzy ? { fuzzFactor: 2, compareLine: (_n, line, _op, content) => line.trim() === content.trim() } : {});
+    if (result === false) {
+      const expected = hunk.lines.filter((line) => !line.startsWith('+')).slice(0, 12).join('\n');
+      throw new InvalidParametersError(
+        `Hunk ${index + 1} of ${patch.hunks.length} for ${display} (${hunkHeader(hunk)}) does not apply: these lines were not found${fuzzy ? ', even ignoring whitespace' : ''}:\n${expected}\n` +
+          `Nothing was changed. Read the file again and regenerate the diff${fuzzy ? '' : ', or try mode="fuzzy"'}.`,
+        'diff',
+      );
+    }
+    current = result;
+    shift += hunk.newLines - hunk.oldLines;
+  });
+  return current;
+}
+
+async function planChange(files: FileSandbox, real: string, patch: StructuredPatch, fuzzy: boolean): Promise<PlannedChange> {
+  const display = await files.display(real);
+  if (patch.newFileName === DEV_NULL) {
+    throw new InvalidParametersError(`The diff deletes ${display}; patch does not delete files.`, 'diff');
+  }
+  if (patch.oldFileName === DEV_NULL) {
+    if (await lstat(real).then(() => true, () => false)) throw new InvalidParametersError(`The diff creates ${display}, which already exists.`, 'diff');
+    return { path: real, display, before: undefined, after: applyHunks('', patch, fuzzy, display) };
+  }
+  const file = await loadTextFile(files, real);
+  const ending: LineEnding = file.lineEnding;
+  const lf = convertLineEndings(file.text, '\n');
+  const patched = applyHunks(lf, patch, fuzzy, display);
+  const after = ending === '\n' ? patched : convertLineEndings(patched, ending);
+  return { path: file.path, display, before: file.text, after };
+}
+
+/** Writes every planned change; if one write fails, the ones already written are put back. */
+async function commitAll(files: FileSandbox, changes: readonly PlannedChange[]): Promise<void> {
+  const done: PlannedChange[] = [];
+  try {
+    for (const change of changes) {
+      await saveFile(files, change.path, change.after, { createParents: change.before === undefined });
+      done.push(change);
+    }
+  } catch (error) {
+    for (const change of done.reverse()) {
+      if (change.before !== undefined) await saveFile(files, change.path, change.before).catch(() => {});
+      else {
+        const directory = await files.openDirectory(dirname(change.path));
+        await unlink(directory.entry(basename(change.path))).catch(() => {});
+        await directory.close();
+      }
+    }
+    throw new NexusError(`patch failed while writing, and the files already written were restored: ${(error as Error).message}`, 'SKILL_EXECUTION_FAILED', 'execution_failed', { cause: error });
+  }
+}
+
+/** `patch`: apply a unified diff to one or more files, all or nothing. */
+export const patchSkill = defineFileSkill<PatchArgs>({
+  name: 'patch',
+  description:
+    'Apply a unified diff (as made by diff -u or git diff). target is the file to patch, or for a diff naming several files the directory their paths are relative to (a/ and b/ prefixes are stripped). ' +
+    'Give the diff inline (diff) or as a file (diff_file). mode="strict" (default) needs the context to match exactly (hunks may have moved); "fuzzy" also ignores whitespace and tolerates up to 2 changed context lines. ' +
+    'All files are patched or none; a failing hunk is named. dry_run=true shows the result without writing. New files (--- /dev/null) are created; deletions are refused.',
+  readOnly: false,
+  destructive: true,
+  parameters: {
+    type: 'object',
+    properties: {
+      target: { type: 'string', description: 'File to patch, or the base directory of a multi-file diff.' },
+      diff: { type: 'string', minLength: 1, description: 'The unified diff text.' },
+      diff_file: { type: 'string', description: 'Path of a file holding the diff (instead of diff).' },
+      mode: { type: 'string', enum: ['strict', 'fuzzy'], default: 'strict', description: 'How exactly the context must match.' },
+      dry_run: { type: 'boolean', default: false, description: 'Only show what would change.' },
+    },
+    required: ['target'],
+    additionalProperties: false,
+  },
+  create: (files) => async ({ target, diff, diff_file: diffFile, mode = 'strict', dry_run: dryRun = false }) => {
+    if ((diff === undefined) === (diffFile === undefined)) {
+      throw new InvalidParametersError('Give exactly one of `diff` (the diff text) and `diff_file` (a path to it).', diff === undefined ? 'diff' : 'diff_file');
+    }
+    let text = diff;
+    if (text === undefined) {
+      const opened = await files.openFile(diffFile as string);
+      try {
+        text = (await opened.handle.readFile()).toString('utf8');
+      } finally {
+        await opened.handle.close();
+      }
+    }
+    let patches: StructuredPatch[];
+    try {
+      patches = parsePatch(text).filter((patch) => patch.hunks.length > 0);
+    } catch (error) {
+      throw new InvalidParametersError(`\`${diff === undefined ? 'diff_file' : 'diff'}\` is not a valid unified diff: ${(error as Error).message}`, diff === undefined ? 'diff_file' : 'diff');
+    }
+    if (patches.length === 0) throw new InvalidParametersError('The diff holds no hunks (no "@@ -a,b +c,d @@" sections).', diff === undefined ? 'diff_file' : 'diff');
+    const targetReal = await files.authorize(target, { access: 'write' });
+    const targetIsDirectory = await stat(targetReal).then((stats) => stats.isDirectory(), () => false);
+    if (patches.length > 1 && !targetIsDirectory) throw new InvalidParametersError('The diff changes several files, so `target` must be the directory their paths are relative to.', 'target');
+    const fuzzy = mode === 'fuzzy';
+    const changes: PlannedChange[] = [];
+    for (const patch of patches) {
+      let real = targetReal;
+      if (targetIsDirectory) {
+        const name = stripPrefix(patch.newFileName) ?? stripPrefix(patch.oldFileName);
+        if (!name) throw new InvalidParametersError('A file section of the diff names no file.', 'diff');
+        real = await files.authorize(join(targetReal, name), { access: 'write' });
+      }
+      if (changes.some((change) => change.path === real)) throw new InvalidParametersError(`The diff changes ${await files.display(real)} twice; merge those sections.`, 'diff');
+      changes.push(await planChange(files, real, patch, fuzzy));
+    }
+    const summaries = changes.map((change) => `${change.display} ${describeChange(summarizeChange(change.display, change.before ?? '', change.after))}`);
+    const data = { files: changes.map((change) => change.display), dryRun };
+    if (dryRun) return ToolResult.ok(`Dry run, nothing written. The diff applies to ${changes.length} file(s):\n${summaries.join('\n')}`, data);
+    await commitAll(files, changes);
+    return ToolResult.ok(`Patched ${changes.length} file(s):\n${summaries.join('\n')}`, data);
+  },
+});

@@ -1,0 +1,72 @@
+import { defineFileSkill } from '../file-sandbox.js';
+import { readLineSlice, type DecodeNotes, type NumberedLine } from '../line-reader.js';
+import { looksBinary } from '../text-file.js';
+import { ToolResult, InvalidParametersError } from '@nexus/core';
+
+/** Arguments of `read_file`. */
+export interface ReadFileArgs {
+  path: string;
+  offset?: number;
+  limit?: number;
+}
+
+/** Formats lines as `read_file` shows them: the line number right-aligned in 6 columns, a tab, the text. */
+export function formatNumberedLines(lines: readonly NumberedLine[]): string {
+  return lines.map((line) => `${String(line.number).padStart(6)}\t${line.text}`).join('\n');
+}
+
+/** The bracketed notes about decoding added under a file's text. */
+export function decodeRemarks(notes: DecodeNotes, maxLineLength: number): string[] {
+  const remarks: string[] = [];
+  if (notes.invalidUtf8) remarks.push('[Some bytes are not valid UTF-8 and are shown as �.]');
+  if (notes.longLines > 0) remarks.push(`[${notes.longLines} line(s) longer than ${maxLineLength} characters were cut.]`);
+  return remarks;
+}
+
+/** `read_file`: numbered lines of a text file, a slice at a time. */
+export const readFileSkill = defineFileSkill<ReadFileArgs>({
+  name: 'read_file',
+  description:
+    'Read a UTF-8 text file. Lines come numbered ("     12\\tcode"), the numbers edit_lines and edit_file(start_line) use. ' +
+    'Use offset and limit to read part of a large file; long output is cut with a note saying which offset to continue from. Binary files are refused.',
+  readOnly: true,
+  parameters: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'File to read, relative to the working directory or absolute.' },
+      offset: { type: 'integer', minimum: 1, default: 1, description: 'First line to return (1-based).' },
+      limit: { type: 'integer', minimum: 1, description: 'Most lines to return (default: as many as fit in the size limit).' },
+    },
+    required: ['path'],
+    additionalProperties: false,
+  },
+  create: (files) => async ({ path, offset = 1, limit }) => {
+    const opened = await files.openFile(path);
+    const display = await files.display(opened.path);
+    try {
+      const { maxReadBytes, maxLineLength } = files.options;
+      const head = Buffer.alloc(Math.min(8000, opened.stats.size));
+      await opened.handle.read(head, 0, head.length, 0);
+      if (looksBinary(head)) {
+        throw new InvalidParametersError(`${display} is a binary file (${opened.stats.size} bytes); read_file only shows text. Use file_info for its metadata.`, 'path');
+      }
+      const slice = await readLineSlice(opened.handle, { offset, limit, maxBytes: maxReadBytes, maxLineLength });
+      files.recordSeen(opened.path, opened.stats);
+      const remarks = decodeRemarks(slice, maxLineLength);
+      if (slice.lines.length === 0) {
+        const empty = slice.totalLines === 0 ? `${display} is empty.` : `${display} has ${slice.totalLines} line(s); offset ${offset} is past the end.`;
+        return ToolResult.ok(empty, { path: display, lines: 0, totalLines: slice.totalLines ?? null });
+      }
+      const first = slice.lines[0]?.number ?? offset;
+      const last = slice.lines[slice.lines.length - 1]?.number ?? offset;
+      if (slice.nextLine !== undefined) {
+        const why = slice.hitByteLimit ? `the ${Math.round(maxReadBytes / 1024)} KiB output limit was reached` : 'the limit was reached';
+        remarks.push(`[Showing lines ${first}–${last}; ${why} and the file goes on. Continue with offset=${slice.nextLine}${slice.hitByteLimit ? ' (and a limit)' : ''}.]`);
+      }
+      const output = [formatNumberedLines(slice.lines), ...remarks].join('\n');
+      return ToolResult.ok(output, { path: display, firstLine: first, lastLine: last, nextLine: slice.nextLine ?? null, totalLines: slice.totalLines ?? null });
+    } finally {
+      await opened.handle.close();
+    }
+  },
+});

@@ -1,0 +1,62 @@
+import { link, lstat, rename, unlink } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { InvalidParametersError, isWithin, ToolResult } from '@nexus/core';
+import { defineFileSkill } from '../file-sandbox.js';
+import { resolveDestination } from '../place-entry.js';
+
+/** Arguments of `rename`. */
+export interface RenameArgs {
+  source: string;
+  destination: string;
+  overwrite?: boolean;
+}
+
+/** `rename`: move or rename a file or directory. */
+export const renameSkill = defineFileSkill<RenameArgs>({
+  name: 'rename',
+  description:
+    'Rename or move a file or directory, creating missing directories. A destination that is an existing directory receives the source under its own name. ' +
+    'An existing destination file is only replaced with overwrite=true.',
+  readOnly: false,
+  destructive: true,
+  parameters: {
+    type: 'object',
+    properties: {
+      source: { type: 'string', description: 'File or directory to move.' },
+      destination: { type: 'string', description: 'New path (or an existing directory to move into).' },
+      overwrite: { type: 'boolean', default: false, description: 'Replace an existing destination file.' },
+    },
+    required: ['source', 'destination'],
+    additionalProperties: false,
+  },
+  create: (files) => async ({ source, destination, overwrite = false }) => {
+    const from = await files.authorize(source, { access: 'write', mustExist: true });
+    const target = await resolveDestination(files, from, destination, overwrite);
+    if (isWithin(target.path, from)) throw new InvalidParametersError('Expected `destination` outside `source`: a directory cannot move into itself.', 'destination');
+    const isDirectory = (await lstat(from)).isDirectory();
+    await files.makeDirectories(dirname(target.path));
+    const sourceDirectory = await files.openDirectory(dirname(from));
+    const targetDirectory = await files.openDirectory(dirname(target.path));
+    try {
+      const oldEntry = sourceDirectory.entry(basename(from));
+      const newEntry = targetDirectory.entry(basename(target.path));
+      if (overwrite || isDirectory) await rename(oldEntry, newEntry);
+      else {
+        // link() refuses an existing destination atomically, so a file that appeared meanwhile is kept.
+        await link(oldEntry, newEntry);
+        await unlink(oldEntry);
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new InvalidParametersError(`${await files.display(target.path)} already exists; set overwrite=true to replace it.`, 'destination');
+      throw error;
+    } finally {
+      await sourceDirectory.close();
+      await targetDirectory.close();
+    }
+    files.forget(from);
+    files.forget(target.path);
+    const shownFrom = await files.display(from);
+    const shownTo = await files.display(target.path);
+    return ToolResult.ok(`Moved ${shownFrom} to ${shownTo}${target.exists ? ' (replaced the existing file)' : ''}.`, { source: shownFrom, destination: shownTo, replaced: target.exists });
+  },
+});

@@ -1,0 +1,49 @@
+import { InvalidParametersError, ToolResult } from '@nexus/core';
+import { defineFileSkill } from '../file-sandbox.js';
+import { readLastLines } from '../line-reader.js';
+import { looksBinary } from '../text-file.js';
+import { decodeRemarks } from './read-file.js';
+
+/** Arguments of `tail`. */
+export interface TailArgs {
+  path: string;
+  lines?: number;
+}
+
+/** Most lines `tail` returns at once. */
+export const MAX_TAIL_LINES = 10_000;
+
+/** `tail`: the last lines of a file, read backwards from its end. */
+export const tailSkill = defineFileSkill<TailArgs>({
+  name: 'tail',
+  description: 'Show the last lines of a text file (default 10), reading from the end, so it is fast on huge logs.',
+  readOnly: true,
+  parameters: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'File to read.' },
+      lines: { type: 'integer', minimum: 1, maximum: MAX_TAIL_LINES, default: 10, description: 'How many lines from the end.' },
+    },
+    required: ['path'],
+    additionalProperties: false,
+  },
+  create: (files) => async ({ path, lines = 10 }) => {
+    const opened = await files.openFile(path);
+    const display = await files.display(opened.path);
+    try {
+      const { size } = opened.stats;
+      const head = Buffer.alloc(Math.min(8000, size));
+      await opened.handle.read(head, 0, head.length, 0);
+      if (looksBinary(head)) throw new InvalidParametersError(`${display} is a binary file; tail only shows text.`, 'path');
+      const { maxReadBytes, maxLineLength } = files.options;
+      const result = await readLastLines(opened.handle, size, lines, maxReadBytes, maxLineLength);
+      files.recordSeen(opened.path, opened.stats);
+      if (result.lines.length === 0) return ToolResult.ok(`${display} is empty.`, { path: display, lines: 0 });
+      const remarks = decodeRemarks(result, maxLineLength);
+      if (result.lines.length < lines && size > maxReadBytes) remarks.push(`[Only the last ${Math.round(maxReadBytes / 1024)} KiB were read.]`);
+      return ToolResult.ok([...result.lines, ...remarks].join('\n'), { path: display, lines: result.lines.length });
+    } finally {
+      await opened.handle.close();
+    }
+  },
+});

@@ -1,0 +1,79 @@
+import { constants } from 'node:fs';
+import { open, readlink, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PathSecurityError } from '@nexus/core';
+
+const PROC_FD = '/proc/self/fd';
+
+function isLinkRefusal(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ELOOP' || code === 'EMLINK';
+}
+
+/** Where the kernel says an open handle points; `undefined` where `/proc` is not mounted. */
+async function handleTarget(handle: FileHandle): Promise<string | undefined> {
+  try {
+    return await readlink(`${PROC_FD}/${handle.fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Opens a path that {@link authorizePath} already approved, closing the window between the check
+ * and the use: the last component is opened with `O_NOFOLLOW` (a file swapped for a symlink fails
+ * to open), and the kernel's own record of what was opened (`/proc/self/fd/N`) must equal the
+ * approved real path (a parent directory swapped for a symlink is caught). FIFOs never block the
+ * open (`O_NONBLOCK`). Throws a `PathSecurityError` when the path changed after the check.
+ *
+ * Candidate for `@nexus/core`: it is the use-side half of the sandbox check.
+ */
+export async function openVerified(realPath: string, flags: number = constants.O_RDONLY, mode?: number): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(realPath, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, mode);
+  } catch (error) {
+    if (isLinkRefusal(error)) throw new PathSecurityError(realPath, 'it became a symbolic link after it was checked', { cause: error });
+    throw error;
+  }
+  const target = await handleTarget(handle);
+  if (target !== undefined && target !== realPath) {
+    await handle.close();
+    throw new PathSecurityError(realPath, `it changed after it was checked (it now leads to "${target}")`);
+  }
+  return handle;
+}
+
+/**
+ * An open, verified directory. Paths built with {@link VerifiedDirectory.entry} go through the
+ * open handle (`/proc/self/fd/N/name`), so a later swap of the directory or of any of its
+ * parents for a symlink cannot redirect what is created, renamed or written there.
+ */
+export interface VerifiedDirectory {
+  /** The real path the directory was approved under. */
+  readonly path: string;
+  /** A path to `name` inside the directory that is pinned to the open handle. */
+  entry(name: string): string;
+  close(): Promise<void>;
+}
+
+/** Opens an approved directory with {@link openVerified} and pins later paths to the handle. */
+export async function openVerifiedDirectory(realPath: string): Promise<VerifiedDirectory> {
+  const handle = await openVerified(realPath, constants.O_RDONLY | constants.O_DIRECTORY);
+  const pinned = (await handleTarget(handle)) === undefined ? realPath : `${PROC_FD}/${handle.fd}`;
+  return {
+    path: realPath,
+    entry: (name) => join(pinned, name),
+    close: () => handle.close(),
+  };
+}
+
+/** Runs `use` with an open {@link VerifiedDirectory}, closing it afterwards. */
+export async function withVerifiedDirectory<T>(realPath: string, use: (directory: VerifiedDirectory) => Promise<T>): Promise<T> {
+  const directory = await openVerifiedDirectory(realPath);
+  try {
+    return await use(directory);
+  } finally {
+    await directory.close();
+  }
+}
