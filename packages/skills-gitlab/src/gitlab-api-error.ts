@@ -1,0 +1,75 @@
+import { NexusError, type NexusErrorCode, type ToolErrorKind } from '@nexus/core';
+
+const CODE_BY_KIND: Record<ToolErrorKind, NexusErrorCode> = {
+  invalid_input: 'INVALID_PARAMETERS',
+  forbidden: 'PERMISSION_DENIED',
+  not_found: 'NOT_FOUND',
+  timeout: 'TIMEOUT',
+  cancelled: 'CANCELLED',
+  execution_failed: 'SKILL_EXECUTION_FAILED',
+};
+
+const MAX_MESSAGE_CHARS = 500;
+
+/** What each error status means, in words an LLM can act on. */
+const STATUS_HINTS: Record<number, { kind: ToolErrorKind; hint: string }> = {
+  400: { kind: 'invalid_input', hint: 'bad request' },
+  401: { kind: 'forbidden', hint: 'unauthorized: the token is missing, invalid or expired' },
+  403: { kind: 'forbidden', hint: 'forbidden: the token lacks the role or scope, or the feature needs a higher GitLab tier' },
+  404: { kind: 'not_found', hint: 'not found, or not visible to this token' },
+  405: { kind: 'invalid_input', hint: 'method not allowed for this resource' },
+  409: { kind: 'execution_failed', hint: 'conflict: it already exists or changed meanwhile' },
+  412: { kind: 'execution_failed', hint: 'precondition failed: the resource changed meanwhile' },
+  422: { kind: 'invalid_input', hint: 'unprocessable: GitLab rejected the values' },
+  429: { kind: 'execution_failed', hint: 'rate limited' },
+};
+
+function hintFor(status: number): { kind: ToolErrorKind; hint: string } {
+  if (STATUS_HINTS[status]) return STATUS_HINTS[status];
+  if (status >= 500) return { kind: 'execution_failed', hint: 'GitLab server error; try again later' };
+  if (status >= 300 && status < 400) return { kind: 'execution_failed', hint: 'redirect, not followed' };
+  return { kind: 'execution_failed', hint: 'request failed' };
+}
+
+/** Squeezes any text into one line of bounded length. */
+export function oneLine(text: string, max = MAX_MESSAGE_CHARS): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** The message of a GitLab error body: `message`, else `error`, else the body itself. */
+export function messageFromBody(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    if (parsed && typeof parsed === 'object') {
+      const { message, error, error_description: description } = parsed as Record<string, unknown>;
+      const picked = message ?? error ?? description;
+      if (picked !== undefined) return typeof picked === 'string' ? picked : JSON.stringify(picked);
+    }
+    return JSON.stringify(parsed);
+  } catch {
+    return body;
+  }
+}
+
+/**
+ * A failed GitLab request: an HTTP status (0 for transport failures) and a one-line message.
+ * The skills turn it into a failed `ToolResult` of the matching kind.
+ */
+export class GitLabApiError extends NexusError {
+  /** HTTP status, or 0 when no response arrived. */
+  readonly status: number;
+
+  constructor(status: number, message: string, kind?: ToolErrorKind) {
+    const resolvedKind = kind ?? hintFor(status).kind;
+    super(oneLine(message), CODE_BY_KIND[resolvedKind], resolvedKind);
+    this.status = status;
+  }
+
+  /** The error for an HTTP error response: `GitLab API error 404 (not found, …): <message>`. */
+  static fromResponse(status: number, body: string): GitLabApiError {
+    const { hint } = hintFor(status);
+    const detail = oneLine(messageFromBody(body));
+    return new GitLabApiError(status, `GitLab API error ${status} (${hint})${detail ? `: ${detail}` : '.'}`);
+  }
+}

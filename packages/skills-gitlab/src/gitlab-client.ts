@@ -1,0 +1,274 @@
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CancelledError, type JsonObject, type JsonValue } from '@nexus/core';
+import got, { type Response } from 'got';
+import { GitLabApiError } from './gitlab-api-error.js';
+import { parseRetryAfter } from './retry-after.js';
+import { secretVariants } from './secret-mask.js';
+import type { GitLabInstanceSettings, ResolvedGitLabSettings } from './settings.js';
+
+/** HTTP methods the skills use. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** A query parameter value; `undefined` and `null` are left out, lists are joined with commas. */
+export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
+
+/** One request to the GitLab REST API, relative to `{url}/api/v4`. */
+export interface GitLabRequest {
+  method: HttpMethod;
+  /** Path starting with `/`, every variable segment already encoded. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** JSON body of a POST or PUT; omitted when there are no fields. */
+  body?: JsonObject;
+}
+
+/** The parts of a response the client hands back. */
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+const USER_AGENT = 'nexus-skills-gitlab';
+const RATE_LIMIT_FALLBACK_MS = 5_000;
+const MAX_PAGE_SIZE = 100;
+const BACKOFF_FACTOR = 1.5;
+
+function header(headers: RawResponse['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function isSafeToRepeat(method: HttpMethod): boolean {
+  return method === 'GET';
+}
+
+/** Query parameters GitLab's `Link: <…>; rel="next"` header asks for (its origin and path are ignored). */
+function nextFromLink(link: string | undefined): URLSearchParams | undefined {
+  const match = link?.split(',').find((part) => /;\s*rel="?next"?/.test(part))?.match(/<([^>]+)>/);
+  if (!match?.[1]) return undefined;
+  try {
+    return new URL(match[1]).searchParams;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A client for one configured GitLab instance, on `got`: `PRIVATE-TOKEN` authentication,
+ * GitLab pagination, time limits, retries only where repeating is harmless, and errors as
+ * {@link GitLabApiError}s. Requests only ever go to the instance's own origin; redirects are
+ * never followed, so the token cannot be carried anywhere else.
+ */
+export class GitLabClient {
+  /** Instance name. */
+  readonly name: string;
+  /** Instance settings. */
+  readonly instance: GitLabInstanceSettings;
+  /** `{url}/api/v4`. */
+  readonly apiUrl: string;
+  /** Scheme, host and port of the instance. */
+  readonly origin: string;
+  readonly #settings: ResolvedGitLabSettings;
+  #token: Promise<string | undefined> | undefined;
+
+  constructor(name: string, instance: GitLabInstanceSettings, settings: ResolvedGitLabSettings) {
+    this.name = name;
+    this.instance = instance;
+    this.#settings = settings;
+    this.apiUrl = `${instance.url}/api/v4`;
+    this.origin = new URL(instance.url).origin;
+  }
+
+  /** `host[:port]` of the instance, lower-cased. */
+  get host(): string {
+    return new URL(this.instance.url).host.toLowerCase();
+  }
+
+  /** The token, read once: `token`, else the `tokenEnv` variable, else the `tokenFile`. */
+  token(): Promise<string | undefined> {
+    this.#token ??= this.#readToken();
+    return this.#token;
+  }
+
+  async #readToken(): Promise<string | undefined> {
+    const { token, tokenEnv, tokenFile } = this.instance;
+    if (token) return token;
+    const fromEnv = tokenEnv ? process.env[tokenEnv]?.trim() : undefined;
+    if (fromEnv) return fromEnv;
+    if (!tokenFile) return undefined;
+    const path = tokenFile.startsWith('~/') ? `${homedir()}${tokenFile.slice(1)}` : tokenFile;
+    try {
+      return (await readFile(path, 'utf8')).trim() || undefined;
+    } catch (error) {
+      throw new GitLabApiError(401, `Could not read the token file of GitLab instance '${this.name}' (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, 'forbidden');
+    }
+  }
+
+  /** The spellings of the token that must never appear in output. */
+  async secrets(): Promise<string[]> {
+    return secretVariants(await this.token().catch(() => undefined));
+  }
+
+  /** The full URL of a request, as it would be sent. */
+  urlFor(request: Pick<GitLabRequest, 'path' | 'query'>): URL {
+    const url = new URL(`${this.apiUrl}${request.path}`);
+    for (const [key, value] of Object.entries(request.query ?? {})) {
+      if (value === undefined || value === null) continue;
+      url.searchParams.set(key, Array.isArray(value) ? value.join(',') : String(value));
+    }
+    if (url.origin !== this.origin || !url.pathname.startsWith(new URL(this.apiUrl).pathname)) {
+      throw new GitLabApiError(0, `Refusing a request outside GitLab instance '${this.name}'.`, 'forbidden');
+    }
+    return url;
+  }
+
+  /** Sends a request and returns its parsed JSON body (`undefined` for an empty body). */
+  async request<T = JsonValue>(request: GitLabRequest, signal?: AbortSignal): Promise<T> {
+    const response = await this.#withRetries(request.method, this.urlFor(request), request.body, signal);
+    return this.#json(response) as T;
+  }
+
+  /**
+   * GETs a list, following GitLab's pagination (`X-Next-Page`, else `Link: rel="next"`, else
+   * "a short page is the last") until `limit` items are collected.
+   */
+  async list<T = JsonObject>(path: string, query: Record<string, QueryValue> = {}, limit = 20, signal?: AbortSignal): Promise<T[]> {
+    const perPage = Math.min(Math.max(limit, 1), MAX_PAGE_SIZE);
+    const items: T[] = [];
+    let pageQuery: Record<string, QueryValue> = { ...query, per_page: perPage, page: 1 };
+    while (items.length < limit) {
+      const response = await this.#withRetries('GET', this.urlFor({ path, query: pageQuery }), undefined, signal);
+      const page = this.#json(response);
+      if (!Array.isArray(page)) throw new GitLabApiError(response.status, `GitLab answered ${path} with something other than a list.`);
+      items.push(...(page as T[]));
+      if (page.length === 0) break;
+      const nextPage = header(response.headers, 'x-next-page');
+      if (nextPage !== undefined) {
+        if (nextPage.trim() === '') break;
+        pageQuery = { ...pageQuery, page: nextPage.trim() };
+        continue;
+      }
+      const fromLink = nextFromLink(header(response.headers, 'link'));
+      if (fromLink) {
+        pageQuery = { ...pageQuery, ...Object.fromEntries(fromLink) };
+        continue;
+      }
+      if (page.length < perPage) break;
+      pageQuery = { ...pageQuery, page: Number(pageQuery.page) + 1 };
+    }
+    return items.slice(0, limit);
+  }
+
+  /**
+   * GETs a binary body (an artifact archive, a job log) in one attempt, refusing bodies larger
+   * than `maxBytes`. Error statuses throw a {@link GitLabApiError} carrying the status.
+   */
+  async download(request: Pick<GitLabRequest, 'path' | 'query'>, signal?: AbortSignal, maxBytes = this.#settings.maxDownloadBytes): Promise<Buffer> {
+    const response = await this.#attempt('GET', this.urlFor(request), undefined, signal, maxBytes);
+    this.#check(response);
+    return response.body;
+  }
+
+  #json(response: RawResponse): JsonValue | undefined {
+    this.#check(response);
+    const text = response.body.toString('utf8');
+    if (response.status === 204 || text.trim() === '') return undefined;
+    try {
+      return JSON.parse(text) as JsonValue;
+    } catch {
+      throw new GitLabApiError(response.status, `GitLab answered with something other than JSON (status ${response.status}).`);
+    }
+  }
+
+  #check(response: RawResponse): void {
+    const { status } = response;
+    if (status >= 300 && status < 400) {
+      const location = header(response.headers, 'location');
+      const where = location ? ` to ${URL.canParse(location, this.origin) ? new URL(location, this.origin).origin : 'another address'}` : '';
+      throw new GitLabApiError(status, `GitLab API error ${status}: the server redirected${where}; redirects are not followed (check the instance URL).`);
+    }
+    if (status >= 400) throw GitLabApiError.fromResponse(status, response.body.toString('utf8'));
+  }
+
+  async #withRetries(method: HttpMethod, url: URL, body: JsonObject | undefined, signal: AbortSignal | undefined): Promise<RawResponse> {
+    const { retries, retryDelayMs, maxRetryAfterSeconds } = this.#settings;
+    for (let attempt = 0; ; attempt++) {
+      const backoff = retryDelayMs * BACKOFF_FACTOR ** attempt;
+      let response: RawResponse;
+      try {
+        response = await this.#attempt(method, url, body, signal);
+      } catch (error) {
+        const canRetry = GitLabApiError.isInstance(error) && error.kind === 'timeout' && isSafeToRepeat(method) && attempt < retries;
+        if (!canRetry) throw error;
+        await this.#pause(backoff, signal);
+        continue;
+      }
+      if (response.status === 429) {
+        // A rate-limited request was refused before GitLab did anything, so any method may repeat.
+        if (attempt >= retries) throw new GitLabApiError(429, `GitLab API error 429 (rate limited): still rate limited after ${retries} retries; try again later.`);
+        await this.#pause(parseRetryAfter(header(response.headers, 'retry-after'), RATE_LIMIT_FALLBACK_MS, maxRetryAfterSeconds * 1000), signal);
+        continue;
+      }
+      if (response.status >= 500 && isSafeToRepeat(method) && attempt < retries) {
+        await this.#pause(backoff, signal);
+        continue;
+      }
+      return response;
+    }
+  }
+
+  async #pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    try {
+      await sleep(ms, undefined, signal ? { signal } : {});
+    } catch {
+      throw new CancelledError('The GitLab request was cancelled.');
+    }
+  }
+
+  async #attempt(method: HttpMethod, url: URL, body: JsonObject | undefined, signal: AbortSignal | undefined, maxBytes?: number): Promise<RawResponse> {
+    if (signal?.aborted) throw new CancelledError('The GitLab request was cancelled.');
+    const token = await this.token();
+    if (!token) throw new GitLabApiError(401, `No GitLab token configured for instance '${this.name}'.`, 'forbidden');
+    const promise = got(url, {
+      method,
+      headers: { 'private-token': token, 'user-agent': USER_AGENT, accept: 'application/json' },
+      ...(body === undefined ? {} : { json: body }),
+      followRedirect: false,
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      timeout: { request: this.#settings.timeoutMs },
+      responseType: 'buffer',
+      ...(signal ? { signal } : {}),
+    });
+    let tooLarge = false;
+    if (maxBytes !== undefined) {
+      promise.on('downloadProgress', ({ transferred, total }) => {
+        if (transferred > maxBytes || (total ?? 0) > maxBytes) {
+          tooLarge = true;
+          promise.cancel();
+        }
+      });
+    }
+    let response: Response<Buffer>;
+    try {
+      response = await promise;
+    } catch (error) {
+      if (tooLarge) throw new GitLabApiError(0, `The download is larger than the limit of ${maxBytes} bytes.`, 'execution_failed');
+      throw this.#transportError(error, signal);
+    }
+    return { status: response.statusCode, headers: response.headers, body: response.body };
+  }
+
+  #transportError(error: unknown, signal: AbortSignal | undefined): Error {
+    const { name, code } = (error ?? {}) as { name?: string; code?: string };
+    if (signal?.aborted || name === 'AbortError') return new CancelledError('The GitLab request was cancelled.');
+    if (name === 'TimeoutError' || code === 'ETIMEDOUT') {
+      return new GitLabApiError(0, `GitLab request timed out after ${this.#settings.timeoutMs} ms.`, 'timeout');
+    }
+    // No `cause`: got's error carries the request options, token header included.
+    return new GitLabApiError(0, `Request to GitLab instance '${this.name}' failed: ${code ?? name ?? 'error'}.`, 'execution_failed');
+  }
+}

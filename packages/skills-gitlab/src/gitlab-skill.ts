@@ -1,0 +1,232 @@
+import {
+  defineSkill,
+  InvalidParametersError,
+  levelAtLeast,
+  ToolResult,
+  type JsonObject,
+  type JsonSchema,
+  type JsonSchemaObject,
+  type JsonValue,
+  type ServiceContainer,
+  type SkillSpec,
+  type ToolResultJson,
+} from '@nexus/core';
+import { isDestructiveAction, isMutatingAction } from './action-kinds.js';
+import type { GitRemote } from './git-remote.js';
+import type { GitLabClient, GitLabRequest, QueryValue } from './gitlab-client.js';
+import { GitLabConnections } from './gitlab-connections.js';
+import { resolveTarget, selectInstance, type Scope, type Target } from './gitlab-target.js';
+import { truncateText } from './format.js';
+import { readOriginRemote } from './origin-remote.js';
+import { maskJson } from './secret-mask.js';
+import type { UserDirectory } from './user-directory.js';
+
+/** Arguments every GitLab skill accepts. */
+export interface GitLabArgs {
+  action: string;
+  instance?: string;
+  project?: string;
+  group?: string;
+  dry_run?: boolean;
+}
+
+/** A change an action wants to make: the requests it will send and how to carry them out. */
+export interface ChangePlan {
+  /** Requests that will be sent, shown by `dry_run` and in the confirmation. */
+  requests: GitLabRequest[];
+  /** Anything else that will happen, e.g. `write /tmp/a.zip`. */
+  effects?: string[];
+  /** Sends the requests and describes the outcome. */
+  perform(): Promise<ToolResult>;
+}
+
+/** A successful result: text for the LLM and the GitLab object(s) as `data`. */
+export function reply(output: string, data: unknown): ToolResult {
+  return ToolResult.ok(output, (data ?? null) as JsonValue);
+}
+
+/** Property names whose values never leave a skill, at any depth of `data`. */
+const ALWAYS_MASKED_KEYS: ReadonlySet<string> = new Set(['runners_token', 'private_token']);
+
+/** Everything an action needs: its arguments, the client, the target, and the change gate. */
+export class ActionContext<A extends GitLabArgs> {
+  readonly tool: string;
+  readonly action: string;
+  readonly args: A;
+  readonly client: GitLabClient;
+  readonly users: UserDirectory;
+  readonly target: Target;
+  readonly signal: AbortSignal | undefined;
+  readonly services: ServiceContainer;
+
+  constructor(fields: Omit<ActionContext<A>, 'base' | 'get' | 'list' | 'send' | 'change'>) {
+    this.tool = fields.tool;
+    this.action = fields.action;
+    this.args = fields.args;
+    this.client = fields.client;
+    this.users = fields.users;
+    this.target = fields.target;
+    this.signal = fields.signal;
+    this.services = fields.services;
+  }
+
+  /** API path prefix of the target (`/projects/group%2Fname`, `/groups/g` or `''`). */
+  get base(): string {
+    return this.target.base;
+  }
+
+  /** GETs one object. */
+  get<T = JsonObject>(path: string, query?: Record<string, QueryValue>): Promise<T> {
+    return this.client.request<T>({ method: 'GET', path, ...(query ? { query } : {}) }, this.signal);
+  }
+
+  /** GETs up to `limit` items of a paginated list. */
+  list<T = JsonObject>(path: string, query: Record<string, QueryValue> = {}, limit = 100): Promise<T[]> {
+    return this.client.list<T>(path, query, limit, this.signal);
+  }
+
+  /** Sends one mutating request through {@link change}; the response becomes `data`. */
+  send<T = JsonObject>(request: GitLabRequest, render: (response: T) => string): Promise<ToolResult> {
+    return this.change({
+      requests: [request],
+      perform: async () => {
+        const response = await this.client.request<T>(request, this.signal);
+        return reply(render(response), response);
+      },
+    });
+  }
+
+  /**
+   * The gate every mutating action passes: with `dry_run` it returns the requests instead of
+   * sending them; otherwise it asks the `confirm` service (granted at `yolo`, refused without a
+   * confirmer) and only then performs the change.
+   */
+  async change(plan: ChangePlan): Promise<ToolResult> {
+    const requests = plan.requests.map((request) => ({
+      method: request.method,
+      url: this.client.urlFor(request).href,
+      ...(request.body ? { body: request.body } : {}),
+    }));
+    const effects = plan.effects ?? [];
+    const lines = [...requests.map((request) => `${request.method} ${request.url}${request.body ? ` ${JSON.stringify(request.body)}` : ''}`), ...effects];
+    if (this.args.dry_run) {
+      return ToolResult.ok(`Dry run, nothing changed. ${this.tool} ${this.action} would:\n${lines.join('\n')}`, { dry_run: true, requests, effects });
+    }
+    const approved = await this.services.confirm({
+      tool: this.tool,
+      action: `${this.action} on GitLab instance '${this.client.name}'${this.target.label ? ` (${this.target.label})` : ''}`,
+      detail: lines.join('\n'),
+    });
+    if (!approved) return ToolResult.fail(`GitLab action denied by user: ${this.tool} ${this.action} was not confirmed.`, 'forbidden');
+    return plan.perform();
+  }
+}
+
+/** One action of a skill. */
+export interface GitLabAction<A extends GitLabArgs> {
+  /** Parameters this action needs; `undefined`, `null`, `''` and `[]` count as missing. */
+  required?: ReadonlyArray<keyof A & string>;
+  /** What it works on, when it differs from the skill's scope. */
+  scope?: Scope;
+  run(context: ActionContext<A>): Promise<ToolResult>;
+}
+
+/** A GitLab skill as a table of actions. */
+export interface GitLabSkillDefinition<A extends GitLabArgs> {
+  /** Tool name, `gitlab_…`. */
+  name: string;
+  /** One sentence for the LLM; the list of actions is appended. */
+  summary: string;
+  /** What the actions work on unless they say otherwise. */
+  scope: Scope;
+  /** Skill-specific parameters (JSON Schema), besides action, instance, project/group and dry_run. */
+  properties?: Record<string, JsonSchema>;
+  /** Parameters every action needs (schema-level `required`, besides `action`). */
+  required?: readonly string[];
+  /** Description of the `project` parameter, when the default does not fit. */
+  projectDescription?: string;
+  actions: Record<string, GitLabAction<A>>;
+}
+
+function isMissing(value: unknown): boolean {
+  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+function buildParameters<A extends GitLabArgs>(definition: GitLabSkillDefinition<A>): JsonSchemaObject {
+  const names = Object.keys(definition.actions);
+  const scopes = new Set(Object.values(definition.actions).map((action) => action.scope ?? definition.scope));
+  const takesProject = scopes.has('project') || scopes.has('any-project') || scopes.has('project-or-group');
+  const takesGroup = scopes.has('group') || scopes.has('project-or-group');
+  const projectDescription =
+    definition.projectDescription ??
+    (scopes.has('project-or-group') ? 'Project path or id; "this" = git remote' : 'Project path or id; default: git remote');
+  const properties: Record<string, JsonSchema> = {
+    action: { type: 'string', enum: names },
+    ...(takesProject ? { project: { type: 'string', description: projectDescription } } : {}),
+    ...(takesGroup ? { group: { type: 'string', description: scopes.has('project-or-group') ? 'Group path or id (instead of project)' : 'Group path or id' } } : {}),
+    ...definition.properties,
+    instance: { type: 'string', description: 'Configured instance name' },
+    ...(names.some(isMutatingAction) ? { dry_run: { type: 'boolean', description: 'Show the request, send nothing' } } : {}),
+  };
+  return { type: 'object', properties, required: ['action', ...(definition.required ?? [])], additionalProperties: false };
+}
+
+function describe<A extends GitLabArgs>(definition: GitLabSkillDefinition<A>): string {
+  const actions = Object.entries(definition.actions).map(([name, action]) => {
+    const required = (action.required ?? []).filter((parameter) => !definition.required?.includes(parameter));
+    return required.length > 0 ? `${name}(${required.join(',')})` : name;
+  });
+  return `${definition.summary} Actions: ${actions.join(', ')}.`;
+}
+
+function masked(result: ToolResult, secrets: readonly string[]): ToolResult {
+  return ToolResult.fromJSON(maskJson(result.toJSON() as unknown as JsonValue, secrets, ALWAYS_MASKED_KEYS) as unknown as ToolResultJson);
+}
+
+function memoise<T>(load: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => (value ??= load());
+}
+
+/**
+ * Defines a GitLab skill from a table of actions. The shared part — permission level, action
+ * dispatch, per-action required parameters, instance and project/group resolution, secret
+ * masking and output limits — lives here, so each skill is its actions. Every skill needs the
+ * `trusted` level; mutating actions go through {@link ActionContext.change}.
+ */
+export function defineGitLabSkill<A extends GitLabArgs>(definition: GitLabSkillDefinition<A>): SkillSpec {
+  const actionNames = Object.keys(definition.actions);
+  return defineSkill<A>({
+    name: definition.name,
+    description: describe(definition),
+    parameters: buildParameters(definition),
+    readOnly: false,
+    destructive: actionNames.some(isDestructiveAction),
+    minimumLevel: 'trusted',
+    create: (services) => async (args, { signal }) => {
+      const level = services.getPermissionLevel();
+      if (!level || !levelAtLeast(level, 'trusted')) {
+        return ToolResult.fail('GitLab tools require the trusted or yolo permission level.', 'forbidden');
+      }
+      const action = Object.hasOwn(definition.actions, args.action) ? definition.actions[args.action] : undefined;
+      if (!action) return ToolResult.fail(`Unknown action: ${String(args.action)}. Expected one of: ${actionNames.join(', ')}.`, 'invalid_input');
+      const missing = (action.required ?? []).find((parameter) => isMissing(args[parameter]));
+      if (missing) throw new InvalidParametersError(`${missing} parameter required for ${args.action} action.`, missing);
+
+      const connections = GitLabConnections.of(services);
+      const remote = memoise<GitRemote | undefined>(() => readOriginRemote(services.getCwd(), signal));
+      const instanceName = await selectInstance(connections.settings, args.instance, remote);
+      const { client, users } = connections.connect(instanceName);
+      let result: ToolResult;
+      try {
+        const target = await resolveTarget(action.scope ?? definition.scope, args, { name: instanceName, url: client.instance.url }, remote);
+        const context = new ActionContext<A>({ tool: definition.name, action: args.action, args, client, users, target, signal, services });
+        result = await action.run(context);
+      } catch (error) {
+        result = ToolResult.fromError(error);
+      }
+      const limited = result.success ? ToolResult.ok(truncateText(result.output, connections.settings.maxOutputChars), result.data) : result;
+      return masked(limited, await client.secrets());
+    },
+  });
+}

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { isMutatingAction } from '../action-kinds.js';
+import { gitlabSkills } from '../index.js';
+import { caseTitle, createHarness, type ActionCase, type Harness } from '../test-harness.js';
+import { foundationCases } from './foundation.cases.js';
+
+const cases: ActionCase[] = [...foundationCases];
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(() => h.close());
+beforeEach(() => h.server.reset());
+
+describe('every action sends the documented request', () => {
+  it.each(cases.map((testCase) => [caseTitle(testCase), testCase] as const))('%s', async (_title, testCase) => {
+    const result = await h.call(testCase.tool, testCase.args);
+    expect(result.error).toBe('');
+    const request = h.last();
+    expect(`${request.method} ${request.path}`).toBe(`${testCase.method} ${testCase.path}`);
+    if (testCase.query) expect(request.query).toMatchObject(testCase.query);
+    expect(request.body).toEqual(testCase.body);
+    if (testCase.output) expect(result.output).toMatch(testCase.output);
+    expect(result.data).toBeDefined();
+  });
+});
+
+describe('mutating actions', () => {
+  const mutating = cases.filter((testCase) => isMutatingAction(String(testCase.args.action)));
+
+  it.each(mutating.map((testCase) => [caseTitle(testCase), testCase] as const))('%s: dry_run returns the request and sends nothing', async (_title, testCase) => {
+    const result = await h.call(testCase.tool, { ...testCase.args, dry_run: true });
+    expect(result.error).toBe('');
+    expect(h.server.writes()).toEqual([]);
+    expect(result.output).toContain(`${testCase.method} ${h.server.url}/api/v4${testCase.path}`);
+    const requests = (result.data as { requests: Array<{ method: string; url: string; body?: unknown }> }).requests;
+    expect(requests.at(-1)).toMatchObject({ method: testCase.method, url: expect.stringContaining(testCase.path) });
+    if (testCase.body !== undefined) expect(requests.at(-1)?.body).toEqual(testCase.body);
+  });
+});
+
+describe('coverage', () => {
+  it('has a case for every action of every skill', () => {
+    const missing: string[] = [];
+    for (const spec of gitlabSkills.skills) {
+      const actions = (spec.parameters.properties?.action as { enum: string[] }).enum;
+      for (const action of actions) {
+        if (!cases.some((testCase) => testCase.tool === spec.name && testCase.args.action === action)) missing.push(`${spec.name} ${action}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});

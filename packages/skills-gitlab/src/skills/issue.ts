@@ -1,0 +1,119 @@
+import type { ToolResult } from '@nexus/core';
+import { defineGitLabSkill, reply, type ActionContext } from '../gitlab-skill.js';
+import { day, detailText, listText, stateMark, usernames } from '../format.js';
+import { choice, DEFAULT_LIMIT, integer, limit, text, texts } from '../schema.js';
+import { requireFields, stateFilter, userFilter, workItemFields, type WorkItemArgs } from './work-items.js';
+
+interface Issue {
+  iid: number;
+  title: string;
+  state: string;
+  description?: string | null;
+  labels?: string[];
+  assignees?: Array<{ username: string }>;
+  author?: { username: string };
+  milestone?: { title: string } | null;
+  due_date?: string | null;
+  created_at?: string;
+  updated_at?: string;
+  web_url?: string;
+  references?: { full?: string };
+}
+
+/** Parameters shared with `gitlab_mr`. */
+export const workItemProperties = {
+  iid: integer(),
+  title: text(),
+  description: text(),
+  labels: texts(),
+  assignees: texts('Usernames or "me"; [] clears on update'),
+  assignee_username: text('List filter; "me", "None", "Any"'),
+  author_username: text('List filter; "me"'),
+  search: text(),
+  limit,
+  body: text('Comment text'),
+};
+
+function labelSuffix(labels: string[] | undefined): string {
+  return labels && labels.length > 0 ? ` [${labels.join(', ')}]` : '';
+}
+
+async function setState(context: ActionContext<WorkItemArgs>, event: 'close' | 'reopen'): Promise<ToolResult> {
+  const { iid } = context.args;
+  return context.send<Issue>({ method: 'PUT', path: `${context.base}/issues/${iid}`, body: { state_event: event } }, (issue) => `Issue #${issue.iid} is now ${issue.state}: ${issue.title}`);
+}
+
+/** `gitlab_issue`: list, read, create, update, close, reopen and comment on issues. */
+export const gitlabIssue = defineGitLabSkill<WorkItemArgs>({
+  name: 'gitlab_issue',
+  summary: 'GitLab issues.',
+  scope: 'project',
+  projectDescription: 'Project path or id; default: git remote (list without it: all projects, "this" = git remote)',
+  properties: { ...workItemProperties, state: choice(['opened', 'closed', 'all'], 'List filter (default opened)') },
+  actions: {
+    list: {
+      scope: 'any-project',
+      async run(context) {
+        const { state, search, labels, assignee_username, author_username, limit: max } = context.args;
+        const query = {
+          scope: 'all',
+          ...stateFilter(state),
+          search,
+          labels: labels?.length ? labels.join(',') : undefined,
+          ...(await userFilter(context, 'assignee', assignee_username)),
+          ...(await userFilter(context, 'author', author_username)),
+        };
+        const issues = await context.list<Issue>(`${context.base}/issues`, query, max ?? DEFAULT_LIMIT);
+        const crossProject = context.base === '';
+        const line = (issue: Issue) => `${stateMark(issue.state)} ${crossProject ? (issue.references?.full ?? `#${issue.iid}`) : `#${issue.iid}`} ${issue.title}${labelSuffix(issue.labels)}`;
+        return reply(listText('issues', issues, line), issues);
+      },
+    },
+    get: {
+      required: ['iid'],
+      async run(context) {
+        const issue = await context.get<Issue>(`${context.base}/issues/${context.args.iid}`);
+        const output = detailText(
+          `#${issue.iid} ${issue.title}`,
+          [
+            ['State', issue.state],
+            ['Author', issue.author ? `@${issue.author.username}` : undefined],
+            ['Created', day(issue.created_at)],
+            ['Updated', day(issue.updated_at)],
+            ['Labels', issue.labels],
+            ['Assignees', usernames(issue.assignees)],
+            ['Milestone', issue.milestone?.title],
+            ['Due', issue.due_date],
+            ['URL', issue.web_url],
+          ],
+          issue.description || '(no description)',
+        );
+        return reply(output, issue);
+      },
+    },
+    create: {
+      required: ['title'],
+      async run(context) {
+        const body = await workItemFields(context, 'create', { assignees: context.args.assignees });
+        return context.send<Issue>({ method: 'POST', path: `${context.base}/issues`, body }, (issue) => `Created issue #${issue.iid}: ${issue.title}\n${issue.web_url ?? ''}`.trim());
+      },
+    },
+    update: {
+      required: ['iid'],
+      async run(context) {
+        const body = requireFields(await workItemFields(context, 'update', { assignees: context.args.assignees }));
+        return context.send<Issue>({ method: 'PUT', path: `${context.base}/issues/${context.args.iid}`, body }, (issue) => `Updated issue #${issue.iid}: ${issue.title}\n${issue.web_url ?? ''}`.trim());
+      },
+    },
+    close: { required: ['iid'], run: (context) => setState(context, 'close') },
+    reopen: { required: ['iid'], run: (context) => setState(context, 'reopen') },
+    comment: {
+      required: ['iid', 'body'],
+      run: (context) =>
+        context.send<{ id: number }>(
+          { method: 'POST', path: `${context.base}/issues/${context.args.iid}/notes`, body: { body: context.args.body as string } },
+          (note) => `Commented on issue #${context.args.iid} (note ${note.id}).`,
+        ),
+    },
+  },
+});

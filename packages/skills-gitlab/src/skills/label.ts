@@ -1,0 +1,101 @@
+import type { JsonObject } from '@nexus/core';
+import { defineGitLabSkill, reply, type GitLabArgs } from '../gitlab-skill.js';
+import { detailText, listText } from '../format.js';
+import { flag, integer, text } from '../schema.js';
+import { segment } from '../url-segments.js';
+import { put, requireFields } from './work-items.js';
+
+interface LabelArgs extends GitLabArgs {
+  name?: string;
+  new_name?: string;
+  color?: string;
+  description?: string;
+  priority?: number;
+  search?: string;
+  include_ancestor_groups?: boolean;
+}
+
+interface Label {
+  id: number;
+  name: string;
+  color?: string;
+  text_color?: string;
+  description?: string | null;
+  priority?: number | null;
+  is_project_label?: boolean;
+  open_issues_count?: number;
+  closed_issues_count?: number;
+  open_merge_requests_count?: number;
+}
+
+const labelPath = (base: string, name: string | undefined) => `${base}/labels/${segment(name ?? '', 'name')}`;
+
+/** `gitlab_label`: project labels. */
+export const gitlabLabel = defineGitLabSkill<LabelArgs>({
+  name: 'gitlab_label',
+  summary: 'GitLab project labels.',
+  scope: 'project',
+  properties: {
+    name: text(),
+    new_name: text(),
+    color: { type: 'string', pattern: '^#[0-9A-Fa-f]{6}$', description: '#RRGGBB' },
+    description: text(),
+    priority: integer(undefined, 0),
+    search: text(),
+    include_ancestor_groups: flag('list: include group labels (default true)'),
+  },
+  actions: {
+    list: {
+      async run(context) {
+        const { search, include_ancestor_groups } = context.args;
+        const labels = await context.list<Label>(`${context.base}/labels`, { search, include_ancestor_groups: include_ancestor_groups === false ? false : undefined }, 100);
+        const line = (label: Label) =>
+          `${label.color ?? ''} ${label.name}${label.priority !== null && label.priority !== undefined ? ` (priority ${label.priority})` : ''}${label.description ? ` — ${label.description}` : ''}`;
+        return reply(listText('labels', labels, line), labels);
+      },
+    },
+    get: {
+      required: ['name'],
+      async run(context) {
+        const label = await context.get<Label>(labelPath(context.base, context.args.name));
+        const output = detailText(label.name, [
+          ['Color', label.color],
+          ['Text color', label.text_color],
+          ['Description', label.description],
+          ['Priority', label.priority],
+          ['Project label', label.is_project_label === undefined ? undefined : label.is_project_label ? 'yes' : 'no (group label)'],
+          ['Open issues', label.open_issues_count],
+          ['Closed issues', label.closed_issues_count],
+          ['Open MRs', label.open_merge_requests_count],
+        ]);
+        return reply(output, label);
+      },
+    },
+    create: {
+      required: ['name', 'color'],
+      run(context) {
+        const { name, color, description, priority } = context.args;
+        const body: JsonObject = { name: name as string, color: color as string };
+        put(body, 'description', description);
+        put(body, 'priority', priority);
+        return context.send<Label>({ method: 'POST', path: `${context.base}/labels`, body }, (label) => `Created label ${label.name} (${label.color}).`);
+      },
+    },
+    update: {
+      required: ['name'],
+      run(context) {
+        const { name, new_name, color, description, priority } = context.args;
+        const body: JsonObject = {};
+        put(body, 'new_name', new_name);
+        put(body, 'color', color);
+        put(body, 'description', description);
+        put(body, 'priority', priority);
+        return context.send<Label>({ method: 'PUT', path: labelPath(context.base, name), body: requireFields(body) }, (label) => `Updated label ${label.name}.`);
+      },
+    },
+    delete: {
+      required: ['name'],
+      run: (context) => context.send({ method: 'DELETE', path: labelPath(context.base, context.args.name) }, () => `Deleted label ${context.args.name}.`),
+    },
+  },
+});

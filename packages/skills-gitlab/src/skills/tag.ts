@@ -1,0 +1,120 @@
+import { ToolResult, type JsonObject } from '@nexus/core';
+import type { GitLabRequest } from '../gitlab-client.js';
+import { defineGitLabSkill, reply, type GitLabArgs } from '../gitlab-skill.js';
+import { day, detailText, listText, preview, shortSha } from '../format.js';
+import { choice, DEFAULT_LIMIT, limit, text } from '../schema.js';
+import { segment } from '../url-segments.js';
+import { ACCESS_LEVEL_NAMES, accessLevel, accessLevelNames } from './access-levels.js';
+
+interface TagArgs extends GitLabArgs {
+  name?: string;
+  ref?: string;
+  message?: string;
+  release_description?: string;
+  search?: string;
+  order_by?: string;
+  create_level?: string;
+  limit?: number;
+}
+
+interface Tag {
+  name: string;
+  message?: string | null;
+  protected?: boolean;
+  release?: { tag_name: string; description?: string | null } | null;
+  commit?: { id: string; author_name?: string; created_at?: string; title?: string };
+}
+
+interface ProtectedTag {
+  name: string;
+  create_access_levels?: Array<{ access_level: number }>;
+}
+
+/** `gitlab_tag`: tags and protected tag patterns. */
+export const gitlabTag = defineGitLabSkill<TagArgs>({
+  name: 'gitlab_tag',
+  summary: 'GitLab tags and protected tag patterns.',
+  scope: 'project',
+  properties: {
+    name: text('Tag name (protect/unprotect: pattern like v*)'),
+    ref: text('create: branch or SHA'),
+    message: text('create: annotation (annotated tag)'),
+    release_description: text('create: also create a release with these notes'),
+    search: text(),
+    order_by: choice(['name', 'updated', 'version']),
+    create_level: choice(ACCESS_LEVEL_NAMES, 'protect (default maintainer)'),
+    limit,
+  },
+  actions: {
+    list: {
+      async run(context) {
+        const { search, order_by, limit: max } = context.args;
+        const tags = await context.list<Tag>(`${context.base}/repository/tags`, { search, order_by }, max ?? DEFAULT_LIMIT);
+        const line = (tag: Tag) => `${tag.name}${tag.protected ? ' [protected]' : ''}${tag.release ? ' [release]' : ''} ${shortSha(tag.commit?.id)}`;
+        return reply(listText('tags', tags, line), tags);
+      },
+    },
+    get: {
+      required: ['name'],
+      async run(context) {
+        const tag = await context.get<Tag>(`${context.base}/repository/tags/${segment(context.args.name ?? '', 'name')}`);
+        const { commit, release } = tag;
+        const output = detailText(tag.name, [
+          ['Protected', tag.protected ? 'yes' : 'no'],
+          ['Commit', commit ? `${shortSha(commit.id, 12)} by ${commit.author_name ?? '?'} on ${day(commit.created_at)}` : undefined],
+          ['Title', commit?.title],
+          ['Message', tag.message],
+          ['Release', release ? `${release.tag_name}: ${preview(release.description, 200)}` : undefined],
+        ]);
+        return reply(output, tag);
+      },
+    },
+    create: {
+      required: ['name', 'ref'],
+      run(context) {
+        const { name, ref, message, release_description } = context.args;
+        const tagBody: JsonObject = { tag_name: name as string, ref: ref as string };
+        if (message) tagBody.message = message;
+        const requests: GitLabRequest[] = [{ method: 'POST', path: `${context.base}/repository/tags`, body: tagBody }];
+        // Current GitLab no longer takes release notes on the tag; a release is its own resource.
+        if (release_description) requests.push({ method: 'POST', path: `${context.base}/releases`, body: { tag_name: name as string, description: release_description } });
+        return context.change({
+          requests,
+          async perform() {
+            const created = await context.client.request<Tag>(requests[0] as GitLabRequest, context.signal);
+            const summary = `Created tag ${created.name} at ${shortSha(created.commit?.id)}`;
+            if (!requests[1]) return reply(`${summary}.`, { tag: created, release: null });
+            try {
+              const release = await context.client.request<JsonObject>(requests[1], context.signal);
+              return reply(`${summary} with a release.`, { tag: created, release });
+            } catch (error) {
+              return ToolResult.fail(`${summary}, but creating its release failed: ${(error as Error).message}`, 'execution_failed', { data: { tag: created as never, release: null } });
+            }
+          },
+        });
+      },
+    },
+    delete: {
+      required: ['name'],
+      run: (context) => context.send({ method: 'DELETE', path: `${context.base}/repository/tags/${segment(context.args.name ?? '', 'name')}` }, () => `Deleted tag ${context.args.name}.`),
+    },
+    protect: {
+      required: ['name'],
+      run: (context) =>
+        context.send<ProtectedTag>(
+          { method: 'POST', path: `${context.base}/protected_tags`, body: { name: context.args.name as string, create_access_level: accessLevel(context.args.create_level) } },
+          (rule) => `Protected tags matching ${rule.name}: create ${accessLevelNames(rule.create_access_levels)}.`,
+        ),
+    },
+    unprotect: {
+      required: ['name'],
+      run: (context) => context.send({ method: 'DELETE', path: `${context.base}/protected_tags/${segment(context.args.name ?? '', 'name')}` }, () => `Removed protection from tags matching ${context.args.name}.`),
+    },
+    'list-protected': {
+      async run(context) {
+        const rules = await context.list<ProtectedTag>(`${context.base}/protected_tags`, {}, context.args.limit ?? DEFAULT_LIMIT);
+        return reply(listText('protected tag patterns', rules, (rule) => `${rule.name}: create ${accessLevelNames(rule.create_access_levels)}`), rules);
+      },
+    },
+  },
+});

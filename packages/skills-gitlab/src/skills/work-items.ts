@@ -1,0 +1,69 @@
+import { InvalidParametersError, type JsonObject, type JsonValue } from '@nexus/core';
+import type { QueryValue } from '../gitlab-client.js';
+import type { ActionContext, GitLabArgs } from '../gitlab-skill.js';
+
+/** Arguments shared by issues and merge requests. */
+export interface WorkItemArgs extends GitLabArgs {
+  iid?: number;
+  title?: string;
+  description?: string;
+  labels?: string[];
+  assignees?: string[];
+  assignee_username?: string;
+  author_username?: string;
+  state?: string;
+  search?: string;
+  limit?: number;
+  body?: string;
+}
+
+/** GitLab's special filter values that mean "nobody" and "anybody" rather than a username. */
+const ANY_OR_NONE = new Map([
+  ['none', 'None'],
+  ['any', 'Any'],
+]);
+
+/**
+ * A user filter for list queries: `None`/`Any` become the `<field>_id` filter GitLab understands,
+ * `"me"` and names become `<field>_username`.
+ */
+export async function userFilter(context: ActionContext<GitLabArgs>, field: 'assignee' | 'author' | 'reviewer', value: string | undefined): Promise<Record<string, QueryValue>> {
+  if (!value) return {};
+  const special = ANY_OR_NONE.get(value.trim().toLowerCase());
+  if (special) return { [`${field}_id`]: special };
+  return { [`${field}_username`]: await context.users.usernameOf(value, context.signal) };
+}
+
+/** Query of the state filter: `opened` when omitted, nothing for `all`. */
+export function stateFilter(state: string | undefined): Record<string, QueryValue> {
+  const chosen = state ?? 'opened';
+  return chosen === 'all' ? {} : { state: chosen };
+}
+
+/** Sets `key` in `body` when `value` is worth sending (not `undefined`, `null` or `''`). */
+export function put(body: JsonObject, key: string, value: JsonValue | undefined): void {
+  if (value !== undefined && value !== null && value !== '') body[key] = value;
+}
+
+/**
+ * The common fields of an issue or MR create/update body. Labels go as one comma-joined string;
+ * people are resolved to ids (on update, an empty list clears them; on create it is left out).
+ */
+export async function workItemFields(context: ActionContext<WorkItemArgs>, mode: 'create' | 'update', people: { assignees?: string[]; reviewers?: string[] }): Promise<JsonObject> {
+  const { title, description, labels } = context.args;
+  const body: JsonObject = {};
+  put(body, 'title', title);
+  put(body, 'description', description);
+  if (labels && (labels.length > 0 || mode === 'update')) body.labels = labels.join(',');
+  for (const [field, names] of Object.entries(people)) {
+    if (!names || (names.length === 0 && mode === 'create')) continue;
+    body[`${field.slice(0, -1)}_ids`] = await context.users.idsOf(names, context.signal);
+  }
+  return body;
+}
+
+/** Refuses an update with nothing in it, before any request is made. */
+export function requireFields(body: JsonObject): JsonObject {
+  if (Object.keys(body).length === 0) throw new InvalidParametersError('No fields to update.');
+  return body;
+}
