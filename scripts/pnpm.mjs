@@ -16,15 +16,15 @@ function installedVersion() {
 
 const command = installedVersion() === pinned ? ['pnpm'] : ['npx', '--yes', `pnpm@${pinned}`];
 
-/** Runs pnpm with `args` in the repository root; exits the process when it fails. */
+/** Runs pnpm with `args` in the repository root; throws when it fails. */
 export function pnpm(...args) {
   const [file, ...prefix] = command;
-  const { status } = spawnSync(file, [...prefix, ...args], { cwd: rootDir, stdio: 'inherit' });
-  if (status !== 0) process.exit(status ?? 1);
+  const { status, error } = spawnSync(file, [...prefix, ...args], { cwd: rootDir, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (status !== 0) throw new Error(`\`pnpm ${args.join(' ')}\` failed${error ? `: ${error.message}` : ` with exit status ${status}`}.`);
 }
 
 /** Installs the workspace's packages (from the lockfile) and builds every package. */
 export function installAndBuild() {
-  pnpm('install', '--frozen-lockfile', '--reporter=silent');
+  pnpm('install', '--frozen-lockfile', '--reporter=append-only');
   pnpm('run', 'build', '--output-logs=errors-only');
 }

@@ -4,7 +4,12 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { installAndBuild } from './pnpm.mjs';
 
-installAndBuild();
+try {
+  installAndBuild();
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
 const cli = fileURLToPath(new URL('../apps/agent/dist/cli.js', import.meta.url));
 const args = process.argv.slice(2);
 const { status } = spawnSync(process.execPath, [cli, ...(args.length ? args : ['--help'])], { stdio: 'inherit' });

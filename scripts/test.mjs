@@ -8,7 +8,13 @@ import { installAndBuild } from './pnpm.mjs';
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
 const report = `${rootDir}.vitest-results.json`;
 
-installAndBuild();
+try {
+  installAndBuild();
+} catch (error) {
+  console.error(error.message);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
 rmSync(report, { force: true });
 const vitest = `${rootDir}node_modules/vitest/vitest.mjs`;
 const { status } = spawnSync(process.execPath, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)], {
