@@ -1,13 +1,22 @@
 import type { SkillFamily } from '@nexus/core';
+import { gitlabBoard } from './skills/board.js';
 import { gitlabBranch } from './skills/branch.js';
+import { gitlabEpic } from './skills/epic.js';
 import { gitlabIssue } from './skills/issue.js';
+import { gitlabIteration } from './skills/iteration.js';
 import { gitlabLabel } from './skills/label.js';
+import { gitlabMilestone } from './skills/milestone.js';
 import { gitlabMr } from './skills/mr.js';
 import { gitlabRepo } from './skills/repo.js';
 import { gitlabTag } from './skills/tag.js';
+import { gitlabTime } from './skills/time.js';
 
 export { parseGitLabSettings } from './settings.js';
 export type { GitLabInstanceSettings, GitLabSettings, ResolvedGitLabSettings } from './settings.js';
 
 /** The GitLab skill family. */
-export const gitlabSkills: SkillFamily = { name: 'gitlab', skills: [gitlabRepo, gitlabIssue, gitlabMr, gitlabLabel, gitlabBranch, gitlabTag] };
+export const gitlabSkills: SkillFamily = { name: 'gitlab', skills: [
+    gitlabRepo, gitlabIssue, gitlabMr, gitlabLabel, gitlabBranch, gitlabTag,
+    gitlabEpic, gitlabIteration, gitlabMilestone, gitlabBoard, gitlabTime,
+  ],
+ };

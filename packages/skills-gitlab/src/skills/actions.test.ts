@@ -3,8 +3,9 @@ import { isMutatingAction } from '../action-kinds.js';
 import { gitlabSkills } from '../index.js';
 import { caseTitle, createHarness, type ActionCase, type Harness } from '../test-harness.js';
 import { foundationCases } from './foundation.cases.js';
+import { projectManagementCases } from './project-management.cases.js';
 
-const cases: ActionCase[] = [...foundationCases];
+const cases: ActionCase[] = [...foundationCases, ...projectManagementCases];
 
 let h: Harness;
 beforeAll(async () => {

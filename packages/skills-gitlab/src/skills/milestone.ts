@@ -1,0 +1,122 @@
+import type { JsonObject } from '@nexus/core';
+import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
+import { detailText, listText, stateMark } from '../format.js';
+import { choice, date, integer, text } from '../schema.js';
+import { put, requireFields } from './work-items.js';
+
+interface MilestoneArgs extends GitLabArgs {
+  milestone_id?: number;
+  title?: string;
+  description?: string;
+  start_date?: string;
+  due_date?: string;
+  state?: string;
+  search?: string;
+}
+
+interface Milestone {
+  id: number;
+  iid?: number;
+  title: string;
+  state: string;
+  description?: string | null;
+  start_date?: string | null;
+  due_date?: string | null;
+  web_url?: string;
+}
+
+interface Item {
+  iid: number;
+  title: string;
+  state: string;
+  references?: { full?: string };
+}
+
+function dates(milestone: Milestone): string {
+  const { start_date: start, due_date: due } = milestone;
+  if (start && due) return ` (${start} to ${due})`;
+  if (due) return ` (due ${due})`;
+  if (start) return ` (started ${start})`;
+  return '';
+}
+
+function milestoneFields(args: MilestoneArgs): JsonObject {
+  const body: JsonObject = {};
+  put(body, 'title', args.title);
+  put(body, 'description', args.description);
+  put(body, 'start_date', args.start_date);
+  put(body, 'due_date', args.due_date);
+  return body;
+}
+
+const milestonePath = (context: ActionContext<MilestoneArgs>, suffix = '') => `${context.base}/milestones/${context.args.milestone_id}${suffix}`;
+
+function itemList(noun: string, prefix: string, suffix: string) {
+  return {
+    required: ['milestone_id'] as const,
+    async run(context: ActionContext<MilestoneArgs>) {
+      const items = await context.list<Item>(milestonePath(context, suffix), {}, 100);
+      return reply(listText(noun, items, (item) => `${stateMark(item.state)} ${item.references?.full ?? `${prefix}${item.iid}`} ${item.title}`), items);
+    },
+  };
+}
+
+/** `gitlab_milestone`: project or group milestones. */
+export const gitlabMilestone = defineGitLabSkill<MilestoneArgs>({
+  name: 'gitlab_milestone',
+  summary: 'GitLab milestones of a project or group.',
+  scope: 'project-or-group',
+  properties: {
+    milestone_id: integer('Global milestone id (not iid)'),
+    title: text(),
+    description: text(),
+    start_date: date,
+    due_date: date,
+    state: choice(['active', 'closed'], 'List filter'),
+    search: text(),
+  },
+  actions: {
+    list: {
+      async run(context) {
+        const milestones = await context.list<Milestone>(`${context.base}/milestones`, { state: context.args.state, search: context.args.search }, 100);
+        return reply(listText('milestones', milestones, (milestone) => `${stateMark(milestone.state)} #${milestone.id} ${milestone.title}${dates(milestone)}`), milestones);
+      },
+    },
+    get: {
+      required: ['milestone_id'],
+      async run(context) {
+        const milestone = await context.get<Milestone>(milestonePath(context));
+        const output = detailText(
+          milestone.title,
+          [
+            ['ID', milestone.id],
+            ['IID', milestone.iid],
+            ['State', milestone.state],
+            ['Start', milestone.start_date],
+            ['Due', milestone.due_date],
+            ['URL', milestone.web_url],
+          ],
+          milestone.description || '(no description)',
+        );
+        return reply(output, milestone);
+      },
+    },
+    create: {
+      required: ['title'],
+      run: (context) =>
+        context.send<Milestone>({ method: 'POST', path: `${context.base}/milestones`, body: milestoneFields(context.args) }, (milestone) => `Created milestone #${milestone.id}: ${milestone.title}${dates(milestone)}.`),
+    },
+    update: {
+      required: ['milestone_id'],
+      run: (context) =>
+        context.send<Milestone>({ method: 'PUT', path: milestonePath(context), body: requireFields(milestoneFields(context.args)) }, (milestone) => `Updated milestone #${milestone.id}: ${milestone.title}.`),
+    },
+    close: {
+      required: ['milestone_id'],
+      run: (context) =>
+        context.send<Milestone>({ method: 'PUT', path: milestonePath(context), body: { state_event: 'close' } }, (milestone) => `Milestone #${milestone.id} ${milestone.title} is now ${milestone.state}.`),
+    },
+    issues: itemList('issues', '#', '/issues'),
+    'merge-requests': itemList('merge requests', '!', '/merge_requests'),
+  },
+});

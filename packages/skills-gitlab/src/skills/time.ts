@@ -1,0 +1,67 @@
+import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
+import { detailText } from '../format.js';
+import { choice, integer, text } from '../schema.js';
+
+interface TimeArgs extends GitLabArgs {
+  target_type: 'issue' | 'mr';
+  iid: number;
+  duration?: string;
+  summary?: string;
+}
+
+interface TimeStats {
+  time_estimate?: number;
+  total_time_spent?: number;
+  human_time_estimate?: string | null;
+  human_total_time_spent?: string | null;
+}
+
+const target = (context: ActionContext<TimeArgs>) =>
+  context.args.target_type === 'mr' ? { path: `${context.base}/merge_requests/${context.args.iid}`, name: `MR !${context.args.iid}` } : { path: `${context.base}/issues/${context.args.iid}`, name: `issue #${context.args.iid}` };
+
+function post(context: ActionContext<TimeArgs>, suffix: string, body: Record<string, string> | undefined, render: (stats: TimeStats, name: string) => string) {
+  const { path, name } = target(context);
+  return context.send<TimeStats>({ method: 'POST', path: `${path}/${suffix}`, ...(body ? { body } : {}) }, (stats) => render(stats, name));
+}
+
+/** `gitlab_time`: time tracking on an issue or merge request. */
+export const gitlabTime = defineGitLabSkill<TimeArgs>({
+  name: 'gitlab_time',
+  summary: 'GitLab time tracking on an issue or MR. Durations like 1h30m, 2d, 1w 2d.',
+  scope: 'project',
+  required: ['target_type', 'iid'],
+  properties: {
+    target_type: choice(['issue', 'mr']),
+    iid: integer(),
+    duration: text(),
+    summary: text('spend: what the time was for'),
+  },
+  actions: {
+    estimate: {
+      required: ['duration'],
+      run: (context) => post(context, 'time_estimate', { duration: context.args.duration as string }, (stats, name) => `Estimate of ${name} set to ${stats.human_time_estimate ?? context.args.duration}.`),
+    },
+    'reset-estimate': { run: (context) => post(context, 'reset_time_estimate', undefined, (_stats, name) => `Estimate of ${name} removed.`) },
+    spend: {
+      required: ['duration'],
+      run(context) {
+        const { duration, summary } = context.args;
+        return post(context, 'add_spent_time', { duration: duration as string, ...(summary ? { summary } : {}) }, (stats, name) => `Added ${duration} to ${name}; total spent ${stats.human_total_time_spent ?? '?'}.`);
+      },
+    },
+    'reset-spent': { run: (context) => post(context, 'reset_spent_time', undefined, (_stats, name) => `Spent time of ${name} reset.`) },
+    stats: {
+      async run(context) {
+        const { path, name } = target(context);
+        const stats = await context.get<TimeStats>(`${path}/time_stats`);
+        const output = detailText(`Time tracking of ${name}`, [
+          ['Estimate', stats.human_time_estimate || 'Not set'],
+          ['Spent', stats.human_total_time_spent || 'None'],
+          ['Estimate (s)', stats.time_estimate ?? 0],
+          ['Spent (s)', stats.total_time_spent ?? 0],
+        ]);
+        return reply(output, stats);
+      },
+    },
+  },
+});
