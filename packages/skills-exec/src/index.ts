@@ -2,3 +2,25 @@ export { DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_RUN_TIMEOUT_MS
 export type { RunOptions, RunResult } from './run-process.js';
 export { RUN_TAG_VARIABLE } from './process-tracker.js';
 export { resolveWorkingDirectory } from './resolve-working-directory.js';
+export { splitCommand } from './split-command.js';
+export type { SplitCommandOptions } from './split-command.js';
+export { clampTimeoutSeconds, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS, timeoutParameter } from './command-timeout.js';
+export { formatRunOutput, runResultData, toolResultFromRun } from './tool-result-from-run.js';
+export { defineExecutionSkill, requireString } from './execution-skill.js';
+export type { CommandToRun, ExecutionArguments, ExecutionSkillDefinition } from './execution-skill.js';
+export { defineFilteredCommandSkill, findCommandRefusal, isReadOnlyInvocation } from './filtered-command-skill.js';
+export type {
+  BlockedPattern,
+  CommandFilter,
+  CommandInvocation,
+  FilteredCommandContext,
+  FilteredCommandSkillDefinition,
+  PreparedCommand,
+} from './filtered-command-skill.js';
+export { bashSafeSkill } from './skills/bash-safe.js';
+export type { BashSafeArguments } from './skills/bash-safe.js';
+export { shellUnsafeSkill } from './skills/shell-unsafe.js';
+export type { ShellUnsafeArguments } from './skills/shell-unsafe.js';
+export { DEFAULT_PYTHON_EXECUTABLE, runPythonSkill } from './skills/run-python.js';
+export type { RunPythonArguments } from './skills/run-python.js';
+export { execSkills } from './exec-skills.js';

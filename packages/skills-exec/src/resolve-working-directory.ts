@@ -10,6 +10,9 @@ import { authorizePath, InvalidParametersError, type PathAccess, type ServiceCon
  * (a write outside the write roots asks for confirmation under `trusted`).
  */
 export async function resolveWorkingDirectory(services: ServiceContainer, tool: string, cwd?: string, access: PathAccess = 'read'): Promise<string> {
+  if (cwd !== undefined && typeof cwd !== 'string') {
+    throw new InvalidParametersError(`Expected \`cwd\` to be a path string, got ${cwd === null ? 'null' : typeof cwd}.`, 'cwd');
+  }
   const path = await authorizePath(services, tool, cwd ?? services.getCwd(), { access, mustExist: true });
   if (!(await stat(path)).isDirectory()) {
     throw new InvalidParametersError(`Expected \`cwd\` to be a directory, got a file: ${cwd ?? path}.`, 'cwd');

@@ -1,0 +1,284 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
+import { resolvePreset, ServiceContainer, type ConfirmationRequest, type PermissionLevel, type PresetOptions } from '@nexus/core';
+import { SkillRegistry } from '@nexus/registry';
+import { testdir, type TestDir } from '@nexus/test-utils';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bashSafeSkill, clampTimeoutSeconds, execSkills, runPythonSkill, shellUnsafeSkill } from './index.js';
+
+let dir: TestDir;
+beforeEach(async () => {
+  dir = await testdir({ sub: { 'file.txt': 'inside\n' } });
+});
+afterEach(async () => {
+  await dir.cleanup();
+});
+
+interface Setup {
+  level?: PermissionLevel;
+  confirm?: (request: ConfirmationRequest) => boolean;
+  preset?: Partial<PresetOptions>;
+}
+
+function createRegistry({ level = 'yolo', confirm, preset = {} }: Setup = {}): SkillRegistry {
+  const services = new ServiceContainer().register('cwd', dir.path).register('permissions', resolvePreset(level, { cwd: dir.path, ...preset }));
+  if (confirm) services.register('confirm', confirm);
+  return new SkillRegistry(services).use(execSkills);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return !/^[ZXx]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return false;
+  }
+}
+
+describe('execSkills family', () => {
+  it('holds bash_safe, shell_UNSAFE and run_python, all trusted and up', () => {
+    expect(execSkills.name).toBe('exec');
+    expect(execSkills.skills.map((spec) => spec.name)).toEqual(['bash_safe', 'shell_UNSAFE', 'run_python']);
+    for (const spec of execSkills.skills) expect(spec).toMatchObject({ minimumLevel: 'trusted', readOnly: false, destructive: true });
+    const registry = createRegistry();
+    expect(registry.getDefinitionsForPermissions(resolvePreset('sandboxed', { cwd: dir.path }))).toEqual([]);
+    expect(registry.getDefinitionsForPermissions(resolvePreset('trusted', { cwd: dir.path }))).toHaveLength(3);
+    const [bash] = registry.getDefinitions({ format: 'anthropic' });
+    expect(bash?.input_schema).toMatchObject({ required: ['command'], properties: { command: { type: 'string' }, timeout: { default: 30 }, cwd: { type: 'string' } } });
+  });
+});
+
+describe('permission levels', () => {
+  it.each(execSkills.skills.map((spec) => spec.name))('%s refuses to run at sandboxed, even when called without the registry', async (name) => {
+    const marker = dir.join('ran');
+    const args = name === 'run_python' ? { code: `open(${JSON.stringify(marker)}, 'w')` } : { command: `touch ${marker}` };
+    const registry = createRegistry({ level: 'sandboxed' });
+    expect(await registry.execute(name, args)).toMatchObject({ kind: 'forbidden' });
+    const spec = execSkills.skills.find((candidate) => candidate.name === name);
+    const direct = await spec?.factory(registry.services).execute(args);
+    expect(direct).toMatchObject({ kind: 'forbidden', error: expect.stringContaining('defense-in-depth') });
+    const noPolicy = await spec?.factory(new ServiceContainer().register('cwd', dir.path)).execute(args);
+    expect(noPolicy).toMatchObject({ kind: 'forbidden' });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('asks for confirmation at trusted and runs nothing when refused or when no confirmer is registered', async () => {
+    const requests: ConfirmationRequest[] = [];
+    const refusing = createRegistry({ level: 'trusted', confirm: (request) => (requests.push(request), false) });
+    const refused = await refusing.execute('bash_safe', { command: `touch ${dir.join('ran')}` });
+    expect(refused).toMatchObject({ kind: 'forbidden', error: 'bash_safe needs confirmation at the trusted level, and it was not given.' });
+    expect(requests).toEqual([{ tool: 'bash_safe', action: `run: touch ${dir.join('ran')}`, detail: `working directory: ${dir.path}` }]);
+    expect(await createRegistry({ level: 'trusted' }).execute('shell_UNSAFE', { command: `touch ${dir.join('ran')}` })).toMatchObject({ kind: 'forbidden' });
+    expect(existsSync(dir.join('ran'))).toBe(false);
+
+    const approving = createRegistry({ level: 'trusted', confirm: () => true });
+    expect(await approving.execute('bash_safe', { command: `touch ${dir.join('ran')}` })).toMatchObject({ success: true });
+    expect(existsSync(dir.join('ran'))).toBe(true);
+  });
+
+  it('runs without asking at yolo', async () => {
+    const requests: ConfirmationRequest[] = [];
+    const registry = createRegistry({ level: 'yolo', confirm: (request) => (requests.push(request), false) });
+    expect(await registry.execute('bash_safe', { command: 'echo hello' })).toMatchObject({ success: true, output: 'hello' });
+    expect(requests).toEqual([]);
+  });
+});
+
+describe('bash_safe', () => {
+  it('returns stdout, stderr and the structured run', async () => {
+    const result = await createRegistry().execute('bash_safe', { command: `sh -c 'echo out; echo err >&2'` });
+    expect(result.success).toBe(true);
+    expect(result.output).toBe('out\n[stderr]\nerr');
+    expect(result.data).toMatchObject({ stdout: 'out\n', stderr: 'err\n', exitCode: 0, signal: null, timedOut: false, cancelled: false, truncated: false });
+  });
+
+  it('reports a non-zero exit as a failure that carries the output', async () => {
+    const result = await createRegistry().execute('bash_safe', { command: 'ls no-such-file' });
+    expect(result).toMatchObject({ success: false, kind: 'execution_failed', data: { exitCode: 2 } });
+    expect(result.error).toMatch(/^bash_safe: the command failed\.\n\[stderr\]\n.*no-such-file.*\n\[exit code 2\]$/s);
+  });
+
+  it.each([
+    'touch {m}; echo',
+    'echo && touch {m}',
+    'false || touch {m}',
+    'touch {m} &',
+    'echo x | tee {m}',
+    'echo x > {m}',
+    'echo x >> {m}',
+    'echo $(touch {m})',
+    'echo "$(touch {m})"',
+    'echo `touch {m}`',
+    'echo ${x:=$(touch {m})}',
+    '(touch {m})',
+    'echo\ntouch {m}',
+    'echo\rtouch {m}',
+    'cat <(touch {m})',
+    'X=1 touch {m}',
+  ])('refuses %j with invalid_input and runs nothing', async (template) => {
+    const marker = dir.join('pwned');
+    const result = await createRegistry().execute('bash_safe', { command: template.replaceAll('{m}', marker) });
+    expect(result).toMatchObject({ success: false, kind: 'invalid_input' });
+    expect(result.error).toContain('`command`');
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('passes quoted shell syntax to the program as plain arguments', async () => {
+    const marker = dir.join('pwned');
+    const result = await createRegistry().execute('bash_safe', { command: `printf '%s|' 'a; touch ${marker}' "b && c" '$(id)' "-n" '--help'` });
+    expect(result.output).toBe(`a; touch ${marker}|b && c|$(id)|-n|--help|`);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('does not expand globs, ~ or variables', async () => {
+    const result = await createRegistry().execute('bash_safe', { command: 'printf "%s " *.txt ~ {a,b}' });
+    expect(result.output).toBe('*.txt ~ {a,b} ');
+  });
+
+  it('says which program is missing', async () => {
+    expect(await createRegistry().execute('bash_safe', { command: 'nexus-missing-program --x' })).toMatchObject({ kind: 'not_found', error: expect.stringContaining('nexus-missing-program') });
+  });
+});
+
+describe('shell_UNSAFE', () => {
+  it('runs a full shell command line', async () => {
+    const result = await createRegistry().execute('shell_UNSAFE', { command: 'echo one two three | wc -w; cd sub && cat file.txt' });
+    expect(result.output).toBe('3\ninside');
+  });
+
+  it('reports the exit code of a failing command', async () => {
+    const result = await createRegistry().execute('shell_UNSAFE', { command: 'echo partial; exit 7' });
+    expect(result).toMatchObject({ kind: 'execution_failed', data: { exitCode: 7, stdout: 'partial\n' } });
+    expect(result.error).toContain('[exit code 7]');
+  });
+});
+
+describe('run_python', () => {
+  it('runs multi-line code with any quotes through stdin', async () => {
+    const code = 'import sys\nname = "it\'s \\"quoted\\""\nprint(name)\nprint(sys.argv)';
+    const result = await createRegistry().execute('run_python', { code });
+    expect(result.output).toBe(`it's "quoted"\n['-']`);
+  });
+
+  it('reports an exception as a failure with the traceback', async () => {
+    const result = await createRegistry().execute('run_python', { code: 'raise ValueError("boom")' });
+    expect(result).toMatchObject({ kind: 'execution_failed', data: { exitCode: 1 } });
+    expect(result.error).toContain('ValueError: boom');
+  });
+
+  it('uses the pythonExecutable service when registered', async () => {
+    const registry = createRegistry();
+    registry.services.register('pythonExecutable', 'nexus-no-such-python');
+    expect(await registry.execute('run_python', { code: 'print(1)' })).toMatchObject({ kind: 'not_found', error: expect.stringContaining('nexus-no-such-python') });
+  });
+});
+
+describe('parameters', () => {
+  it.each([
+    ['bash_safe', {}, 'command'],
+    ['bash_safe', { command: { text: 'ls' } }, 'command'],
+    ['bash_safe', { command: '' }, 'command'],
+    ['bash_safe', { command: 'ls', timeout: 'soon' }, 'timeout'],
+    ['bash_safe', { command: 'ls', timeout: 2.5 }, 'timeout'],
+    ['bash_safe', { command: 'ls', cwd: { path: '/' } }, 'cwd'],
+    ['bash_safe', { command: 'ls', extra: true }, 'extra'],
+    ['shell_UNSAFE', { command: ['ls'] }, 'command'],
+    ['run_python', { command: 'print(1)' }, 'code'],
+    ['run_python', { code: null }, 'code'],
+  ])('%s %j is invalid_input naming %s', async (name, args, parameter) => {
+    const result = await createRegistry().execute(name, args);
+    expect(result).toMatchObject({ kind: 'invalid_input', data: { parameters: expect.arrayContaining([parameter]) } });
+    expect(result.error).toContain(`\`${parameter}\``);
+  });
+
+  it('names the parameter when called without the registry too', async () => {
+    const skill = bashSafeSkill.factory(createRegistry().services);
+    expect(await skill.execute({ command: 7 })).toMatchObject({ kind: 'invalid_input', error: expect.stringContaining('`command`') });
+    expect(await skill.execute({ command: 'ls', timeout: 'x' })).toMatchObject({ kind: 'invalid_input', error: expect.stringContaining('`timeout`') });
+    expect(await skill.execute({ command: 'ls', cwd: 3 })).toMatchObject({ kind: 'invalid_input', error: expect.stringContaining('`cwd`') });
+    expect(await runPythonSkill.factory(createRegistry().services).execute({})).toMatchObject({ kind: 'invalid_input', error: expect.stringContaining('`code`') });
+  });
+
+  it('clamps the timeout to 1–300 seconds', async () => {
+    expect([undefined, 0, -5, 0.2, 1, 45, 300, 301, 1e9].map(clampTimeoutSeconds)).toEqual([30, 1, 1, 1, 1, 45, 300, 300, 300]);
+    const result = await createRegistry().execute('bash_safe', { command: 'sleep 20', timeout: 0 });
+    expect(result).toMatchObject({ kind: 'timeout', data: { timedOut: true } });
+    expect(result.error).toContain('did not finish within 1 s');
+  });
+
+  it('runs in cwd and refuses one outside the sandbox', async () => {
+    const registry = createRegistry({ level: 'yolo' });
+    expect(await registry.execute('bash_safe', { command: 'cat file.txt', cwd: 'sub' })).toMatchObject({ output: 'inside' });
+    expect(await registry.execute('bash_safe', { command: 'ls', cwd: 'missing' })).toMatchObject({ kind: 'not_found' });
+    expect(await registry.execute('bash_safe', { command: 'ls', cwd: 'sub/file.txt' })).toMatchObject({ kind: 'invalid_input' });
+    const confined = createRegistry({ level: 'trusted', confirm: () => true, preset: { tools: { bash_safe: { allowedPaths: [dir.join('sub')] } }, blockedPaths: [dir.join('blocked')] } });
+    for (const cwd of ['/', '..', dir.path, `${dir.join('sub')}-evil`]) {
+      expect(await confined.execute('bash_safe', { command: 'ls', cwd }), cwd).toMatchObject({ kind: 'forbidden' });
+    }
+    expect(await confined.execute('bash_safe', { command: 'ls', cwd: 'sub' })).toMatchObject({ success: true });
+    expect(await confined.execute('shell_UNSAFE', { command: 'ls', cwd: 'blocked' })).toMatchObject({ kind: 'forbidden' });
+  });
+});
+
+describe('attacks through the skills', () => {
+  const secrets = { ANTHROPIC_API_KEY: 'sk-ant-planted', GITHUB_TOKEN: 'ghp_planted', AWS_SECRET_ACCESS_KEY: 'aws-planted', PGPASSWORD: 'pg-planted' };
+  beforeEach(() => {
+    Object.assign(process.env, secrets);
+  });
+  afterEach(() => {
+    for (const name of Object.keys(secrets)) delete process.env[name];
+  });
+
+  it('keeps secrets out of every child: env, /proc/self/environ, os.environ', async () => {
+    const registry = createRegistry();
+    const shell = await registry.execute('shell_UNSAFE', { command: 'env; tr "\\0" "\\n" < /proc/self/environ' });
+    const bash = await registry.execute('bash_safe', { command: 'cat /proc/self/environ' });
+    const python = await registry.execute('run_python', { code: 'import os\nprint(dict(os.environ))\nprint(open("/proc/self/environ").read())' });
+    for (const result of [shell, bash, python]) {
+      expect(result.success).toBe(true);
+      for (const secret of Object.values(secrets)) expect(result.output).not.toContain(secret);
+    }
+  });
+
+  it('leaves no grandchild alive after a timeout (setsid, nohup, TERM ignored)', async () => {
+    const pids = dir.join('pids');
+    // Later than the timeout (1 s) plus the grace before SIGKILL (2 s).
+    const late = (name: string) => `sleep 4.5; touch ${dir.join(`late-${name}`)}`;
+    const command = [
+      `setsid sh -c 'echo $$ >> ${pids}; ${late('setsid')}' &`,
+      `nohup sh -c 'echo $$ >> ${pids}; ${late('nohup')}' >/dev/null 2>&1 &`,
+      `sh -c 'trap "" TERM; echo $$ >> ${pids}; ${late('trap')}' &`,
+      'sleep 60',
+    ].join('\n');
+    const result = await createRegistry().execute('shell_UNSAFE', { command, timeout: 1 });
+    expect(result).toMatchObject({ kind: 'timeout' });
+    const recorded = readFileSync(pids, 'utf8').split('\n').filter(Boolean).map(Number);
+    expect(recorded).toHaveLength(3);
+    expect(recorded.filter(isAlive)).toEqual([]);
+    await delay(2_500);
+    expect(['setsid', 'nohup', 'trap'].filter((name) => existsSync(dir.join(`late-${name}`)))).toEqual([]);
+  });
+
+  it('caps a flood of output', async () => {
+    const result = await createRegistry().execute('bash_safe', { command: 'yes', timeout: 1 });
+    expect(result).toMatchObject({ kind: 'timeout', data: { truncated: true, timedOut: true } });
+    expect(result.error.length).toBeLessThan(1024 * 1024 + 500);
+    expect(result.error).toContain('[output truncated: showing the first 1.0 MiB of');
+  });
+
+  it('stops the command when the call is cancelled', async () => {
+    const controller = new AbortController();
+    const pending = createRegistry().execute('shell_UNSAFE', { command: `echo $$ > ${dir.join('pid')}; exec sleep 60` }, { signal: controller.signal });
+    await delay(500);
+    controller.abort();
+    expect(await pending).toMatchObject({ kind: 'cancelled' });
+    await delay(500);
+    expect(isAlive(Number(readFileSync(dir.join('pid'), 'utf8')))).toBe(false);
+  });
+
+  it('cancels through the skill context too', async () => {
+    const skill = shellUnsafeSkill.factory(createRegistry().services);
+    const result = await skill.execute({ command: 'sleep 60' }, { signal: AbortSignal.timeout(300) });
+    expect(result).toMatchObject({ kind: 'cancelled', data: { cancelled: true } });
+  });
+});

@@ -1,0 +1,89 @@
+import { InvalidParametersError, ToolResult, defineSkill, type JsonSchema, type ServiceContainer, type SkillSpec } from '@nexus/core';
+import { clampTimeoutSeconds, timeoutParameter } from './command-timeout.js';
+import { resolveWorkingDirectory } from './resolve-working-directory.js';
+import { runProcess } from './run-process.js';
+import { toolResultFromRun } from './tool-result-from-run.js';
+
+/** Arguments every execution skill takes besides its own. */
+export interface ExecutionArguments {
+  /** Seconds before the command is stopped (default 30, clamped to 1–300). */
+  timeout?: number;
+  /** Working directory, validated against the sandbox (default: the agent's). */
+  cwd?: string;
+}
+
+/** What an execution skill runs: a program, its arguments, optional stdin and extra environment. */
+export interface CommandToRun {
+  file: string;
+  args: readonly string[];
+  input?: string;
+  env?: Record<string, string>;
+}
+
+/** What {@link defineExecutionSkill} takes. */
+export interface ExecutionSkillDefinition<Args extends ExecutionArguments> {
+  name: string;
+  /** Written for an LLM. */
+  description: string;
+  /** The skill's own parameters (`command`, `code` …); `timeout` and `cwd` are added. */
+  parameters: Record<string, JsonSchema>;
+  /** Which of the own parameters are required. */
+  required: readonly string[];
+  /** Builds the command from the arguments; throw an `InvalidParametersError` for bad input. */
+  prepare(args: Args, services: ServiceContainer): CommandToRun;
+  /** One line for the confirmation prompt, e.g. `run: ls -la`. */
+  describe(args: Args, command: CommandToRun): string;
+}
+
+/** Reads a required string argument; anything else is an `InvalidParametersError` naming it. */
+export function requireString(args: object, name: string): string {
+  const value = (args as Record<string, unknown>)[name];
+  if (typeof value !== 'string' || value === '') {
+    throw new InvalidParametersError(`Expected \`${name}\` to be a non-empty string, got ${value === '' ? 'an empty string' : value === null ? 'null' : typeof value}.`, name);
+  }
+  return value;
+}
+
+/**
+ * Defines a command-running skill (seed 000 §ExecutionSkill) from what makes it different — its
+ * parameters and how it builds the command. Everything else is shared: `minimumLevel: 'trusted'`,
+ * a refusal inside the skill at `sandboxed` or without a policy (defense in depth), the `timeout`
+ * (clamped to 1–300 s) and `cwd` (sandbox-checked) parameters, confirmation through
+ * `services.confirm` (granted at `yolo`, asked at `trusted`, refused without a confirmer), the
+ * process runner, and output formatted for an LLM with the structured run in `data`.
+ */
+export function defineExecutionSkill<Args extends ExecutionArguments>(definition: ExecutionSkillDefinition<Args>): SkillSpec {
+  const { name, description, parameters, required, prepare, describe } = definition;
+  return defineSkill<Args>({
+    name,
+    description,
+    parameters: {
+      type: 'object',
+      properties: {
+        ...parameters,
+        timeout: timeoutParameter,
+        cwd: { type: 'string', description: 'Working directory (default: the agent\'s working directory); must be inside the allowed paths.' },
+      },
+      required,
+      additionalProperties: false,
+    },
+    readOnly: false,
+    destructive: true,
+    minimumLevel: 'trusted',
+    create: (services) => async (args, { signal }) => {
+      const level = services.getPermissionLevel();
+      if (level !== 'trusted' && level !== 'yolo') {
+        return ToolResult.fail(`${name} is disabled at the ${level ?? 'default (sandboxed)'} permission level; it needs trusted or yolo. This is a defense-in-depth check inside the skill.`, 'forbidden');
+      }
+      const timeout = clampTimeoutSeconds(args.timeout);
+      const command = prepare(args, services);
+      const cwd = await resolveWorkingDirectory(services, name, args.cwd);
+      if (!(await services.confirm({ tool: name, action: describe(args, command), detail: `working directory: ${cwd}` }))) {
+        return ToolResult.fail(`${name} needs confirmation at the ${level} level, and it was not given.`, 'forbidden');
+      }
+      const { file, args: argv, input, env } = command;
+      const result = await runProcess(file, argv, { cwd, timeoutMs: timeout * 1000, signal, input, env });
+      return toolResultFromRun(name, result, timeout);
+    },
+  });
+}
