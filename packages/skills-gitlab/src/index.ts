@@ -1,6 +1,9 @@
 import type { SkillFamily } from '@nexus/core';
+import { gitlabApproval } from './skills/approval.js';
 import { gitlabBoard } from './skills/board.js';
 import { gitlabBranch } from './skills/branch.js';
+import { gitlabDiscussion } from './skills/discussion.js';
+import { gitlabDraft } from './skills/draft.js';
 import { gitlabEpic } from './skills/epic.js';
 import { gitlabIssue } from './skills/issue.js';
 import { gitlabIteration } from './skills/iteration.js';
@@ -18,5 +21,6 @@ export type { GitLabInstanceSettings, GitLabSettings, ResolvedGitLabSettings } f
 export const gitlabSkills: SkillFamily = { name: 'gitlab', skills: [
     gitlabRepo, gitlabIssue, gitlabMr, gitlabLabel, gitlabBranch, gitlabTag,
     gitlabEpic, gitlabIteration, gitlabMilestone, gitlabBoard, gitlabTime,
+    gitlabApproval, gitlabDraft, gitlabDiscussion,
   ],
  };

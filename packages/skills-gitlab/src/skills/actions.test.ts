@@ -2,10 +2,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isMutatingAction } from '../action-kinds.js';
 import { gitlabSkills } from '../index.js';
 import { caseTitle, createHarness, type ActionCase, type Harness } from '../test-harness.js';
+import { codeReviewCases } from './code-review.cases.js';
 import { foundationCases } from './foundation.cases.js';
 import { projectManagementCases } from './project-management.cases.js';
 
-const cases: ActionCase[] = [...foundationCases, ...projectManagementCases];
+const cases: ActionCase[] = [...foundationCases, ...projectManagementCases, ...codeReviewCases];
 
 let h: Harness;
 beforeAll(async () => {
