@@ -105,7 +105,11 @@ export class FileSandbox {
 
   /** Opens an existing regular file for reading (`access` says which roots apply). */
   async openFile(path: string, access: AuthorizePathOptions['access'] = 'read'): Promise<OpenedFile> {
-    const real = await this.authorize(path, { access, mustExist: true });
+    return this.openApproved(await this.authorize(path, { access, mustExist: true }), path);
+  }
+
+  /** Opens a regular file at a real path {@link authorize} already approved (`path`: how to name it in errors). */
+  async openApproved(real: string, path: string = real): Promise<OpenedFile> {
     let handle: FileHandle;
     try {
       handle = await openVerified(real);
@@ -147,6 +151,7 @@ export class FileSandbox {
     for (;;) {
       try {
         const stats = await lstat(existing);
+        if (stats.isSymbolicLink()) throw new PathSecurityError(await this.display(existing), 'it became a symbolic link after it was checked');
         if (!stats.isDirectory()) throw new InvalidParametersError(`${await this.display(existing)} exists and is not a directory.`, 'path');
         break;
       } catch (error) {

@@ -2,6 +2,7 @@ import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { atomicWriteBytes, detectLineEnding, InvalidParametersError, type LineEnding } from '@nexus/core';
+import { refusePlantedSymlink } from './verified-open.js';
 import type { FileSandbox } from './file-sandbox.js';
 
 /** Bytes inspected for a NUL byte to tell binary files from text. */
@@ -31,7 +32,12 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * cannot decode), and read by the agent as it is now when a read tracker is registered.
  */
 export async function loadTextFile(files: FileSandbox, path: string): Promise<TextFile> {
-  const opened = await files.openFile(path, 'write');
+  return loadApprovedTextFile(files, await files.authorize(path, { access: 'write', mustExist: true }));
+}
+
+/** {@link loadTextFile} for a real path the caller already approved for writing. */
+export async function loadApprovedTextFile(files: FileSandbox, real: string): Promise<TextFile> {
+  const opened = await files.openApproved(real);
   const display = await files.display(opened.path);
   let bytes: Buffer;
   try {
@@ -63,17 +69,19 @@ export interface SaveFileOptions {
 /**
  * Writes `data` to the approved real path atomically (core's `atomicWriteBytes`, which keeps
  * the existing file's mode), through a verified handle of the parent directory, and records
- * the new version with the read tracker. Returns the new file's stats.
+ * the new version with the read tracker. Returns the number of bytes written.
  */
-export async function saveFile(files: FileSandbox, real: string, data: string | Uint8Array, options: SaveFileOptions = {}): Promise<Stats> {
+export async function saveFile(files: FileSandbox, real: string, data: string | Uint8Array, options: SaveFileOptions = {}): Promise<number> {
   if (options.createParents) await files.makeDirectories(dirname(real));
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   const directory = await files.openDirectory(dirname(real));
   try {
     const target = directory.entry(basename(real));
-    await atomicWriteBytes(target, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
-    const stats = await lstat(target);
-    files.recordSeen(real, stats);
-    return stats;
+    await refusePlantedSymlink(target, real);
+    await atomicWriteBytes(target, bytes);
+    const stats = await lstat(target).catch(() => undefined);
+    if (stats?.isFile()) files.recordSeen(real, stats);
+    return bytes.length;
   } finally {
     await directory.close();
   }
@@ -111,7 +119,7 @@ export async function inspectTarget(files: FileSandbox, real: string): Promise<W
   if (stats.isDirectory()) throw new InvalidParametersError(`${await files.display(real)} is a directory.`, 'path');
   await files.assertFresh(real, stats);
   if (!stats.isFile() || stats.size > files.options.maxEditBytes) return { stats, text: undefined };
-  const opened = await files.openFile(real, 'write');
+  const opened = await files.openApproved(real);
   try {
     const bytes = await opened.handle.readFile();
     if (looksBinary(bytes)) return { stats, text: undefined };

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
-import { open, readlink, type FileHandle } from 'node:fs/promises';
+import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PathSecurityError } from '@nexus/core';
+import { PathSecurityError, resolveRealPath } from '@nexus/core';
 
 const PROC_FD = '/proc/self/fd';
 
@@ -34,6 +34,10 @@ export async function openVerified(realPath: string, flags: number = constants.O
     handle = await open(realPath, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, mode);
   } catch (error) {
     if (isLinkRefusal(error)) throw new PathSecurityError(realPath, 'it became a symbolic link after it was checked', { cause: error });
+    // A missing file may mean a parent directory was swapped for a symlink: say so, not "not found".
+    if ((await resolveRealPath(realPath).catch(() => realPath)) !== realPath) {
+      throw new PathSecurityError(realPath, 'a parent directory became a symbolic link after it was checked', { cause: error });
+    }
     throw error;
   }
   const target = await handleTarget(handle);
@@ -66,6 +70,16 @@ export async function openVerifiedDirectory(realPath: string): Promise<VerifiedD
     entry: (name) => join(pinned, name),
     close: () => handle.close(),
   };
+}
+
+/**
+ * Refuses to replace `entry` (a path pinned to a verified directory) when it is a symlink: the
+ * approved real path had no symlink in it, so one there now was planted after the check.
+ */
+export async function refusePlantedSymlink(entry: string, realPath: string): Promise<void> {
+  if ((await lstat(entry).catch(() => undefined))?.isSymbolicLink()) {
+    throw new PathSecurityError(realPath, 'it became a symbolic link after it was checked');
+  }
 }
 
 /** Runs `use` with an open {@link VerifiedDirectory}, closing it afterwards. */

@@ -41,8 +41,8 @@ export const appendFileSkill = defineFileSkill<AppendFileArgs>({
       handle = await openVerified(real, constants.O_WRONLY | constants.O_APPEND);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      const stats = await saveFile(files, real, content, { createParents: true });
-      return ToolResult.ok(`Created ${display} with the appended text (${stats.size} bytes).`, { path: display, created: true, bytes: stats.size });
+      const bytes = await saveFile(files, real, content, { createParents: true });
+      return ToolResult.ok(`Created ${display} with the appended text (${bytes} bytes).`, { path: display, created: true, bytes });
     }
     try {
       const before = await handle.stat();

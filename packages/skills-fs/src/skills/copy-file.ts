@@ -4,6 +4,7 @@ import { basename, dirname } from 'node:path';
 import { InvalidParametersError, ToolResult } from '@nexus/core';
 import { defineFileSkill } from '../file-sandbox.js';
 import { resolveDestination } from '../place-entry.js';
+import { refusePlantedSymlink } from '../verified-open.js';
 
 /** Arguments of `copy_file`. */
 export interface CopyFileArgs {
@@ -46,6 +47,7 @@ export const copyFileSkill = defineFileSkill<CopyFileArgs>({
         await copyFile(`/proc/self/fd/${opened.handle.fd}`, temporary).catch(() => copyFile(opened.path, temporary));
         await chmod(temporary, opened.stats.mode & 0o7777);
         await utimes(temporary, opened.stats.atime, opened.stats.mtime);
+        await refusePlantedSymlink(final, target.path);
         if (overwrite) await rename(temporary, final);
         else {
           // link() fails if the destination appeared meanwhile, so nothing is ever replaced.

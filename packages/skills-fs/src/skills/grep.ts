@@ -51,7 +51,7 @@ export const grepSkill = defineFileSkill<GrepArgs>({
       const root = await files.authorize(path, { mustExist: true });
       const rootIsDirectory = (await stat(root)).isDirectory();
       if (rootIsDirectory) await (await files.openDirectory(root)).close();
-      else await (await files.openFile(root)).handle.close();
+      else await (await files.openApproved(root, path)).handle.close();
       const { grepEngine, regexTimeoutMs, maxLineLength } = files.options;
       const query: GrepQuery = { root, rootIsDirectory, pattern, ignoreCase, recursive, include, context, maxMatches, maxLineLength, timeoutMs: regexTimeoutMs, signal };
       // Whatever an engine found is filtered through the sandbox: blocked paths and hard links

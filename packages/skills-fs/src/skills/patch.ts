@@ -4,7 +4,7 @@ import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk 
 import { convertLineEndings, InvalidParametersError, NexusError, ToolResult, type LineEnding } from '@nexus/core';
 import { describeChange, summarizeChange } from '../change-summary.js';
 import { defineFileSkill, type FileSandbox } from '../file-sandbox.js';
-import { loadTextFile, saveFile } from '../text-file.js';
+import { loadApprovedTextFile, saveFile } from '../text-file.js';
 
 /** Arguments of `patch`. */
 export interface PatchArgs {
@@ -65,7 +65,7 @@ async function planChange(files: FileSandbox, real: string, patch: StructuredPat
     if (await lstat(real).then(() => true, () => false)) throw new InvalidParametersError(`The diff creates ${display}, which already exists.`, 'diff');
     return { path: real, display, before: undefined, after: applyHunks('', patch, fuzzy, display) };
   }
-  const file = await loadTextFile(files, real);
+  const file = await loadApprovedTextFile(files, real);
   const ending: LineEnding = file.lineEnding;
   const lf = convertLineEndings(file.text, '\n');
   const patched = applyHunks(lf, patch, fuzzy, display);

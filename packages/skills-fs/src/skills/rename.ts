@@ -3,6 +3,7 @@ import { basename, dirname } from 'node:path';
 import { InvalidParametersError, isWithin, ToolResult } from '@nexus/core';
 import { defineFileSkill } from '../file-sandbox.js';
 import { resolveDestination } from '../place-entry.js';
+import { refusePlantedSymlink } from '../verified-open.js';
 
 /** Arguments of `rename`. */
 export interface RenameArgs {
@@ -40,6 +41,7 @@ export const renameSkill = defineFileSkill<RenameArgs>({
     try {
       const oldEntry = sourceDirectory.entry(basename(from));
       const newEntry = targetDirectory.entry(basename(target.path));
+      await refusePlantedSymlink(newEntry, target.path);
       if (overwrite || isDirectory) await rename(oldEntry, newEntry);
       else {
         // link() refuses an existing destination atomically, so a file that appeared meanwhile is kept.

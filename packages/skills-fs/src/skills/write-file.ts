@@ -32,8 +32,7 @@ export const writeFileSkill = defineFileSkill<WriteFileArgs>({
     const existing = await inspectTarget(files, real);
     const keepEnding = existing?.text !== undefined && !content.includes('\r');
     const text = keepEnding ? withLineEnding(content, detectLineEnding(existing.text as string)) : content;
-    const stats = await saveFile(files, real, text, { createParents: true });
-    const bytes = stats.size;
+    const bytes = await saveFile(files, real, text, { createParents: true });
     if (!existing) return ToolResult.ok(`Created ${display} (${bytes} bytes).`, { path: display, created: true, bytes });
     if (existing.text === undefined) return ToolResult.ok(`Replaced ${display} (${bytes} bytes).`, { path: display, created: false, bytes });
     const change = summarizeChange(display, existing.text, text);
