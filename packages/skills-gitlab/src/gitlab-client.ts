@@ -71,13 +71,14 @@ export class GitLabClient {
   readonly apiUrl: string;
   /** Scheme, host and port of the instance. */
   readonly origin: string;
-  readonly #settings: ResolvedGitLabSettings;
+  /** Client options shared by every instance. */
+  readonly settings: ResolvedGitLabSettings;
   #token: Promise<string | undefined> | undefined;
 
   constructor(name: string, instance: GitLabInstanceSettings, settings: ResolvedGitLabSettings) {
     this.name = name;
     this.instance = instance;
-    this.#settings = settings;
+    this.settings = settings;
     this.apiUrl = `${instance.url}/api/v4`;
     this.origin = new URL(instance.url).origin;
   }
@@ -166,7 +167,7 @@ export class GitLabClient {
    * GETs a binary body (an artifact archive, a job log) in one attempt, refusing bodies larger
    * than `maxBytes`. Error statuses throw a {@link GitLabApiError} carrying the status.
    */
-  async download(request: Pick<GitLabRequest, 'path' | 'query'>, signal?: AbortSignal, maxBytes = this.#settings.maxDownloadBytes): Promise<Buffer> {
+  async download(request: Pick<GitLabRequest, 'path' | 'query'>, signal?: AbortSignal, maxBytes = this.settings.maxDownloadBytes): Promise<Buffer> {
     const response = await this.#attempt('GET', this.urlFor(request), undefined, signal, maxBytes);
     this.#check(response);
     return response.body;
@@ -194,7 +195,7 @@ export class GitLabClient {
   }
 
   async #withRetries(method: HttpMethod, url: URL, body: JsonObject | undefined, signal: AbortSignal | undefined): Promise<RawResponse> {
-    const { retries, retryDelayMs, maxRetryAfterSeconds } = this.#settings;
+    const { retries, retryDelayMs, maxRetryAfterSeconds } = this.settings;
     for (let attempt = 0; ; attempt++) {
       const backoff = retryDelayMs * BACKOFF_FACTOR ** attempt;
       let response: RawResponse;
@@ -239,7 +240,7 @@ export class GitLabClient {
       followRedirect: false,
       throwHttpErrors: false,
       retry: { limit: 0 },
-      timeout: { request: this.#settings.timeoutMs },
+      timeout: { request: this.settings.timeoutMs },
       responseType: 'buffer',
       ...(signal ? { signal } : {}),
     });
@@ -266,7 +267,7 @@ export class GitLabClient {
     const { name, code } = (error ?? {}) as { name?: string; code?: string };
     if (signal?.aborted || name === 'AbortError') return new CancelledError('The GitLab request was cancelled.');
     if (name === 'TimeoutError' || code === 'ETIMEDOUT') {
-      return new GitLabApiError(0, `GitLab request timed out after ${this.#settings.timeoutMs} ms.`, 'timeout');
+      return new GitLabApiError(0, `GitLab request timed out after ${this.settings.timeoutMs} ms.`, 'timeout');
     }
     // No `cause`: got's error carries the request options, token header included.
     return new GitLabApiError(0, `Request to GitLab instance '${this.name}' failed: ${code ?? name ?? 'error'}.`, 'execution_failed');

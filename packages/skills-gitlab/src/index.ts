@@ -1,5 +1,6 @@
 import type { SkillFamily } from '@nexus/core';
 import { gitlabApproval } from './skills/approval.js';
+import { gitlabArtifact } from './skills/artifact.js';
 import { gitlabBoard } from './skills/board.js';
 import { gitlabBranch } from './skills/branch.js';
 import { gitlabDiscussion } from './skills/discussion.js';
@@ -7,12 +8,15 @@ import { gitlabDraft } from './skills/draft.js';
 import { gitlabEpic } from './skills/epic.js';
 import { gitlabIssue } from './skills/issue.js';
 import { gitlabIteration } from './skills/iteration.js';
+import { gitlabJob } from './skills/job.js';
 import { gitlabLabel } from './skills/label.js';
 import { gitlabMilestone } from './skills/milestone.js';
 import { gitlabMr } from './skills/mr.js';
+import { gitlabPipeline } from './skills/pipeline.js';
 import { gitlabRepo } from './skills/repo.js';
 import { gitlabTag } from './skills/tag.js';
 import { gitlabTime } from './skills/time.js';
+import { gitlabVariable } from './skills/variable.js';
 
 export { parseGitLabSettings } from './settings.js';
 export type { GitLabInstanceSettings, GitLabSettings, ResolvedGitLabSettings } from './settings.js';
@@ -22,5 +26,6 @@ export const gitlabSkills: SkillFamily = { name: 'gitlab', skills: [
     gitlabRepo, gitlabIssue, gitlabMr, gitlabLabel, gitlabBranch, gitlabTag,
     gitlabEpic, gitlabIteration, gitlabMilestone, gitlabBoard, gitlabTime,
     gitlabApproval, gitlabDraft, gitlabDiscussion,
+    gitlabPipeline, gitlabJob, gitlabArtifact, gitlabVariable,
   ],
  };

@@ -79,6 +79,8 @@ export interface ActionCase {
   query?: Record<string, string>;
   /** Exact JSON body (`undefined`: none). */
   body?: unknown;
+  /** Body shown by `dry_run`, when it differs (secrets masked). */
+  dryRunBody?: unknown;
   /** What the output must match. */
   output?: RegExp;
   /** Words for the test title, when one action has several cases. */

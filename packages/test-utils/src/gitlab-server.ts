@@ -122,8 +122,9 @@ function isPaginated(value: unknown): value is PaginatedList {
   return typeof value === 'object' && value !== null && 'paginated' in value;
 }
 
+/** A handler's full response has a numeric `status` (GitLab objects carry status words). */
 function isResponse(value: unknown): value is StandInResponse {
-  return typeof value === 'object' && value !== null && ('status' in value || 'delayMs' in value) && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && typeof (value as { status?: unknown }).status === 'number';
 }
 
 function paginate(list: PaginatedList, request: RecordedRequest, pageUrl: (page: number) => string): StandInResponse {

@@ -2,11 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isMutatingAction } from '../action-kinds.js';
 import { gitlabSkills } from '../index.js';
 import { caseTitle, createHarness, type ActionCase, type Harness } from '../test-harness.js';
+import { ciCases } from './ci.cases.js';
 import { codeReviewCases } from './code-review.cases.js';
 import { foundationCases } from './foundation.cases.js';
 import { projectManagementCases } from './project-management.cases.js';
 
-const cases: ActionCase[] = [...foundationCases, ...projectManagementCases, ...codeReviewCases];
+const cases: ActionCase[] = [...foundationCases, ...projectManagementCases, ...codeReviewCases, ...ciCases];
 
 let h: Harness;
 beforeAll(async () => {
@@ -38,7 +39,7 @@ describe('mutating actions', () => {
     expect(result.output).toContain(`${testCase.method} ${h.server.url}/api/v4${testCase.path}`);
     const requests = (result.data as { requests: Array<{ method: string; url: string; body?: unknown }> }).requests;
     expect(requests.at(-1)).toMatchObject({ method: testCase.method, url: expect.stringContaining(testCase.path) });
-    if (testCase.body !== undefined) expect(requests.at(-1)?.body).toEqual(testCase.body);
+    if (testCase.body !== undefined) expect(requests.at(-1)?.body).toEqual(testCase.dryRunBody ?? testCase.body);
   });
 });
 

@@ -1,0 +1,38 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { atomicWriteBytes, authorizePath, PathSecurityError, validatePath, type ServiceContainer } from '@nexus/core';
+
+/**
+ * Writes downloaded bytes to `outputPath` through the sandbox (`authorizePath` for writing, which
+ * may ask to confirm a write outside the working directory), creating parent directories, atomically.
+ * Returns the real path written.
+ */
+export async function saveFile(services: ServiceContainer, tool: string, outputPath: string, bytes: Uint8Array): Promise<string> {
+  const target = await authorizePath(services, tool, outputPath, { access: 'write' });
+  await mkdir(dirname(target), { recursive: true });
+  await atomicWriteBytes(target, bytes);
+  return target;
+}
+
+/**
+ * Writes archive files (safe relative paths) below the directory `outputPath`. The directory goes
+ * through the sandbox once; every file is then checked to resolve inside it — a symlink planted in
+ * the directory cannot redirect a write — before the first file is written.
+ */
+export async function extractFiles(services: ServiceContainer, tool: string, outputPath: string, files: ReadonlyMap<string, Uint8Array>): Promise<string> {
+  const directory = await authorizePath(services, tool, outputPath, { access: 'write' });
+  const blockedPaths = services.getBlockedPaths();
+  const targets: Array<[string, Uint8Array]> = [];
+  for (const [path, data] of files) {
+    const target = await validatePath(join(directory, path), { allowedPaths: [directory], blockedPaths }).catch((error: unknown) => {
+      if (!PathSecurityError.isInstance(error)) throw error;
+      throw new PathSecurityError(path, 'it resolves outside the target directory or into a blocked path; nothing was extracted');
+    });
+    targets.push([target, data]);
+  }
+  for (const [target, data] of targets) {
+    await mkdir(dirname(target), { recursive: true });
+    await atomicWriteBytes(target, data);
+  }
+  return directory;
+}

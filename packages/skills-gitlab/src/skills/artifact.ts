@@ -1,0 +1,145 @@
+import { normalizePath, type ToolResult } from '@nexus/core';
+import { extractFiles, saveFile } from '../artifact-output.js';
+import { GitLabApiError } from '../gitlab-api-error.js';
+import type { GitLabRequest } from '../gitlab-client.js';
+import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
+import { size } from '../format.js';
+import { flag, integer, text } from '../schema.js';
+import { nestedPath, segment } from '../url-segments.js';
+import { listZipEntries, readZip } from '../zip-archive.js';
+
+interface ArtifactArgs extends GitLabArgs {
+  job_id?: number;
+  output_path?: string;
+  artifact_path?: string;
+  ref?: string;
+  job_name?: string;
+  extract?: boolean;
+}
+
+interface Job {
+  id: number;
+  name: string;
+  status: string;
+  artifacts?: Array<{ file_type?: string }>;
+  artifacts_file?: { filename?: string } | null;
+}
+
+const MAX_LISTED = 50;
+
+const jobPath = (context: ActionContext<ArtifactArgs>, suffix = '') => `${context.base}/jobs/${context.args.job_id}${suffix}`;
+
+/** The request's 404 turned into a sentence that tells the LLM what to do next. */
+async function fetchOr404(context: ActionContext<ArtifactArgs>, request: Pick<GitLabRequest, 'path' | 'query'>, notFound: string): Promise<Buffer> {
+  try {
+    return await context.client.download(request, context.signal);
+  } catch (error) {
+    if (error instanceof GitLabApiError && error.status === 404) throw new GitLabApiError(404, notFound);
+    throw error;
+  }
+}
+
+/**
+ * A download: GET `request`, then write the bytes to `output_path` (or, with `extract`, unpack
+ * the zip into that directory). Goes through the change gate: it writes to disk.
+ */
+function download(context: ActionContext<ArtifactArgs>, request: Pick<GitLabRequest, 'path' | 'query'>, what: string, notFound: string): Promise<ToolResult> {
+  const { output_path: outputPath = '', extract = false } = context.args;
+  const shown = normalizePath(outputPath, context.services.getCwd());
+  return context.change({
+    requests: [{ method: 'GET', ...request }],
+    effects: [extract ? `extract into ${shown}` : `write ${shown}`],
+    async perform() {
+      const bytes = await fetchOr404(context, request, notFound);
+      if (!extract) {
+        const written = await saveFile(context.services, context.tool, outputPath, bytes);
+        return reply(`Downloaded ${what} to ${written} (${size(bytes.length)}).`, { path: written, bytes: bytes.length });
+      }
+      const files = readZip(bytes, context.client.settings.maxDownloadBytes);
+      const directory = await extractFiles(context.services, context.tool, outputPath, files);
+      const names = [...files.keys()].sort();
+      return reply(`Extracted ${names.length} file(s) of ${what} into ${directory} (${size(bytes.length)} archive).`, { path: directory, files: names });
+    },
+  });
+}
+
+/** `gitlab_artifact`: CI job artifacts — list, download, unpack, delete, keep. */
+export const gitlabArtifact = defineGitLabSkill<ArtifactArgs>({
+  name: 'gitlab_artifact',
+  summary: 'GitLab CI job artifacts.',
+  scope: 'project',
+  properties: {
+    job_id: integer(),
+    output_path: text('File to write (with extract: directory)'),
+    artifact_path: text('download-file: path inside the archive'),
+    ref: text('download-ref: branch or tag'),
+    job_name: text('download-ref'),
+    extract: flag('download, download-ref: unpack the zip into output_path'),
+  },
+  actions: {
+    browse: {
+      required: ['job_id'],
+      async run(context) {
+        let job: Job;
+        try {
+          job = await context.get<Job>(jobPath(context));
+        } catch (error) {
+          if (error instanceof GitLabApiError && error.status === 404) throw new GitLabApiError(404, `Job ${context.args.job_id} not found.`);
+          throw error;
+        }
+        const hasArchive = (job.artifacts ?? []).some((artifact) => artifact.file_type === 'archive') || Boolean(job.artifacts_file);
+        if (!hasArchive) return reply(`Job #${job.id} ${job.name} (${job.status}) has no artifacts.`, { job: job, files: [] });
+        let bytes: Buffer;
+        try {
+          bytes = await context.client.download({ path: jobPath(context, '/artifacts') }, context.signal);
+        } catch (error) {
+          if (error instanceof GitLabApiError && error.status === 404) return reply(`The artifacts of job #${job.id} have expired or were not produced.`, { job: job, files: [] });
+          throw error;
+        }
+        const entries = listZipEntries(bytes).sort((a, b) => a.name.localeCompare(b.name));
+        const total = entries.reduce((sum, entry) => sum + entry.size, 0);
+        const names = entries.slice(0, MAX_LISTED).map((entry) => entry.name);
+        const more = entries.length > MAX_LISTED ? [`... and ${entries.length - MAX_LISTED} more files`] : [];
+        const output = [`Artifacts of job #${job.id} ${job.name} (${job.status}): ${entries.length} files, ${size(total)} uncompressed`, ...names, ...more].join('\n');
+        return reply(output, { job: job, files: entries });
+      },
+    },
+    download: {
+      required: ['job_id', 'output_path'],
+      run: (context) =>
+        download(context, { path: jobPath(context, '/artifacts') }, `the artifacts of job #${context.args.job_id}`, `Job ${context.args.job_id} has no artifacts: it may not have produced artifacts or they may have expired.`),
+    },
+    'download-file': {
+      required: ['job_id', 'artifact_path', 'output_path'],
+      run(context) {
+        const artifactPath = context.args.artifact_path as string;
+        return download(
+          context,
+          { path: jobPath(context, `/artifacts/${nestedPath(artifactPath, 'artifact_path')}`) },
+          `'${artifactPath}' of job #${context.args.job_id}`,
+          `File '${artifactPath}' not found in the artifacts of job ${context.args.job_id}; use browse to list them.`,
+        );
+      },
+    },
+    'download-ref': {
+      required: ['ref', 'job_name', 'output_path'],
+      run(context) {
+        const { ref, job_name: jobName } = context.args as Required<Pick<ArtifactArgs, 'ref' | 'job_name'>>;
+        return download(
+          context,
+          { path: `${context.base}/jobs/artifacts/${segment(ref, 'ref')}/download`, query: { job: jobName } },
+          `the artifacts of job '${jobName}' on ${ref}`,
+          `No artifacts for job '${jobName}' on ref '${ref}'.`,
+        );
+      },
+    },
+    delete: {
+      required: ['job_id'],
+      run: (context) => context.send({ method: 'DELETE', path: jobPath(context, '/artifacts') }, () => `Deleted the artifacts of job #${context.args.job_id}.`),
+    },
+    keep: {
+      required: ['job_id'],
+      run: (context) => context.send<Job>({ method: 'POST', path: jobPath(context, '/artifacts/keep') }, (job) => `The artifacts of job #${job.id} will be kept (no expiry).`),
+    },
+  },
+});
