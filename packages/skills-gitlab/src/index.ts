@@ -3,10 +3,13 @@ import { gitlabApproval } from './skills/approval.js';
 import { gitlabArtifact } from './skills/artifact.js';
 import { gitlabBoard } from './skills/board.js';
 import { gitlabBranch } from './skills/branch.js';
+import { gitlabDeployKey } from './skills/deploy-key.js';
+import { gitlabDeployToken } from './skills/deploy-token.js';
 import { gitlabDiscussion } from './skills/discussion.js';
 import { gitlabDraft } from './skills/draft.js';
 import { gitlabEpic } from './skills/epic.js';
 import { gitlabIssue } from './skills/issue.js';
+import { gitlabFeatureFlag } from './skills/feature-flag.js';
 import { gitlabIteration } from './skills/iteration.js';
 import { gitlabJob } from './skills/job.js';
 import { gitlabLabel } from './skills/label.js';
@@ -27,5 +30,6 @@ export const gitlabSkills: SkillFamily = { name: 'gitlab', skills: [
     gitlabEpic, gitlabIteration, gitlabMilestone, gitlabBoard, gitlabTime,
     gitlabApproval, gitlabDraft, gitlabDiscussion,
     gitlabPipeline, gitlabJob, gitlabArtifact, gitlabVariable,
+    gitlabDeployKey, gitlabDeployToken, gitlabFeatureFlag,
   ],
  };

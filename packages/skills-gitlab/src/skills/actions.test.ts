@@ -4,10 +4,11 @@ import { gitlabSkills } from '../index.js';
 import { caseTitle, createHarness, type ActionCase, type Harness } from '../test-harness.js';
 import { ciCases } from './ci.cases.js';
 import { codeReviewCases } from './code-review.cases.js';
+import { configCases } from './config.cases.js';
 import { foundationCases } from './foundation.cases.js';
 import { projectManagementCases } from './project-management.cases.js';
 
-const cases: ActionCase[] = [...foundationCases, ...projectManagementCases, ...codeReviewCases, ...ciCases];
+const cases: ActionCase[] = [...foundationCases, ...projectManagementCases, ...codeReviewCases, ...ciCases, ...configCases];
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,0 +1,159 @@
+import type { JsonObject, JsonValue } from '@nexus/core';
+import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
+import { day, detailText, listText } from '../format.js';
+import { choice, flag, integer, text } from '../schema.js';
+import { segment } from '../url-segments.js';
+import { put, requireFields } from './work-items.js';
+
+interface FeatureFlagArgs extends GitLabArgs {
+  name?: string;
+  description?: string;
+  active?: boolean;
+  strategies?: JsonValue[];
+  scope?: string;
+  list_id?: number;
+  list_name?: string;
+  user_xids?: string;
+}
+
+interface Strategy {
+  name: string;
+  parameters?: Record<string, unknown>;
+  scopes?: Array<{ environment_scope: string }>;
+}
+
+interface FeatureFlag {
+  name: string;
+  description?: string | null;
+  active?: boolean;
+  version?: string;
+  created_at?: string;
+  updated_at?: string;
+  strategies?: Strategy[];
+}
+
+interface UserList {
+  id?: number;
+  iid?: number;
+  name: string;
+  user_xids?: string;
+}
+
+const STRATEGY_NAMES = ['default', 'gradualRolloutUserId', 'userWithId', 'gitlabUserList', 'flexibleRollout'];
+
+const strategySchema = {
+  type: 'array',
+  description: 'Rollout strategies',
+  items: {
+    type: 'object',
+    properties: {
+      name: { type: 'string', enum: STRATEGY_NAMES },
+      parameters: { type: 'object' },
+      scopes: { type: 'array', items: { type: 'object', properties: { environment_scope: { type: 'string' } }, required: ['environment_scope'] } },
+    },
+    required: ['name'],
+  },
+};
+
+const flagPath = (context: ActionContext<FeatureFlagArgs>) => `${context.base}/feature_flags/${segment(context.args.name ?? '', 'name')}`;
+const listPath = (context: ActionContext<FeatureFlagArgs>) => `${context.base}/feature_flags_user_lists/${context.args.list_id}`;
+const userCount = (list: UserList) => (list.user_xids ? list.user_xids.split(',').filter((id) => id.trim()).length : 0);
+const listLine = (list: UserList) => `${list.name} (#${list.id ?? list.iid}, ${userCount(list)} users)`;
+
+function strategyLine(strategy: Strategy): string {
+  const environments = (strategy.scopes ?? []).map((scope) => scope.environment_scope).join(', ') || '*';
+  const parameters = strategy.parameters && Object.keys(strategy.parameters).length ? ` ${JSON.stringify(strategy.parameters)}` : '';
+  return `- ${strategy.name} on ${environments}${parameters}`;
+}
+
+function flagFields(args: FeatureFlagArgs): JsonObject {
+  const body: JsonObject = {};
+  put(body, 'description', args.description);
+  if (args.active !== undefined) body.active = args.active;
+  if (args.strategies?.length) body.strategies = args.strategies;
+  return body;
+}
+
+function listFields(args: FeatureFlagArgs): JsonObject {
+  const body: JsonObject = {};
+  put(body, 'name', args.list_name);
+  put(body, 'user_xids', args.user_xids);
+  return body;
+}
+
+/** `gitlab_feature_flag`: feature flags of a project and their user lists. */
+export const gitlabFeatureFlag = defineGitLabSkill<FeatureFlagArgs>({
+  name: 'gitlab_feature_flag',
+  summary: 'GitLab feature flags and feature-flag user lists.',
+  scope: 'project',
+  properties: {
+    name: text('Flag name'),
+    description: text(),
+    active: flag(),
+    strategies: strategySchema,
+    scope: choice(['enabled', 'disabled'], 'List filter'),
+    list_id: integer(),
+    list_name: text('User list name'),
+    user_xids: text('Comma-separated user ids'),
+  },
+  actions: {
+    list: {
+      async run(context) {
+        const flags = await context.list<FeatureFlag>(`${context.base}/feature_flags`, { scope: context.args.scope }, 100);
+        return reply(listText('feature flags', flags, (item) => `${item.name} [${item.active ? 'active' : 'inactive'}] ${item.version ?? ''}`.trimEnd()), flags);
+      },
+    },
+    get: {
+      required: ['name'],
+      async run(context) {
+        const item = await context.get<FeatureFlag>(flagPath(context));
+        const output = detailText(
+          item.name,
+          [
+            ['Status', item.active ? 'active' : 'inactive'],
+            ['Description', item.description],
+            ['Version', item.version],
+            ['Created', day(item.created_at)],
+            ['Updated', day(item.updated_at)],
+          ],
+          ['Strategies:', ...(item.strategies ?? []).map(strategyLine)].join('\n'),
+        );
+        return reply(output, item);
+      },
+    },
+    create: {
+      required: ['name'],
+      run: (context) =>
+        context.send<FeatureFlag>(
+          { method: 'POST', path: `${context.base}/feature_flags`, body: { name: context.args.name as string, version: 'new_version_flag', ...flagFields(context.args) } },
+          (item) => `Created feature flag ${item.name} (${item.active === false ? 'inactive' : 'active'}).`,
+        ),
+    },
+    update: {
+      required: ['name'],
+      run: (context) => context.send<FeatureFlag>({ method: 'PUT', path: flagPath(context), body: requireFields(flagFields(context.args)) }, (item) => `Updated feature flag ${item.name} (${item.active ? 'active' : 'inactive'}).`),
+    },
+    delete: {
+      required: ['name'],
+      run: (context) => context.send({ method: 'DELETE', path: flagPath(context) }, () => `Deleted feature flag ${context.args.name}.`),
+    },
+    'list-user-lists': {
+      async run(context) {
+        const lists = await context.list<UserList>(`${context.base}/feature_flags_user_lists`, {}, 100);
+        return reply(listText('user lists', lists, listLine), lists);
+      },
+    },
+    'create-user-list': {
+      required: ['list_name', 'user_xids'],
+      run: (context) => context.send<UserList>({ method: 'POST', path: `${context.base}/feature_flags_user_lists`, body: listFields(context.args) }, (list) => `Created user list ${listLine(list)}.`),
+    },
+    'update-user-list': {
+      required: ['list_id'],
+      run: (context) => context.send<UserList>({ method: 'PUT', path: listPath(context), body: requireFields(listFields(context.args)) }, (list) => `Updated user list ${listLine(list)}.`),
+    },
+    'delete-user-list': {
+      required: ['list_id'],
+      run: (context) => context.send({ method: 'DELETE', path: listPath(context) }, () => `Deleted user list #${context.args.list_id}.`),
+    },
+  },
+});
