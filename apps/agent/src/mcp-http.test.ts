@@ -1,0 +1,122 @@
+import { request as httpRequest } from 'node:http';
+import { testdir, type TestDir } from '@nexus/test-utils';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ensureBuilt, nexusEnv, startHttpNexus, type HttpNexus } from './testing/nexus-process.js';
+
+let dir: TestDir;
+let nexus: HttpNexus | undefined;
+const clients: Client[] = [];
+
+beforeAll(ensureBuilt, 180_000);
+
+beforeEach(async () => {
+  dir = await testdir({ project: {}, config: {} });
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await nexus?.stop();
+  nexus = undefined;
+  await dir.cleanup();
+});
+
+async function start(args: string[] = [], env: Record<string, string> = {}): Promise<HttpNexus> {
+  nexus = await startHttpNexus(args, { cwd: dir.join('project'), env: nexusEnv(dir.join('config'), env) });
+  return nexus;
+}
+
+async function connect(server: HttpNexus, token = server.token): Promise<Client> {
+  const client = new Client({ name: 'http-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  clients.push(client);
+  return client;
+}
+
+/** A POST with exactly these headers; returns the status. */
+function post(url: string, headers: Record<string, string>, body: string): Promise<number> {
+  const { hostname, port, pathname } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: hostname, port, path: pathname, method: 'POST', headers, setHost: false }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+
+function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
+  return (result.content as { text: string }[])[0]?.text ?? '';
+}
+
+describe('nexus mcp --http, with the SDK client', () => {
+  it('prints a loopback URL and a token, and serves tools to a client that sends it', async () => {
+    const server = await start();
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(server.token).toMatch(/^[\w-]{40,}$/);
+    const client = await connect(server);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['echo', 'sleep']));
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { message: 'over http' } }))).toBe('over http');
+  });
+
+  it('reports a failing call, forwards progress, and cancels a running sleep', async () => {
+    const client = await connect(await start());
+    const failed = await client.callTool({ name: 'sleep', arguments: { seconds: -1 } });
+    expect(failed.isError).toBe(true);
+    expect(textOf(failed)).toContain('`seconds`');
+    const updates: Progress[] = [];
+    await client.callTool({ name: 'sleep', arguments: { seconds: 1.2 } }, undefined, { onprogress: (progress) => updates.push(progress) });
+    expect(updates.length).toBeGreaterThanOrEqual(1);
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'sleep', arguments: { seconds: 600 } }, undefined, { signal: controller.signal, onprogress: () => controller.abort('enough') });
+    await expect(call).rejects.toThrow();
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { message: 'after' } }))).toBe('after');
+  });
+
+  it('takes the token from NEXUS_MCP_TOKEN without printing it', async () => {
+    const token = 'a-token-chosen-by-the-user-1234';
+    const server = await start([], { NEXUS_MCP_TOKEN: token });
+    expect(server.stdout()).not.toContain(token);
+    expect(server.stdout()).toContain('Token: (from NEXUS_MCP_TOKEN)');
+    const client = await connect(server, token);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    const server = await start();
+    nexus = undefined;
+    expect(await server.stop()).toBe(0);
+  });
+});
+
+describe('nexus mcp --http — hardening', () => {
+  it('refuses without the token (401), from a foreign Host or Origin (403), and non-JSON bodies (415)', async () => {
+    const server = await start();
+    const host = new URL(server.url).host;
+    const good = { host, authorization: `Bearer ${server.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    expect(await post(server.url, good, initialize)).toBe(200);
+    const { authorization: _, ...noToken } = good;
+    expect(await post(server.url, noToken, initialize)).toBe(401);
+    expect(await post(server.url, { ...good, authorization: 'Bearer not-the-token' }, initialize)).toBe(401);
+    expect(await post(server.url, { ...good, host: 'attacker.example' }, initialize)).toBe(403);
+    expect(await post(server.url, { ...good, origin: 'http://attacker.example' }, initialize)).toBe(403);
+    expect(await post(server.url, { ...good, 'content-type': 'text/plain' }, initialize)).toBe(415);
+    await expect(connect(server, 'a-wrong-token-of-some-length')).rejects.toThrow();
+  });
+
+  it('lets a cross-origin browser-style request do nothing', async () => {
+    const server = await start();
+    const host = new URL(server.url).host;
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'sleep', arguments: { seconds: 0 } } });
+    // What a page on another site can send without a CORS preflight: a text/plain POST with its Origin.
+    expect(await post(server.url, { host, origin: 'http://attacker.example', 'content-type': 'text/plain' }, initialize)).toBe(403);
+    expect(await post(server.url, { host, origin: 'http://attacker.example', 'content-type': 'text/plain' }, call)).toBe(403);
+    // A DNS-rebound page reaches 127.0.0.1 under the attacker's host name.
+    expect(await post(server.url, { host: `attacker.example:${new URL(server.url).port}`, 'content-type': 'application/json' }, initialize)).toBe(403);
+  });
+});

@@ -1,0 +1,136 @@
+// Helpers for tests that run the built `nexus` command as a real process. Not part of the app.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+const appDir = fileURLToPath(new URL('../..', import.meta.url));
+const rootDir = join(appDir, '..', '..');
+
+/** The built command. */
+export const CLI_PATH = join(appDir, 'dist', 'cli.js');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && !entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+function oldestOutput(dir: string): number {
+  try {
+    return Math.min(...readdirSync(dir).map((name) => statSync(join(dir, name)).mtimeMs));
+  } catch {
+    return 0;
+  }
+}
+
+/** Whether the app or a workspace package it uses changed since it was last built. */
+function isStale(): boolean {
+  const manifest = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const dirs = [appDir, ...Object.keys(manifest.dependencies).filter((name) => name.startsWith('@nexus/')).map((name) => join(rootDir, 'packages', name.slice('@nexus/'.length)))];
+  return dirs.some((dir) => newestSource(join(dir, 'src')) > oldestOutput(join(dir, 'dist')));
+}
+
+/**
+ * Builds the app and its packages when the sources are newer than `dist/` (the repository's test
+ * command builds first, so then this does nothing). Test files run in parallel, so the build
+ * happens under a lock and only once.
+ */
+export async function ensureBuilt(): Promise<void> {
+  if (!isStale()) return;
+  const lock = join(tmpdir(), 'nexus-agent-test-build.lock');
+  for (let waited = 0; ; waited += 250) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (waited > 180_000) rmdirSync(lock);
+      await delay(250);
+    }
+  }
+  try {
+    if (isStale()) execFileSync(process.execPath, [join(rootDir, 'node_modules', 'turbo', 'bin', 'turbo'), 'run', 'build', '--filter=@nexus/agent', '--output-logs=errors-only'], { cwd: rootDir, stdio: 'ignore' });
+  } catch {
+    // A package being edited may not build right now; the last build is what the tests then run.
+  } finally {
+    rmdirSync(lock);
+  }
+}
+
+/** What a finished `nexus` process left. */
+export interface NexusRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options of {@link runNexus}. */
+export interface RunOptions {
+  cwd: string;
+  /** Variables on top of a minimal environment (PATH, HOME). */
+  env?: Record<string, string>;
+  /** Written to stdin, which is then closed. */
+  input?: string;
+}
+
+/** The environment a test's `nexus` runs with: no user config unless the test writes one into `configHome`. */
+export function nexusEnv(configHome: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? configHome, XDG_CONFIG_HOME: configHome, ...extra };
+}
+
+/** Runs `nexus <args>` to completion. */
+export function runNexus(args: readonly string[], options: RunOptions): Promise<NexusRun> {
+  const { cwd, env = {}, input = '' } = options;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+/** A `nexus mcp --http` process and what it printed. */
+export interface HttpNexus {
+  url: string;
+  token: string;
+  /** Everything printed to stdout so far. */
+  stdout(): string;
+  /** Sends SIGTERM and waits for the exit status. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `nexus mcp --http 0 <args>` and waits until it prints its URL and token. */
+export function startHttpNexus(args: readonly string[], options: Omit<RunOptions, 'input'>): Promise<HttpNexus> {
+  const child = spawn(process.execPath, [CLI_PATH, 'mcp', '--http', '0', ...args], { cwd: options.cwd, env: { PATH: process.env.PATH ?? '', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return new Promise((resolve, reject) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    void exited.then((code) => reject(new Error(`nexus mcp --http exited (${code}) before it was ready: ${stderr}`)));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      const url = /^URL: +(\S+)$/m.exec(stdout)?.[1];
+      const token = /^Token: +(.+)$/m.exec(stdout)?.[1];
+      if (url && token) {
+        resolve({
+          url,
+          token,
+          stdout: () => stdout,
+          stop: () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    });
+  });
+}
