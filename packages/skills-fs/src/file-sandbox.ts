@@ -103,13 +103,17 @@ export class FileSandbox {
     return isWithin(path, cwd) ? relative(cwd, path) : path;
   }
 
-  /** Opens an existing regular file for reading (`access` says which roots apply). */
-  async openFile(path: string, access: AuthorizePathOptions['access'] = 'read'): Promise<OpenedFile> {
-    return this.openApproved(await this.authorize(path, { access, mustExist: true }), path);
+  /**
+   * Opens an existing regular file for reading (`access` says which roots apply); `parameter`
+   * names the argument in errors (default `path`).
+   */
+  async openFile(path: string, options: { access?: AuthorizePathOptions['access']; parameter?: string } = {}): Promise<OpenedFile> {
+    const { access = 'read', parameter = 'path' } = options;
+    return this.openApproved(await this.authorize(path, { access, mustExist: true }), path, parameter);
   }
 
   /** Opens a regular file at a real path {@link authorize} already approved (`path`: how to name it in errors). */
-  async openApproved(real: string, path: string = real): Promise<OpenedFile> {
+  async openApproved(real: string, path: string = real, parameter = 'path'): Promise<OpenedFile> {
     let handle: FileHandle;
     try {
       handle = await openVerified(real);
@@ -119,8 +123,8 @@ export class FileSandbox {
     }
     try {
       const stats = await handle.stat();
-      if (stats.isDirectory()) throw new InvalidParametersError(`${path} is a directory; use list_directory or glob to see what it holds.`, 'path');
-      if (!stats.isFile()) throw new InvalidParametersError(`${path} is not a regular file (it is a device, socket or pipe).`, 'path');
+      if (stats.isDirectory()) throw new InvalidParametersError(`Expected \`${parameter}\` to be a file, but ${path} is a directory; use list_directory or glob to see what it holds.`, parameter);
+      if (!stats.isFile()) throw new InvalidParametersError(`Expected \`${parameter}\` to be a regular file, but ${path} is a device, socket or pipe.`, parameter);
       return { path: real, handle, stats };
     } catch (error) {
       await handle.close();
@@ -135,7 +139,7 @@ export class FileSandbox {
     } catch (error) {
       const code = errnoCode(error);
       if (code === 'ENOENT') throw new NotFoundError(`No such directory: ${await this.display(real)}`, { cause: error });
-      if (code === 'ENOTDIR') throw new InvalidParametersError(`${await this.display(real)} is not a directory.`, 'path');
+      if (code === 'ENOTDIR') throw new InvalidParametersError(`\`path\` ${await this.display(real)} is not a directory.`, 'path');
       throw error;
     }
   }
@@ -152,7 +156,7 @@ export class FileSandbox {
       try {
         const stats = await lstat(existing);
         if (stats.isSymbolicLink()) throw new PathSecurityError(await this.display(existing), 'it became a symbolic link after it was checked');
-        if (!stats.isDirectory()) throw new InvalidParametersError(`${await this.display(existing)} exists and is not a directory.`, 'path');
+        if (!stats.isDirectory()) throw new InvalidParametersError(`\`path\` ${await this.display(existing)} exists and is not a directory.`, 'path');
         break;
       } catch (error) {
         if (errnoCode(error) !== 'ENOENT') throw error;

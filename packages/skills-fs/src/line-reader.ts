@@ -84,7 +84,8 @@ export async function readLineSlice(handle: FileHandle, options: LineSliceOption
   const emit = (): boolean => {
     if (lineNumber >= offset) {
       const text = decodeLine(Buffer.concat(parts, partBytes), maxLineLength, slice);
-      const size = Buffer.byteLength(text) + 1;
+      // As read_file prints it: the number padded to 6 columns, a tab, the text, a newline.
+      const size = Math.max(6, String(lineNumber).length) + Buffer.byteLength(text) + 2;
       if (slice.lines.length > 0 && outputBytes + size > maxBytes) {
         slice.hitByteLimit = true;
         slice.nextLine = lineNumber;

@@ -16,8 +16,8 @@ export async function resolveDestination(files: FileSandbox, source: string, des
   if (real === source) throw new InvalidParametersError('Expected `destination` to differ from `source`; both are the same path.', 'destination');
   const existing = await lstat(real).catch(() => undefined);
   if (existing && !overwrite) {
-    throw new InvalidParametersError(`${await files.display(real)} already exists; set overwrite=true to replace it.`, 'destination');
+    throw new InvalidParametersError(`\`destination\` ${await files.display(real)} already exists; set overwrite=true to replace it.`, 'destination');
   }
-  if (existing?.isDirectory()) throw new InvalidParametersError(`${await files.display(real)} is a directory; it cannot be replaced.`, 'destination');
+  if (existing?.isDirectory()) throw new InvalidParametersError(`\`destination\` ${await files.display(real)} is a directory; it cannot be replaced.`, 'destination');
   return { path: real, exists: existing !== undefined };
 }

@@ -32,10 +32,7 @@ export const copyFileSkill = defineFileSkill<CopyFileArgs>({
     additionalProperties: false,
   },
   create: (files) => async ({ source, destination, overwrite = false }) => {
-    const opened = await files.openFile(source).catch((error: unknown) => {
-      if (error instanceof InvalidParametersError) throw new InvalidParametersError(error.message, 'source');
-      throw error;
-    });
+    const opened = await files.openFile(source, { parameter: 'source' });
     try {
       const target = await resolveDestination(files, opened.path, destination, overwrite);
       await files.makeDirectories(dirname(target.path));
@@ -56,7 +53,7 @@ export const copyFileSkill = defineFileSkill<CopyFileArgs>({
         }
       } catch (error) {
         await unlink(temporary).catch(() => {});
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new InvalidParametersError(`${await files.display(target.path)} already exists; set overwrite=true to replace it.`, 'destination');
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new InvalidParametersError(`\`destination\` ${await files.display(target.path)} already exists; set overwrite=true to replace it.`, 'destination');
         throw error;
       } finally {
         await directory.close();

@@ -13,6 +13,7 @@ export const fileInfoSkill = defineFileSkill<FileInfoArgs>({
   name: 'file_info',
   description: 'Show metadata of a file or directory: type, size, permissions (rwxr-xr-x), owner ids and modification time. Does not read the content.',
   readOnly: true,
+  destructive: false,
   parameters: {
     type: 'object',
     properties: { path: { type: 'string', description: 'File or directory.' } },

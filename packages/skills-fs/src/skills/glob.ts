@@ -25,6 +25,7 @@ export const globSkill = defineFileSkill<GlobArgs>({
     'Find files by glob pattern, e.g. "**/*.ts", "src/**/test_*.py" or "*.md" (a pattern without "/" matches file names at any depth). ' +
     'Results are sorted and capped at max_results. .git and node_modules are skipped unless the pattern names them; symlinks are not followed.',
   readOnly: true,
+  destructive: false,
   parameters: {
     type: 'object',
     properties: {

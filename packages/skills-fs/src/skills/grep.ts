@@ -29,6 +29,7 @@ export const grepSkill = defineFileSkill<GrepArgs>({
     'Searches a file or a directory tree (recursive by default; .git, node_modules, binary files and symlinks are skipped). ' +
     'include filters files by glob ("*.py", "src/**/*.ts"); context adds lines around each match; results stop at max_matches. Uses ripgrep when installed.',
   readOnly: true,
+  destructive: false,
   parameters: {
     type: 'object',
     properties: {

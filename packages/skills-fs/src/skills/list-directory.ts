@@ -25,6 +25,7 @@ export const listDirectorySkill = defineFileSkill<ListDirectoryArgs>({
     'List a directory. Directories end in "/", symlinks in "@". Hidden entries (".name") only with all=true; long=true adds "permissions size modified" columns like ls -l. ' +
     `At most ${MAX_LIST_ENTRIES} entries are shown.`,
   readOnly: true,
+  destructive: false,
   parameters: {
     type: 'object',
     properties: {

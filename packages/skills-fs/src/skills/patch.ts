@@ -121,7 +121,7 @@ export const patchSkill = defineFileSkill<PatchArgs>({
     }
     let text = diff;
     if (text === undefined) {
-      const opened = await files.openFile(diffFile as string);
+      const opened = await files.openFile(diffFile as string, { parameter: 'diff_file' });
       try {
         text = (await opened.handle.readFile()).toString('utf8');
       } finally {
@@ -134,7 +134,10 @@ export const patchSkill = defineFileSkill<PatchArgs>({
     } catch (error) {
       throw new InvalidParametersError(`\`${diff === undefined ? 'diff_file' : 'diff'}\` is not a valid unified diff: ${(error as Error).message}`, diff === undefined ? 'diff_file' : 'diff');
     }
-    if (patches.length === 0) throw new InvalidParametersError('The diff holds no hunks (no "@@ -a,b +c,d @@" sections).', diff === undefined ? 'diff_file' : 'diff');
+    if (patches.length === 0) {
+      const parameter = diff === undefined ? 'diff_file' : 'diff';
+      throw new InvalidParametersError(`\`${parameter}\` holds no hunks (no "@@ -a,b +c,d @@" sections); give a unified diff.`, parameter);
+    }
     const targetReal = await files.authorize(target, { access: 'write' });
     const targetIsDirectory = await stat(targetReal).then((stats) => stats.isDirectory(), () => false);
     if (patches.length > 1 && !targetIsDirectory) throw new InvalidParametersError('The diff changes several files, so `target` must be the directory their paths are relative to.', 'target');

@@ -30,6 +30,7 @@ export const readFileSkill = defineFileSkill<ReadFileArgs>({
     'Read a UTF-8 text file. Lines come numbered ("     12\\tcode"), the numbers edit_lines and edit_file(start_line) use. ' +
     'Use offset and limit to read part of a large file; long output is cut with a note saying which offset to continue from. Binary files are refused.',
   readOnly: true,
+  destructive: false,
   parameters: {
     type: 'object',
     properties: {
@@ -48,7 +49,7 @@ export const readFileSkill = defineFileSkill<ReadFileArgs>({
       const head = Buffer.alloc(Math.min(8000, opened.stats.size));
       await opened.handle.read(head, 0, head.length, 0);
       if (looksBinary(head)) {
-        throw new InvalidParametersError(`${display} is a binary file (${opened.stats.size} bytes); read_file only shows text. Use file_info for its metadata.`, 'path');
+        throw new InvalidParametersError(`\`path\` ${display} is a binary file (${opened.stats.size} bytes); read_file only shows text. Use file_info for its metadata.`, 'path');
       }
       const slice = await readLineSlice(opened.handle, { offset, limit, maxBytes: maxReadBytes, maxLineLength });
       files.recordSeen(opened.path, opened.stats);

@@ -49,7 +49,7 @@ export const renameSkill = defineFileSkill<RenameArgs>({
         await unlink(oldEntry);
       }
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new InvalidParametersError(`${await files.display(target.path)} already exists; set overwrite=true to replace it.`, 'destination');
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new InvalidParametersError(`\`destination\` ${await files.display(target.path)} already exists; set overwrite=true to replace it.`, 'destination');
       throw error;
     } finally {
       await sourceDirectory.close();

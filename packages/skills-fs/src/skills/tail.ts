@@ -18,6 +18,7 @@ export const tailSkill = defineFileSkill<TailArgs>({
   name: 'tail',
   description: 'Show the last lines of a text file (default 10), reading from the end, so it is fast on huge logs.',
   readOnly: true,
+  destructive: false,
   parameters: {
     type: 'object',
     properties: {
@@ -34,7 +35,7 @@ export const tailSkill = defineFileSkill<TailArgs>({
       const { size } = opened.stats;
       const head = Buffer.alloc(Math.min(8000, size));
       await opened.handle.read(head, 0, head.length, 0);
-      if (looksBinary(head)) throw new InvalidParametersError(`${display} is a binary file; tail only shows text.`, 'path');
+      if (looksBinary(head)) throw new InvalidParametersError(`\`path\` ${display} is a binary file; tail only shows text.`, 'path');
       const { maxReadBytes, maxLineLength } = files.options;
       const result = await readLastLines(opened.handle, size, lines, maxReadBytes, maxLineLength);
       files.recordSeen(opened.path, opened.stats);

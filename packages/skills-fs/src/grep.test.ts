@@ -1,0 +1,132 @@
+import { link } from 'node:fs/promises';
+import { afterEach, describe, expect, test } from 'vitest';
+import { findRipgrep } from './grep/ripgrep-search.js';
+import { createWorkspace, type Workspace, type WorkspaceOptions } from './test-helpers.js';
+import type { Tree } from '@nexus/test-utils';
+
+const hasRipgrep = (await findRipgrep()) !== undefined;
+
+let workspace: Workspace | undefined;
+afterEach(async () => {
+  await workspace?.dir.cleanup();
+  workspace = undefined;
+});
+
+const TREE: Tree = {
+  'a.ts': 'const needle = 1;\nother\nneedle again\n',
+  'b.py': 'x = 1\nNEEDLE = 2\n',
+  'crlf.txt': 'first\r\nneedle here\r\nlast\r\n',
+  src: { 'deep.ts': 'one\ntwo\nneedle three\nfour\nfive\nsix\nneedle seven\neight\n' },
+  node_modules: { 'dep.ts': 'needle in dependency\n' },
+  '.git': { config: 'needle in git\n' },
+  '.hidden.ts': 'needle hidden\n',
+  'image.bin': new Uint8Array([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0, 1, 2]),
+  'link-out': { symlink: '../outside' },
+  'link-file': { symlink: '../outside/secret.txt' },
+};
+
+const engines = [
+  ['builtin', true],
+  ['ripgrep', hasRipgrep],
+] as const;
+
+async function setUp(engine: 'builtin' | 'ripgrep', tree: Tree = TREE, options: WorkspaceOptions = {}): Promise<Workspace> {
+  workspace = await createWorkspace(tree, { outside: { 'secret.txt': 'needle secret\n' }, ...options, fileSkillOptions: { grepEngine: engine, ...options.fileSkillOptions } });
+  return workspace;
+}
+
+describe.each(engines)('grep with the %s engine', (engine, available) => {
+  test.skipIf(!available)('finds matches as path:line:text, sorted, skipping .git, node_modules, binary files and symlinks', async () => {
+    const ws = await setUp(engine);
+    const result = await ws.run('grep', { pattern: 'needle', path: '.' });
+    expect(result.data).toMatchObject({ engine });
+    expect(result.output).toBe(
+      ['.hidden.ts:1:needle hidden', 'a.ts:1:const needle = 1;', 'a.ts:3:needle again', 'crlf.txt:2:needle here', 'src/deep.ts:3:needle three', 'src/deep.ts:7:needle seven', '[6 matches in 4 files.]'].join('\n'),
+    );
+  });
+
+  test.skipIf(!available)('honours include, ignore_case, recursive and a single file as path', async () => {
+    const ws = await setUp(engine);
+    expect((await ws.run('grep', { pattern: 'needle', path: '.', include: '*.py', ignore_case: true })).output).toBe('b.py:2:NEEDLE = 2\n[1 match in 1 file.]');
+    expect((await ws.run('grep', { pattern: 'needle', path: '.', include: 'src/*.ts' })).output).toContain('src/deep.ts:3:');
+    expect((await ws.run('grep', { pattern: 'needle', path: '.', recursive: false })).output).not.toContain('src/');
+    expect((await ws.run('grep', { pattern: 'needle', path: 'src/deep.ts' })).output).toBe('src/deep.ts:3:needle three\nsrc/deep.ts:7:needle seven\n[2 matches in 1 file.]');
+    expect((await ws.run('grep', { pattern: 'absent', path: '.' })).output).toBe('No matches for "absent" in ..');
+  });
+
+  test.skipIf(!available)('adds context lines and separates groups with --', async () => {
+    const ws = await setUp(engine);
+    const result = await ws.run('grep', { pattern: 'needle', path: 'src', context: 1 });
+    expect(result.output).toBe(['src/deep.ts-2-two', 'src/deep.ts:3:needle three', 'src/deep.ts-4-four', '--', 'src/deep.ts-6-six', 'src/deep.ts:7:needle seven', 'src/deep.ts-8-eight', '[2 matches in 1 file.]'].join('\n'));
+  });
+
+  test.skipIf(!available)('stops at max_matches and says so', async () => {
+    const ws = await setUp(engine, { 'many.txt': 'hit\n'.repeat(50), 'more.txt': 'hit\n' });
+    const result = await ws.run('grep', { pattern: 'hit', path: '.', max_matches: 5 });
+    expect(result.output.split('\n').slice(0, 5)).toEqual(['many.txt:1:hit', 'many.txt:2:hit', 'many.txt:3:hit', 'many.txt:4:hit', 'many.txt:5:hit']);
+    expect(result.output).toContain('[Stopped at 5 matches (max_matches=5); there are more.');
+  });
+
+  test.skipIf(!available)('leaves out blocked paths (any case) and hard links inside the tree', async () => {
+    const ws = await setUp(engine, { 'ok.txt': 'needle ok\n', Private: { 'key.txt': 'needle key\n' } }, { blockedPaths: ['private'] });
+    await link(ws.dir.join('outside', 'secret.txt'), ws.dir.join('work', 'hard.txt'));
+    const result = await ws.run('grep', { pattern: 'needle', path: '.' });
+    expect(result.output).toBe('ok.txt:1:needle ok\n[1 match in 1 file.]');
+  });
+
+  test.skipIf(!available)('is not hung by a catastrophic pattern, and the process stays responsive', async () => {
+    const ws = await setUp(engine, { 'evil.txt': `${'a'.repeat(40)}!\n` }, { fileSkillOptions: { regexTimeoutMs: 1000 } });
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 20);
+    const result = await ws.run('grep', { pattern: '(a+)+$', path: '.' });
+    clearInterval(timer);
+    // ripgrep's engine is linear-time and answers; the built-in one is stopped at the limit.
+    if (engine === 'ripgrep') expect(result.output).toContain('No matches');
+    else expect(result.kind).toBe('timeout');
+    expect(ticks).toBeGreaterThan(0);
+  });
+
+  test.skipIf(!available)('shows invalid UTF-8 as replacement characters and cuts long lines', async () => {
+    const ws = await setUp(engine, { 'l.txt': new Uint8Array([...Buffer.from('caf'), 0xe9, ...Buffer.from(' needle\n')]), 'long.txt': `needle${'x'.repeat(300)}\n` }, { fileSkillOptions: { maxLineLength: 50 } });
+    const result = await ws.run('grep', { pattern: 'needle', path: '.' });
+    expect(result.output).toContain('l.txt:1:caf\uFFFD needle');
+    expect(result.output).toContain(`long.txt:1:needle${'x'.repeat(44)}… [line cut at 50 characters]`);
+  });
+});
+
+test.skipIf(!hasRipgrep)('both engines give the same output for the same searches', async () => {
+  const searches = [
+    { pattern: 'needle', path: '.' },
+    { pattern: 'NEEDLE', path: '.', ignore_case: true, context: 2 },
+    { pattern: '^n', path: 'src', context: 1 },
+    { pattern: 'needle', path: '.', include: '*.ts', max_matches: 3 },
+  ];
+  const outputs: Record<string, string[]> = {};
+  for (const [engine] of engines) {
+    const ws = await setUp(engine);
+    outputs[engine] = [];
+    for (const search of searches) outputs[engine].push((await ws.run('grep', search)).output);
+    await ws.dir.cleanup();
+    workspace = undefined;
+  }
+  expect(outputs.ripgrep).toEqual(outputs.builtin);
+});
+
+test.skipIf(!hasRipgrep)('a pattern ripgrep cannot parse (look-around) falls back to the built-in engine', async () => {
+  const ws = await setUp('ripgrep', { 'a.txt': 'foobar\nfoobaz\n' });
+  const result = await ws.run('grep', { pattern: 'foo(?=baz)', path: '.' });
+  expect(result.output).toBe('a.txt:2:foobaz\n[1 match in 1 file.]');
+  expect(result.data).toMatchObject({ engine: 'builtin' });
+});
+
+test('the engine can be chosen with NEXUS_GREP_ENGINE', async () => {
+  const previous = process.env.NEXUS_GREP_ENGINE;
+  process.env.NEXUS_GREP_ENGINE = 'builtin';
+  try {
+    workspace = await createWorkspace({ 'a.txt': 'needle\n' });
+    expect((await workspace.run('grep', { pattern: 'needle', path: '.' })).data).toMatchObject({ engine: 'builtin' });
+  } finally {
+    if (previous === undefined) delete process.env.NEXUS_GREP_ENGINE;
+    else process.env.NEXUS_GREP_ENGINE = previous;
+  }
+});

@@ -1,0 +1,168 @@
+import { open, writeFile, mkdir } from 'node:fs/promises';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createWorkspace, type Workspace } from './test-helpers.js';
+
+let workspace: Workspace | undefined;
+afterEach(async () => {
+  await workspace?.dir.cleanup();
+  workspace = undefined;
+});
+
+const numbered = (count: number, from = 1) => Array.from({ length: count }, (_, index) => `line ${from + index}`).join('\n') + '\n';
+
+describe('read_file', () => {
+  test('numbers lines in the format edit_lines uses, and pages with offset and limit', async () => {
+    workspace = await createWorkspace({ 'a.txt': numbered(10) });
+    const all = await workspace.run('read_file', { path: 'a.txt' });
+    expect(all.output.split('\n')[0]).toBe('     1\tline 1');
+    expect(all.output).toContain('    10\tline 10');
+    expect(all.output).not.toContain('Continue');
+    const page = await workspace.run('read_file', { path: 'a.txt', offset: 4, limit: 3 });
+    expect(page.output).toBe('     4\tline 4\n     5\tline 5\n     6\tline 6\n[Showing lines 4–6; the limit was reached and the file goes on. Continue with offset=7.]');
+    expect(page.data).toMatchObject({ firstLine: 4, lastLine: 6, nextLine: 7 });
+    const tail = await workspace.run('read_file', { path: 'a.txt', offset: 9, limit: 5 });
+    expect(tail.output).toBe('     9\tline 9\n    10\tline 10');
+    const past = await workspace.run('read_file', { path: 'a.txt', offset: 50 });
+    expect(past.output).toContain('has 10 line(s); offset 50 is past the end');
+  });
+
+  test('strips CR of CRLF lines, reads a last line without a newline, and reports an empty file', async () => {
+    workspace = await createWorkspace({ 'crlf.txt': 'a\r\nb\r\nlast', 'empty.txt': '' });
+    expect((await workspace.run('read_file', { path: 'crlf.txt' })).output).toBe('     1\ta\n     2\tb\n     3\tlast');
+    expect((await workspace.run('read_file', { path: 'empty.txt' })).output).toContain('is empty');
+  });
+
+  test('caps output by size and says which offset to continue from', async () => {
+    workspace = await createWorkspace({ 'big.txt': numbered(2000) }, { fileSkillOptions: { maxReadBytes: 1000 } });
+    const result = await workspace.run('read_file', { path: 'big.txt' });
+    expect(Buffer.byteLength(result.output)).toBeLessThan(1300);
+    const next = (result.data as { nextLine: number }).nextLine;
+    expect(result.output).toContain(`output limit was reached and the file goes on. Continue with offset=${next}`);
+    const more = await workspace.run('read_file', { path: 'big.txt', offset: next, limit: 1 });
+    expect(more.output).toContain(`\tline ${next}`);
+  });
+
+  test('cuts very long lines', async () => {
+    workspace = await createWorkspace({ 'long.txt': `${'x'.repeat(5000)}\nshort\n` }, { fileSkillOptions: { maxLineLength: 100 } });
+    const result = await workspace.run('read_file', { path: 'long.txt' });
+    expect(result.output).toContain(`${'x'.repeat(100)}… [line cut at 100 characters]`);
+    expect(result.output).toContain('     2\tshort');
+    expect(result.output).toContain('1 line(s) longer than 100 characters were cut');
+  });
+
+  test('refuses binary files clearly and shows invalid UTF-8 as replacement characters', async () => {
+    workspace = await createWorkspace({ 'bin.dat': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]), 'latin1.txt': new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]) });
+    const binary = await workspace.run('read_file', { path: 'bin.dat' });
+    expect(binary.kind).toBe('invalid_input');
+    expect(binary.error).toContain('is a binary file');
+    const latin1 = await workspace.run('read_file', { path: 'latin1.txt' });
+    expect(latin1.output).toContain('caf\uFFFD');
+    expect(latin1.output).toContain('not valid UTF-8');
+  });
+
+  test('reads the head of a 2 GB file (sparse) without reading the rest', async () => {
+    workspace = await createWorkspace({ 'huge.log': numbered(1000) });
+    const handle = await open(workspace.dir.join('work', 'huge.log'), 'r+');
+    await handle.truncate(2 * 1024 ** 3);
+    await handle.close();
+    const result = await workspace.run('read_file', { path: 'huge.log', limit: 100 });
+    expect(result.success).toBe(true);
+    expect(result.output.split('\n')).toHaveLength(101);
+    expect(result.output).toContain('   100\tline 100');
+    expect(result.output).toContain('Continue with offset=101');
+  });
+
+  test('reports missing files and directories with the right kind', async () => {
+    workspace = await createWorkspace({ sub: {} });
+    expect((await workspace.run('read_file', { path: 'nope.txt' })).kind).toBe('not_found');
+    const directory = await workspace.run('read_file', { path: 'sub' });
+    expect(directory.kind).toBe('invalid_input');
+    expect(directory.error).toContain('is a directory');
+  });
+});
+
+describe('tail', () => {
+  test('returns the last lines, reading backwards in chunks across chunk borders', async () => {
+    const content = numbered(50_000);
+    workspace = await createWorkspace({ 'log.txt': content, 'short.txt': 'only\n', 'nonl.txt': 'a\nb' });
+    const result = await workspace.run('tail', { path: 'log.txt', lines: 3 });
+    expect(result.output).toBe('line 49998\nline 49999\nline 50000');
+    const many = await workspace.run('tail', { path: 'log.txt', lines: 9000 });
+    expect(many.output.split('\n')).toHaveLength(9000);
+    expect(many.output.split('\n')[0]).toBe('line 41001');
+    expect((await workspace.run('tail', { path: 'short.txt' })).output).toBe('only');
+    expect((await workspace.run('tail', { path: 'nonl.txt', lines: 1 })).output).toBe('b');
+  });
+});
+
+describe('file_info', () => {
+  test('shows type, size, permissions and the symlink a path went through', async () => {
+    workspace = await createWorkspace({ 'a.sh': { content: '#!/bin/sh\n', mode: 0o750 }, link: { symlink: 'a.sh' }, dir: {} });
+    const file = await workspace.run('file_info', { path: 'a.sh' });
+    expect(file.data).toMatchObject({ path: 'a.sh', type: 'file', size: 10, permissions: '-rwxr-x---', mode: '0750' });
+    const link = await workspace.run('file_info', { path: 'link' });
+    expect(link.data).toMatchObject({ path: 'a.sh', symlinkTarget: 'a.sh' });
+    expect((await workspace.run('file_info', { path: 'dir' })).data).toMatchObject({ type: 'directory' });
+  });
+});
+
+describe('list_directory', () => {
+  test('lists sorted entries, hides dotfiles unless all=true, and shows details with long=true', async () => {
+    workspace = await createWorkspace({ 'b.txt': 'bb', 'a.txt': 'a', '.hidden': '', sub: {}, link: { symlink: 'a.txt' } });
+    expect((await workspace.run('list_directory', {})).output).toBe('a.txt\nb.txt\nlink@\nsub/');
+    expect((await workspace.run('list_directory', { all: true })).output.split('\n')[0]).toBe('.hidden');
+    const long = (await workspace.run('list_directory', { long: true })).output.split('\n');
+    expect(long[1]).toMatch(/^-rw-r--r--\s+2 \d{4}-\d\d-\d\d \d\d:\d\d b\.txt$/);
+    expect(long[2]).toMatch(/^lrwxrwxrwx .* link -> a\.txt$/);
+  });
+
+  test('caps the listing and says so', async () => {
+    workspace = await createWorkspace({});
+    const many = workspace.dir.join('work', 'many');
+    await mkdir(many);
+    await Promise.all(Array.from({ length: 1005 }, (_, index) => writeFile(`${many}/f${String(index).padStart(4, '0')}`, '')));
+    const result = await workspace.run('list_directory', { path: 'many' });
+    expect(result.output.split('\n')).toHaveLength(1001);
+    expect(result.output).toContain('[Showing 1000 of 1005 entries');
+  });
+
+  test('leaves blocked entries out', async () => {
+    workspace = await createWorkspace({ 'a.txt': '', secrets: { 'k.txt': '' } }, { blockedPaths: ['secrets'] });
+    const result = await workspace.run('list_directory', {});
+    expect(result.output).toBe('a.txt\n[1 blocked entry not shown.]');
+  });
+});
+
+describe('glob', () => {
+  const tree = {
+    'README.md': '',
+    src: { 'a.ts': '', 'b.js': '', deep: { 'c.ts': '', '.hidden.ts': '' } },
+    dist: { 'a.ts': '' },
+    node_modules: { pkg: { 'index.ts': '' } },
+    '.git': { 'HEAD.ts': '' },
+    'link-dir': { symlink: 'src' },
+  };
+
+  test('matches names at any depth, or whole paths, sorted, skipping .git, node_modules and symlinks', async () => {
+    workspace = await createWorkspace(tree);
+    expect((await workspace.run('glob', { pattern: '*.ts' })).output).toBe('dist/a.ts\nsrc/a.ts\nsrc/deep/.hidden.ts\nsrc/deep/c.ts');
+    expect((await workspace.run('glob', { pattern: 'src/**/*.ts' })).output).toBe('src/a.ts\nsrc/deep/.hidden.ts\nsrc/deep/c.ts');
+    expect((await workspace.run('glob', { pattern: '*.ts', path: 'src/deep' })).output).toBe('src/deep/.hidden.ts\nsrc/deep/c.ts');
+    expect((await workspace.run('glob', { pattern: 'node_modules/**/*.ts' })).output).toBe('node_modules/pkg/index.ts');
+    expect((await workspace.run('glob', { pattern: '*.py' })).output).toContain('No files match');
+  });
+
+  test('excludes patterns and caps the results, saying so', async () => {
+    workspace = await createWorkspace(tree);
+    expect((await workspace.run('glob', { pattern: '*.ts', exclude: ['dist/**', '.*'] })).output).toBe('src/a.ts\nsrc/deep/c.ts');
+    expect((await workspace.run('glob', { pattern: '*.ts', exclude: 'dist' })).output).toBe('src/a.ts\nsrc/deep/.hidden.ts\nsrc/deep/c.ts');
+    const capped = await workspace.run('glob', { pattern: '*.ts', max_results: 2 });
+    expect(capped.output).toBe('dist/a.ts\nsrc/a.ts\n[Showing 2 of 4 matches; narrow the pattern or raise max_results.]');
+    expect(capped.data).toMatchObject({ total: 4, truncated: true });
+  });
+
+  test('does not list files under blocked paths', async () => {
+    workspace = await createWorkspace(tree, { blockedPaths: ['src/deep', 'dist/A.TS'] });
+    expect((await workspace.run('glob', { pattern: '*.ts' })).output).toBe('src/a.ts');
+  });
+});
