@@ -37,7 +37,7 @@ export function parseRemoteUrl(remote: string): GitRemote | undefined {
     const path = cleanPath(decodeURIComponent(url.pathname));
     if (!path) return undefined;
     return {
-      hostname: url.hostname.toLowerCase(),
+      hostname: url.hostname.toLowerCase().replace(/^\[|\]$/g, ''),
       ...(url.port ? { port: Number(url.port) } : {}),
       scheme: scheme === 'git+ssh' || scheme === 'ssh+git' ? 'ssh' : scheme,
       path,

@@ -12,8 +12,10 @@ export interface HarnessOptions {
   confirm?: boolean;
   /** Overrides of the settings. */
   settings?: Partial<GitLabSettings>;
-  /** `origin` remote of a git repository created as the agent's cwd. */
+  /** `origin` remote of a git repository created as the agent's cwd; `{host}` becomes the stand-in's host and port. */
   remote?: string;
+  /** The token the stand-in expects and the instance sends. */
+  token?: string;
 }
 
 export interface Harness {
@@ -30,12 +32,12 @@ export interface Harness {
 
 /** Starts a stand-in and an agent at `level` (default `yolo`) configured for it as instance `work`. */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const { level = 'yolo', confirm, settings = {}, remote } = options;
-  const server = await startGitLabStandIn();
+  const { level = 'yolo', confirm, settings = {}, remote, token } = options;
+  const server = await startGitLabStandIn(token ? { token } : {});
   const dir = await testdir();
   if (remote !== undefined) {
     execFileSync('git', ['init', '-q', dir.path]);
-    execFileSync('git', ['-C', dir.path, 'remote', 'add', 'origin', remote]);
+    execFileSync('git', ['-C', dir.path, 'remote', 'add', 'origin', remote.replace('{host}', new URL(server.url).host)]);
   }
   const confirmations: ConfirmationRequest[] = [];
   const services = new ServiceContainer()
