@@ -1,0 +1,262 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolvePreset, ServiceContainer, type ConfirmationRequest } from '@nexus/core';
+import { testdir, type TestDir } from '@nexus/test-utils';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GIT_TIMEOUT_SECONDS, gitSkill, gitSkills, type GitBranch, type GitCommit, type GitStatus } from './index.js';
+import { createRepository, git, gitRegistry } from './test-support.js';
+
+let dir: TestDir;
+let repo: string;
+beforeEach(async () => {
+  dir = await testdir();
+  repo = createRepository(dir.join('repo'));
+});
+afterEach(async () => {
+  await dir.cleanup();
+});
+
+describe('gitSkills family', () => {
+  it('holds the git skill, offered at every level', () => {
+    expect(gitSkills).toMatchObject({ name: 'git', skills: [{ name: 'git', minimumLevel: 'sandboxed' }] });
+    expect(gitRegistry(repo, 'sandboxed').getDefinitionsForPermissions(resolvePreset('sandboxed', { cwd: repo }))).toHaveLength(1);
+    expect(gitSkill.parameters).toMatchObject({ required: ['command'], properties: { command: { type: 'string' }, cwd: { type: 'string' } } });
+    expect(GIT_TIMEOUT_SECONDS).toBe(30);
+  });
+});
+
+describe('read-only commands at sandboxed', () => {
+  it('parses status into data and renders it like status --short --branch', async () => {
+    writeFileSync(join(repo, 'a.txt'), 'hello\nchanged\n');
+    writeFileSync(join(repo, 'new file.txt'), 'untracked\n');
+    writeFileSync(join(repo, 'staged.txt'), 'staged\n');
+    git(repo, 'add', 'staged.txt');
+    git(repo, 'mv', 'a.txt', 'renamed.txt');
+    const result = await gitRegistry(repo, 'sandboxed').execute('git', { command: 'git status' });
+    expect(result.success).toBe(true);
+    expect(result.output).toBe(['## main', 'RM a.txt -> renamed.txt', 'A  staged.txt', '?? new file.txt'].join('\n'));
+    const status = (result.data as { status: GitStatus }).status;
+    expect(status.branch).toEqual({ head: 'main', oid: git(repo, 'rev-parse', 'HEAD').trim(), upstream: null, ahead: null, behind: null });
+    expect(status.clean).toBe(false);
+    expect(status.entries).toEqual([
+      { kind: 'renamed', index: 'R', worktree: 'M', path: 'renamed.txt', originalPath: 'a.txt' },
+      { kind: 'changed', index: 'A', worktree: '.', path: 'staged.txt' },
+      { kind: 'untracked', index: '?', worktree: '?', path: 'new file.txt' },
+    ]);
+  });
+
+  it('reports a clean tree and keeps a format the caller chose', async () => {
+    const registry = gitRegistry(repo, 'sandboxed');
+    const clean = await registry.execute('git', { command: 'status' });
+    expect(clean.output).toBe('## main\nnothing to commit, working tree clean');
+    expect(clean.data).toMatchObject({ status: { clean: true, entries: [] } });
+    const short = await registry.execute('git', { command: 'status -s' });
+    expect(short).toMatchObject({ success: true, output: '(no output)' });
+    expect(short.data).not.toHaveProperty('status');
+  });
+
+  it('parses log into commits and renders the default format', async () => {
+    git(repo, 'checkout', '-q', '-b', 'side');
+    writeFileSync(join(repo, 'b.txt'), 'b\n');
+    git(repo, 'add', 'b.txt');
+    git(repo, 'commit', '-q', '-m', 'Add b');
+    git(repo, 'checkout', '-q', 'main');
+    git(repo, 'merge', '-q', '--no-ff', '-m', 'Merge side', 'side');
+    const result = await gitRegistry(repo, 'sandboxed').execute('git', { command: 'log --topo-order -n 3' });
+    const commits = (result.data as { commits: GitCommit[] }).commits;
+    expect(commits.map((commit) => commit.subject)).toEqual(['Merge side', 'Add b', 'Initial commit']);
+    expect(commits[0]?.parents).toHaveLength(2);
+    expect(commits[2]).toMatchObject({ body: 'With a body line.', author: { name: 'Test User', email: 'test@example.com', date: '2024-01-02T03:04:05+00:00' }, parents: [] });
+    expect(result.output).toContain(`commit ${commits[0]?.hash}\nMerge: `);
+    expect(result.output).toContain('Author: Test User <test@example.com>\nDate:   2024-01-02T03:04:05+00:00\n\n    Initial commit\n\n    With a body line.');
+    const oneline = await gitRegistry(repo, 'sandboxed').execute('git', { command: 'log --oneline' });
+    expect(oneline.output.split('\n')).toHaveLength(3);
+    expect(oneline.data).not.toHaveProperty('commits');
+  });
+
+  it('parses branch listings', async () => {
+    git(repo, 'branch', 'feature');
+    const result = await gitRegistry(repo, 'sandboxed').execute('git', { command: 'branch' });
+    expect(result.output).toBe('  feature\n* main');
+    const branches = (result.data as { branches: GitBranch[] }).branches;
+    expect(branches).toEqual([
+      { name: 'feature', ref: 'refs/heads/feature', current: false, commit: expect.stringMatching(/^[0-9a-f]{40}$/), upstream: null, track: null, subject: 'Initial commit' },
+      { name: 'main', ref: 'refs/heads/main', current: true, commit: expect.stringMatching(/^[0-9a-f]{40}$/), upstream: null, track: null, subject: 'Initial commit' },
+    ]);
+  });
+
+  it.each([
+    ['diff', (output: string) => expect(output).toContain('+more')],
+    ['diff --stat', (output: string) => expect(output).toContain('a.txt | 1 +')],
+    ['show HEAD:a.txt', (output: string) => expect(output).toBe('hello')],
+    ['blame a.txt', (output: string) => expect(output).toContain('hello')],
+    ['grep -n hello', (output: string) => expect(output).toBe('a.txt:1:hello')],
+    ['ls-files', (output: string) => expect(output).toBe('a.txt')],
+    ['rev-parse --abbrev-ref HEAD', (output: string) => expect(output).toBe('main')],
+    ['describe --always --dirty', (output: string) => expect(output).toMatch(/^[0-9a-f]{7,}-dirty$/)],
+    ['--version', (output: string) => expect(output).toMatch(/^git version /)],
+    ['-C . --no-pager log --format=%s', (output: string) => expect(output).toBe('Initial commit')],
+    ['stash list', (output: string) => expect(output).toBe('(no output)')],
+    ['remote -v', (output: string) => expect(output).toBe('(no output)')],
+  ])('runs %s', async (command, check) => {
+    writeFileSync(join(repo, 'a.txt'), 'hello\nmore\n');
+    const result = await gitRegistry(repo, 'sandboxed').execute('git', { command });
+    expect(result.error).toBe('');
+    check(result.output);
+  });
+
+  it.each([
+    'commit -m x --allow-empty',
+    'add a.txt',
+    'branch feature',
+    'branch -d main',
+    'tag v1',
+    'tag -d v1',
+    'stash',
+    'remote add origin https://example.com/x.git',
+    'remote show origin',
+    'checkout -b other',
+    'fetch',
+    'config user.name x',
+    'reflog expire --all',
+    'worktree add ../wt',
+    'gc',
+  ])('refuses %j', async (command) => {
+    const before = git(repo, 'for-each-ref');
+    const result = await gitRegistry(repo, 'sandboxed').execute('git', { command });
+    expect(result).toMatchObject({ kind: 'forbidden' });
+    expect(result.error).toMatch(/read-only|blocked/);
+    expect(git(repo, 'for-each-ref')).toBe(before);
+  });
+
+  it('refuses a working directory outside the sandbox', async () => {
+    const other = createRepository(dir.join('other'));
+    expect(await gitRegistry(repo, 'sandboxed').execute('git', { command: 'status', cwd: other })).toMatchObject({ kind: 'forbidden' });
+    expect(await gitRegistry(repo, 'sandboxed').execute('git', { command: 'status', cwd: '..' })).toMatchObject({ kind: 'forbidden' });
+  });
+});
+
+describe('trusted', () => {
+  it('runs write commands', async () => {
+    const registry = gitRegistry(repo, 'trusted');
+    writeFileSync(join(repo, 'b.txt'), 'b\n');
+    expect(await registry.execute('git', { command: 'add b.txt' })).toMatchObject({ success: true });
+    expect(await registry.execute('git', { command: 'commit -m "Add b"' })).toMatchObject({ success: true });
+    expect(git(repo, 'log', '-1', '--format=%s').trim()).toBe('Add b');
+    expect(await registry.execute('git', { command: 'switch -c feature' })).toMatchObject({ success: true });
+    expect(await registry.execute('git', { command: 'checkout main' })).toMatchObject({ success: true });
+    expect(await registry.execute('git', { command: 'branch -d feature' })).toMatchObject({ success: true });
+  });
+
+  it.each([
+    ['reset --hard HEAD~1', 'reset --hard'],
+    ['reset --merge', 'reset --hard'],
+    ['push --force origin main', 'force push'],
+    ['push -f', 'force push'],
+    ['push -uf origin main', 'force push'],
+    ['push --force-with-lease', 'force push'],
+    ['push --force-with-lease=main:abc', 'force push'],
+    ['push origin +main', 'force push'],
+    ['push origin :main', 'delete remote branches'],
+    ['push --delete origin main', 'delete remote branches'],
+    ['push --mirror', 'delete remote branches'],
+    ['clean -f', 'clean deletes untracked files'],
+    ['clean -fdx', 'clean deletes untracked files'],
+    ['clean -d', 'clean deletes untracked files'],
+    ['branch -D main', 'branch -D'],
+    ['branch -d --force main', 'branch -D'],
+    ['branch -M old new', 'branch -D'],
+    ['checkout -- a.txt', 'discards uncommitted changes'],
+    ['checkout HEAD a.txt', 'discards uncommitted changes'],
+    ['checkout -f main', 'discards uncommitted changes'],
+    ['checkout -B main', 'discards uncommitted changes'],
+    ['switch --discard-changes main', 'discards changes'],
+    ['switch -C main', 'discards changes'],
+    ['restore a.txt', 'discards uncommitted changes'],
+    ['restore --staged --worktree a.txt', 'discards uncommitted changes'],
+    ['rm -f a.txt', 'rm --force'],
+    ['stash drop', 'stash drop/clear'],
+    ['stash clear', 'stash drop/clear'],
+    ['rebase main', 'rewrites history'],
+    ['rebase -i HEAD~1', 'rewrites history'],
+    ['filter-branch --tree-filter true HEAD', 'rewrites history'],
+    ['reflog expire --expire=now --all', 'reflog expire/delete'],
+    ['gc --prune=now', 'gc --prune'],
+    ['prune', 'prune deletes'],
+    ['bisect run make', 'executes a program'],
+    ['config --global user.name x', "repository's own configuration"],
+    ['submodule foreach touch x', 'only built-in git commands'],
+    ['difftool', 'only built-in git commands'],
+    ['help log', 'only built-in git commands'],
+    ['st', 'only built-in git commands'],
+  ])('refuses %j with its reason', async (command, reason) => {
+    const result = await gitRegistry(repo, 'trusted').execute('git', { command });
+    expect(result).toMatchObject({ kind: 'forbidden' });
+    expect(result.error).toContain(reason);
+  });
+
+  it('never lets checkout overwrite a modified file', async () => {
+    writeFileSync(join(repo, 'a.txt'), 'precious work\n');
+    const result = await gitRegistry(repo, 'trusted').execute('git', { command: 'checkout a.txt' });
+    expect(result).toMatchObject({ kind: 'execution_failed', error: expect.stringContaining('invalid reference: a.txt') });
+    expect(readFileSync(join(repo, 'a.txt'), 'utf8')).toBe('precious work\n');
+    expect(await gitRegistry(repo, 'trusted').execute('git', { command: 'checkout .' })).toMatchObject({ success: false });
+    expect(readFileSync(join(repo, 'a.txt'), 'utf8')).toBe('precious work\n');
+  });
+
+  it('unstages with restore --staged', async () => {
+    writeFileSync(join(repo, 'a.txt'), 'work\n');
+    git(repo, 'add', 'a.txt');
+    expect(await gitRegistry(repo, 'trusted').execute('git', { command: 'restore --staged a.txt' })).toMatchObject({ success: true });
+    expect(readFileSync(join(repo, 'a.txt'), 'utf8')).toBe('work\n');
+    expect(git(repo, 'status', '--porcelain')).toBe(' M a.txt\n');
+  });
+
+  it('asks before a write command in a repository outside the working directory', async () => {
+    const other = createRepository(dir.join('other'));
+    const requests: ConfirmationRequest[] = [];
+    const refusing = gitRegistry(repo, 'trusted', (request) => (requests.push(request), false));
+    expect(await refusing.execute('git', { command: 'commit --allow-empty -m x', cwd: other })).toMatchObject({ kind: 'forbidden' });
+    expect(requests[0]).toMatchObject({ tool: 'git', action: expect.stringContaining(other) });
+    expect(await refusing.execute('git', { command: 'log -1', cwd: other })).toMatchObject({ success: true });
+    const approving = gitRegistry(repo, 'trusted', () => true);
+    expect(await approving.execute('git', { command: 'commit --allow-empty -m outside', cwd: other })).toMatchObject({ success: true });
+    expect(git(other, 'log', '-1', '--format=%s').trim()).toBe('outside');
+  });
+});
+
+describe('yolo', () => {
+  it('runs destructive commands', async () => {
+    writeFileSync(join(repo, 'a.txt'), 'lost\n');
+    const result = await gitRegistry(repo, 'yolo').execute('git', { command: 'reset --hard' });
+    expect(result).toMatchObject({ success: true });
+    expect(readFileSync(join(repo, 'a.txt'), 'utf8')).toBe('hello\n');
+  });
+});
+
+describe('parameters', () => {
+  it.each([
+    [{}, 'command'],
+    [{ command: { sub: 'status' } }, 'command'],
+    [{ command: '' }, 'command'],
+    [{ command: 'status', cwd: ['x'] }, 'cwd'],
+    [{ command: 'status', timeout: 5 }, 'timeout'],
+  ])('%j is invalid_input naming %s', async (args, parameter) => {
+    const result = await gitRegistry(repo, 'sandboxed').execute('git', args);
+    expect(result).toMatchObject({ kind: 'invalid_input', data: { parameters: [parameter] } });
+  });
+
+  it('refuses shell syntax in the command', async () => {
+    for (const command of ['status; rm -rf /', 'log | head', 'log $(id)', 'status > out', 'status && push']) {
+      const result = await gitRegistry(repo, 'yolo').execute('git', { command });
+      expect(result, command).toMatchObject({ kind: 'invalid_input', error: expect.stringContaining('shell syntax is refused') });
+    }
+    expect(existsSync(join(repo, 'out'))).toBe(false);
+  });
+
+  it('names the parameter when called without the registry', async () => {
+    const skill = gitSkill.factory(new ServiceContainer().register('cwd', repo));
+    expect(await skill.execute({ command: 3 })).toMatchObject({ kind: 'invalid_input', error: expect.stringContaining('`command`') });
+    expect(await skill.execute({ command: 'git' })).toMatchObject({ kind: 'invalid_input', error: expect.stringContaining('no arguments') });
+  });
+});
