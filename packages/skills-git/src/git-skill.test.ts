@@ -1,10 +1,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolvePreset, ServiceContainer, type ConfirmationRequest } from '@nexus/core';
+import { resolvePreset, ServiceContainer, type ConfirmationRequest, type ToolResult } from '@nexus/core';
 import { testdir, type TestDir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GIT_TIMEOUT_SECONDS, gitSkill, gitSkills, type GitBranch, type GitCommit, type GitStatus } from './index.js';
 import { createRepository, git, gitRegistry } from './test-support.js';
+
+function dataOf<T>(result: ToolResult): T {
+  return result.data as unknown as T;
+}
 
 let dir: TestDir;
 let repo: string;
@@ -35,7 +39,7 @@ describe('read-only commands at sandboxed', () => {
     const result = await gitRegistry(repo, 'sandboxed').execute('git', { command: 'git status' });
     expect(result.success).toBe(true);
     expect(result.output).toBe(['## main', 'RM a.txt -> renamed.txt', 'A  staged.txt', '?? new file.txt'].join('\n'));
-    const status = (result.data as { status: GitStatus }).status;
+    const status = dataOf<{ status: GitStatus }>(result).status;
     expect(status.branch).toEqual({ head: 'main', oid: git(repo, 'rev-parse', 'HEAD').trim(), upstream: null, ahead: null, behind: null });
     expect(status.clean).toBe(false);
     expect(status.entries).toEqual([
@@ -63,7 +67,7 @@ describe('read-only commands at sandboxed', () => {
     git(repo, 'checkout', '-q', 'main');
     git(repo, 'merge', '-q', '--no-ff', '-m', 'Merge side', 'side');
     const result = await gitRegistry(repo, 'sandboxed').execute('git', { command: 'log --topo-order -n 3' });
-    const commits = (result.data as { commits: GitCommit[] }).commits;
+    const commits = dataOf<{ commits: GitCommit[] }>(result).commits;
     expect(commits.map((commit) => commit.subject)).toEqual(['Merge side', 'Add b', 'Initial commit']);
     expect(commits[0]?.parents).toHaveLength(2);
     expect(commits[2]).toMatchObject({ body: 'With a body line.', author: { name: 'Test User', email: 'test@example.com', date: '2024-01-02T03:04:05+00:00' }, parents: [] });
@@ -78,7 +82,7 @@ describe('read-only commands at sandboxed', () => {
     git(repo, 'branch', 'feature');
     const result = await gitRegistry(repo, 'sandboxed').execute('git', { command: 'branch' });
     expect(result.output).toBe('  feature\n* main');
-    const branches = (result.data as { branches: GitBranch[] }).branches;
+    const branches = dataOf<{ branches: GitBranch[] }>(result).branches;
     expect(branches).toEqual([
       { name: 'feature', ref: 'refs/heads/feature', current: false, commit: expect.stringMatching(/^[0-9a-f]{40}$/), upstream: null, track: null, subject: 'Initial commit' },
       { name: 'main', ref: 'refs/heads/main', current: true, commit: expect.stringMatching(/^[0-9a-f]{40}$/), upstream: null, track: null, subject: 'Initial commit' },
