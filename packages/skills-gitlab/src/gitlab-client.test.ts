@@ -190,6 +190,17 @@ describe('retries', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('stops waiting when the signal aborts, during a request or a back-off', async () => {
+    server.inject({ delayMs: 2_000 });
+    const during = new AbortController();
+    setTimeout(() => during.abort(), 50);
+    await expect(client().request({ method: 'GET', path: '/user' }, during.signal)).rejects.toMatchObject({ kind: 'cancelled' });
+    server.inject({ status: 429, headers: { 'retry-after': '30' } });
+    const backOff = new AbortController();
+    setTimeout(() => backOff.abort(), 50);
+    await expect(client().request({ method: 'GET', path: '/user' }, backOff.signal)).rejects.toMatchObject({ kind: 'cancelled' });
+  });
+
   it('does not retry a refused connection and names no token', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

@@ -1,8 +1,8 @@
 import { InvalidParametersError, type JsonObject } from '@nexus/core';
 import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
 import { detailText, listText } from '../format.js';
+import { requireFields } from '../request-body.js';
 import { integer, text, texts } from '../schema.js';
-import { requireFields } from './work-items.js';
 
 interface BoardArgs extends GitLabArgs {
   board_id?: number;

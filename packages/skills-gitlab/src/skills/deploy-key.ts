@@ -1,8 +1,8 @@
 import type { JsonObject } from '@nexus/core';
 import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
 import { day, detailText, listText } from '../format.js';
+import { requireFields, setIfPresent } from '../request-body.js';
 import { flag, integer, text } from '../schema.js';
-import { put, requireFields } from './work-items.js';
 
 interface DeployKeyArgs extends GitLabArgs {
   key_id?: number;
@@ -81,7 +81,7 @@ export const gitlabDeployKey = defineGitLabSkill<DeployKeyArgs>({
       required: ['key_id'],
       run(context) {
         const body: JsonObject = {};
-        put(body, 'title', context.args.title);
+        setIfPresent(body, 'title', context.args.title);
         if (context.args.can_push !== undefined) body.can_push = context.args.can_push;
         return context.send<DeployKey>({ method: 'PUT', path: keyPath(context), body: requireFields(body) }, (deployKey) => `Updated deploy key #${deployKey.id} ${deployKey.title} (${access(deployKey)}).`);
       },

@@ -1,8 +1,9 @@
 import type { JsonObject } from '@nexus/core';
 import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
 import { detailText, listText, stateMark } from '../format.js';
+import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, date, DEFAULT_LIMIT, integer, limit, text, texts } from '../schema.js';
-import { put, requireFields, stateFilter } from './work-items.js';
+import { stateFilter } from './work-items.js';
 
 interface EpicArgs extends GitLabArgs {
   iid?: number;
@@ -46,8 +47,8 @@ const epicPath = (context: ActionContext<EpicArgs>, suffix = '') => `${context.b
 /** Fields of a create or update body. GitLab reads fixed dates from `*_date_fixed` plus `*_date_is_fixed`. */
 function epicFields(args: EpicArgs): JsonObject {
   const body: JsonObject = {};
-  put(body, 'title', args.title);
-  put(body, 'description', args.description);
+  setIfPresent(body, 'title', args.title);
+  setIfPresent(body, 'description', args.description);
   if (args.labels?.length) body.labels = args.labels.join(',');
   for (const field of ['start_date', 'due_date'] as const) {
     if (!args[field]) continue;
@@ -121,7 +122,7 @@ export const gitlabEpic = defineGitLabSkill<EpicArgs>({
       required: ['title'],
       run(context) {
         const body = epicFields(context.args);
-        put(body, 'parent_id', context.args.parent_id);
+        setIfPresent(body, 'parent_id', context.args.parent_id);
         return context.send<Epic>({ method: 'POST', path: `${context.base}/epics`, body }, (epic) => `Created epic &${epic.iid}: ${epic.title}\n${epic.web_url ?? ''}`.trim());
       },
     },

@@ -1,9 +1,9 @@
 import type { JsonObject, JsonValue } from '@nexus/core';
 import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
 import { day, detailText, listText } from '../format.js';
+import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, flag, integer, text } from '../schema.js';
 import { segment } from '../url-segments.js';
-import { put, requireFields } from './work-items.js';
 
 interface FeatureFlagArgs extends GitLabArgs {
   name?: string;
@@ -68,7 +68,7 @@ function strategyLine(strategy: Strategy): string {
 
 function flagFields(args: FeatureFlagArgs): JsonObject {
   const body: JsonObject = {};
-  put(body, 'description', args.description);
+  setIfPresent(body, 'description', args.description);
   if (args.active !== undefined) body.active = args.active;
   if (args.strategies?.length) body.strategies = args.strategies;
   return body;
@@ -76,8 +76,8 @@ function flagFields(args: FeatureFlagArgs): JsonObject {
 
 function listFields(args: FeatureFlagArgs): JsonObject {
   const body: JsonObject = {};
-  put(body, 'name', args.list_name);
-  put(body, 'user_xids', args.user_xids);
+  setIfPresent(body, 'name', args.list_name);
+  setIfPresent(body, 'user_xids', args.user_xids);
   return body;
 }
 

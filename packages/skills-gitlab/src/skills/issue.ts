@@ -1,8 +1,9 @@
 import type { ToolResult } from '@nexus/core';
 import { defineGitLabSkill, reply, type ActionContext } from '../gitlab-skill.js';
 import { day, detailText, listText, stateMark, usernames } from '../format.js';
+import { requireFields } from '../request-body.js';
 import { choice, DEFAULT_LIMIT, integer, limit, text, texts } from '../schema.js';
-import { requireFields, stateFilter, userFilter, workItemFields, type WorkItemArgs } from './work-items.js';
+import { stateFilter, userFilter, workItemFields, type WorkItemArgs } from './work-items.js';
 
 interface Issue {
   iid: number;

@@ -1,8 +1,8 @@
 import type { JsonObject } from '@nexus/core';
 import { defineGitLabSkill, reply, type GitLabArgs } from '../gitlab-skill.js';
 import { detailText, listText } from '../format.js';
+import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, date, flag, integer, text } from '../schema.js';
-import { put, requireFields } from './work-items.js';
 
 interface IterationArgs extends GitLabArgs {
   iteration_id?: number;
@@ -94,7 +94,7 @@ export const gitlabIteration = defineGitLabSkill<IterationArgs>({
       run(context) {
         const { title, start_date, due_date, description } = context.args;
         const body: JsonObject = { title: title as string, start_date: start_date as string, due_date: due_date as string };
-        put(body, 'description', description);
+        setIfPresent(body, 'description', description);
         return context.send<Iteration>({ method: 'POST', path: `${context.base}/iterations`, body }, (iteration) => `Created iteration #${iteration.id}: ${iteration.title ?? title}.`);
       },
     },
@@ -102,8 +102,8 @@ export const gitlabIteration = defineGitLabSkill<IterationArgs>({
       required: ['iteration_id'],
       run(context) {
         const body: JsonObject = {};
-        put(body, 'title', context.args.title);
-        put(body, 'description', context.args.description);
+        setIfPresent(body, 'title', context.args.title);
+        setIfPresent(body, 'description', context.args.description);
         return context.send<Iteration>({ method: 'PUT', path: `${context.base}/iterations/${context.args.iteration_id}`, body: requireFields(body) }, (iteration) => `Updated iteration #${iteration.id}.`);
       },
     },
@@ -123,7 +123,7 @@ export const gitlabIteration = defineGitLabSkill<IterationArgs>({
       run(context) {
         const { title, start_date, duration_in_weeks, iterations_in_advance, automatic } = context.args;
         const body: JsonObject = { title: title as string, start_date: start_date as string, duration_in_weeks: duration_in_weeks as number };
-        put(body, 'iterations_in_advance', iterations_in_advance);
+        setIfPresent(body, 'iterations_in_advance', iterations_in_advance);
         if (automatic !== undefined) body.automatic = automatic;
         return context.send<Cadence>({ method: 'POST', path: `${context.base}/iterations/cadences`, body }, (cadence) => `Created cadence #${cadence.id}: ${cadence.title}.`);
       },

@@ -1,9 +1,9 @@
 import type { JsonObject } from '@nexus/core';
 import { defineGitLabSkill, reply, type GitLabArgs } from '../gitlab-skill.js';
 import { detailText, listText } from '../format.js';
+import { requireFields, setIfPresent } from '../request-body.js';
 import { flag, integer, text } from '../schema.js';
 import { segment } from '../url-segments.js';
-import { put, requireFields } from './work-items.js';
 
 interface LabelArgs extends GitLabArgs {
   name?: string;
@@ -76,8 +76,8 @@ export const gitlabLabel = defineGitLabSkill<LabelArgs>({
       run(context) {
         const { name, color, description, priority } = context.args;
         const body: JsonObject = { name: name as string, color: color as string };
-        put(body, 'description', description);
-        put(body, 'priority', priority);
+        setIfPresent(body, 'description', description);
+        setIfPresent(body, 'priority', priority);
         return context.send<Label>({ method: 'POST', path: `${context.base}/labels`, body }, (label) => `Created label ${label.name} (${label.color}).`);
       },
     },
@@ -86,10 +86,10 @@ export const gitlabLabel = defineGitLabSkill<LabelArgs>({
       run(context) {
         const { name, new_name, color, description, priority } = context.args;
         const body: JsonObject = {};
-        put(body, 'new_name', new_name);
-        put(body, 'color', color);
-        put(body, 'description', description);
-        put(body, 'priority', priority);
+        setIfPresent(body, 'new_name', new_name);
+        setIfPresent(body, 'color', color);
+        setIfPresent(body, 'description', description);
+        setIfPresent(body, 'priority', priority);
         return context.send<Label>({ method: 'PUT', path: labelPath(context.base, name), body: requireFields(body) }, (label) => `Updated label ${label.name}.`);
       },
     },

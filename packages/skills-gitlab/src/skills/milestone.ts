@@ -1,8 +1,8 @@
 import type { JsonObject } from '@nexus/core';
 import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
 import { detailText, listText, stateMark } from '../format.js';
+import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, date, integer, text } from '../schema.js';
-import { put, requireFields } from './work-items.js';
 
 interface MilestoneArgs extends GitLabArgs {
   milestone_id?: number;
@@ -42,10 +42,10 @@ function dates(milestone: Milestone): string {
 
 function milestoneFields(args: MilestoneArgs): JsonObject {
   const body: JsonObject = {};
-  put(body, 'title', args.title);
-  put(body, 'description', args.description);
-  put(body, 'start_date', args.start_date);
-  put(body, 'due_date', args.due_date);
+  setIfPresent(body, 'title', args.title);
+  setIfPresent(body, 'description', args.description);
+  setIfPresent(body, 'start_date', args.start_date);
+  setIfPresent(body, 'due_date', args.due_date);
   return body;
 }
 

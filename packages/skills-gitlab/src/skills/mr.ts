@@ -1,9 +1,10 @@
 import type { JsonObject, ToolResult } from '@nexus/core';
 import { defineGitLabSkill, reply, type ActionContext } from '../gitlab-skill.js';
 import { day, detailText, listText, minute, shortSha, stateMark, usernames } from '../format.js';
+import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, DEFAULT_LIMIT, flag, text, texts } from '../schema.js';
 import { workItemProperties } from './issue.js';
-import { put, requireFields, stateFilter, userFilter, workItemFields, type WorkItemArgs } from './work-items.js';
+import { stateFilter, userFilter, workItemFields, type WorkItemArgs } from './work-items.js';
 
 interface MrArgs extends WorkItemArgs {
   source_branch?: string;
@@ -175,7 +176,7 @@ export const gitlabMr = defineGitLabSkill<MrArgs>({
       async run(context) {
         const { assignees, reviewers, target_branch } = context.args;
         const body = await workItemFields(context, 'update', { assignees, reviewers });
-        put(body, 'target_branch', target_branch);
+        setIfPresent(body, 'target_branch', target_branch);
         requireFields(body);
         return context.send<MergeRequest>({ method: 'PUT', path: mrPath(context), body }, (mr) => `Updated MR !${mr.iid}: ${mr.title}\n${mr.web_url ?? ''}`.trim());
       },

@@ -130,3 +130,12 @@ describe('parameters', () => {
     expect(result.error).toBe('Unknown action: destroy. Expected one of: list, get, create, update, close, reopen, comment.');
   });
 });
+
+describe('time limits', () => {
+  it("the registry's time limit cuts a slow GitLab short", async () => {
+    h = await createHarness();
+    h.server.inject({ delayMs: 5_000 });
+    const result = await h.registry.execute('gitlab_repo', { action: 'whoami', instance: 'work' }, { timeoutMs: 300 });
+    expect(result.kind).toBe('timeout');
+  });
+});

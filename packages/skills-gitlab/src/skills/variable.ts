@@ -2,10 +2,10 @@ import type { JsonObject } from '@nexus/core';
 import type { QueryValue } from '../gitlab-client.js';
 import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
 import { detailText, listText } from '../format.js';
+import { requireFields } from '../request-body.js';
 import { MASK } from '../secret-mask.js';
 import { choice, flag, text } from '../schema.js';
 import { segment } from '../url-segments.js';
-import { requireFields } from './work-items.js';
 
 interface VariableArgs extends GitLabArgs {
   key?: string;

@@ -1,6 +1,7 @@
-import { InvalidParametersError, type JsonObject, type JsonValue } from '@nexus/core';
+import type { JsonObject } from '@nexus/core';
 import type { QueryValue } from '../gitlab-client.js';
 import type { ActionContext, GitLabArgs } from '../gitlab-skill.js';
+import { setIfPresent } from '../request-body.js';
 
 /** Arguments shared by issues and merge requests. */
 export interface WorkItemArgs extends GitLabArgs {
@@ -40,11 +41,6 @@ export function stateFilter(state: string | undefined): Record<string, QueryValu
   return chosen === 'all' ? {} : { state: chosen };
 }
 
-/** Sets `key` in `body` when `value` is worth sending (not `undefined`, `null` or `''`). */
-export function put(body: JsonObject, key: string, value: JsonValue | undefined): void {
-  if (value !== undefined && value !== null && value !== '') body[key] = value;
-}
-
 /**
  * The common fields of an issue or MR create/update body. Labels go as one comma-joined string;
  * people are resolved to ids (on update, an empty list clears them; on create it is left out).
@@ -52,18 +48,12 @@ export function put(body: JsonObject, key: string, value: JsonValue | undefined)
 export async function workItemFields(context: ActionContext<WorkItemArgs>, mode: 'create' | 'update', people: { assignees?: string[]; reviewers?: string[] }): Promise<JsonObject> {
   const { title, description, labels } = context.args;
   const body: JsonObject = {};
-  put(body, 'title', title);
-  put(body, 'description', description);
+  setIfPresent(body, 'title', title);
+  setIfPresent(body, 'description', description);
   if (labels && (labels.length > 0 || mode === 'update')) body.labels = labels.join(',');
   for (const [field, names] of Object.entries(people)) {
     if (!names || (names.length === 0 && mode === 'create')) continue;
     body[`${field.slice(0, -1)}_ids`] = await context.users.idsOf(names, context.signal);
   }
-  return body;
-}
-
-/** Refuses an update with nothing in it, before any request is made. */
-export function requireFields(body: JsonObject): JsonObject {
-  if (Object.keys(body).length === 0) throw new InvalidParametersError('No fields to update.');
   return body;
 }
