@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, PERMISSION_LEVELS, type PermissionLevel } from '@nexus/core';
 import { z } from 'zod';
+import { parseGitLabSettings, type GitLabSettings } from '@nexus/skills-gitlab';
 import { FAMILY_NAMES } from './families.js';
 
 /** File name looked up in the working directory and in the user's config directory. */
@@ -30,6 +31,8 @@ export const configFileSchema = z.strictObject({
   families: z.array(z.enum(FAMILY_NAMES)).optional(),
   tools: z.record(z.string(), toolSchema).optional(),
   http: httpSchema.optional(),
+  /** GitLab instances (see `@nexus/skills-gitlab`), checked by `parseGitLabSettings`. */
+  gitlab: z.custom<GitLabSettings>().optional(),
 });
 
 /** A validated `nexus.config.json`. */
@@ -47,6 +50,13 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 export function parseConfigFile(value: unknown, file: string): ConfigFile {
   const result = configFileSchema.safeParse(value);
   if (!result.success) throw new ConfigError(`${file}: ${result.error.issues.map(describeIssue).join('; ')}`);
+  if (result.data.gitlab !== undefined) {
+    try {
+      parseGitLabSettings(result.data.gitlab);
+    } catch (error) {
+      throw new ConfigError(`${file}: \`gitlab\`: ${(error as Error).message}`, { cause: error });
+    }
+  }
   return result.data;
 }
 

@@ -20,5 +20,6 @@ export function toolFamilies(settings: Settings): Map<string, FamilyName> {
 export function createRegistry(settings: Settings, confirm?: ConfirmFunction): SkillRegistry {
   const services = new ServiceContainer().register('cwd', settings.cwd).register('permissions', permissionsOf(settings));
   if (confirm) services.register('confirm', confirm);
+  if (settings.gitlab) services.register('gitlab', settings.gitlab);
   return new SkillRegistry(services).use(...settings.families.map((family) => FAMILIES[family]));
 }

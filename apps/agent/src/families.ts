@@ -1,11 +1,17 @@
 import type { SkillFamily } from '@nexus/core';
 import { utilitySkills } from '@nexus/registry';
+import { execSkills } from '@nexus/skills-exec';
+import { fsSkills } from '@nexus/skills-fs';
+import { gitlabSkills } from '@nexus/skills-gitlab';
 
 /**
  * Every skill family the `nexus` command can serve, by the name used in `--families` and the
  * config file, in the order their tools are listed. Adding a family is one line here.
  */
 export const FAMILIES = {
+  fs: fsSkills,
+  exec: execSkills,
+  gitlab: gitlabSkills,
   utility: utilitySkills,
 } as const satisfies Record<string, SkillFamily>;
 

@@ -32,12 +32,15 @@ const CONFIGURATION = `Configuration
       "block": ["~/.ssh", ".env"],
       "families": ["fs", "git"],
       "tools": { "write_file": { "requiresConfirmation": true } },
-      "http": { "port": 8808 }
+      "http": { "port": 8808 },
+      "gitlab": { "instances": { "work": { "url": "https://gitlab.example.com", "tokenEnv": "GITLAB_TOKEN" } } }
     }
   Flags win over the working directory's file, which wins over yours. A file in the
   working directory comes with the project, so it may only narrow permissions (block
   paths, disable tools, lower the preset); widening belongs in your own file or flags.
-  Relative paths resolve against the working directory. \`nexus config\` shows the result.`;
+  GitLab instances are read from your own file only, and the gitlab family is on once
+  one is configured. Relative paths resolve against the working directory.
+  \`nexus config\` shows the result (tokens hidden).`;
 
 const MAIN = `nexus — safe, well-described tools for LLM agents: serve them to any MCP client,
 or run one from the shell.

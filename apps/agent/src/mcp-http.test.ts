@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { testdir, type TestDir } from '@nexus/test-utils';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -112,11 +113,19 @@ describe('nexus mcp --http — hardening', () => {
   it('lets a cross-origin browser-style request do nothing', async () => {
     const server = await start();
     const host = new URL(server.url).host;
-    const call = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'sleep', arguments: { seconds: 0 } } });
+    const client = await connect(server);
+    const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId as string;
+    const target = dir.join('project', 'planted.txt');
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'write_file', arguments: { path: target, content: 'x' } } });
     // What a page on another site can send without a CORS preflight: a text/plain POST with its Origin.
     expect(await post(server.url, { host, origin: 'http://attacker.example', 'content-type': 'text/plain' }, initialize)).toBe(403);
-    expect(await post(server.url, { host, origin: 'http://attacker.example', 'content-type': 'text/plain' }, call)).toBe(403);
+    expect(await post(server.url, { host, origin: 'http://attacker.example', 'content-type': 'text/plain', 'mcp-session-id': sessionId }, call)).toBe(403);
+    expect(await post(server.url, { host, origin: 'http://attacker.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId }, call)).toBe(403);
     // A DNS-rebound page reaches 127.0.0.1 under the attacker's host name.
-    expect(await post(server.url, { host: `attacker.example:${new URL(server.url).port}`, 'content-type': 'application/json' }, initialize)).toBe(403);
+    expect(await post(server.url, { host: `attacker.example:${new URL(server.url).port}`, 'content-type': 'application/json', 'mcp-session-id': sessionId }, call)).toBe(403);
+    await expect(readFile(target, 'utf8')).rejects.toThrow(/ENOENT/);
+    const own = await client.callTool({ name: 'write_file', arguments: { path: target, content: 'by the client' } });
+    expect(own.isError).toBeFalsy();
+    expect(await readFile(target, 'utf8')).toBe('by the client');
   });
 });

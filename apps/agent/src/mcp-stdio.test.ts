@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { testdir, writeTree, type TestDir } from '@nexus/test-utils';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -101,6 +102,36 @@ describe('nexus mcp over stdio, with the SDK client', () => {
     expect(textOf(refused)).toContain('needs confirmation');
   });
 
+  it('reads a file through read_file and refuses a sandbox escape', async () => {
+    const client = await connect();
+    const read = await client.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } });
+    expect(textOf(read)).toContain('hello from the project');
+    expect(read.structuredContent).toMatchObject({ path: 'notes.txt', totalLines: 1 });
+    const escape = await client.callTool({ name: 'read_file', arguments: { path: '../config/../project/../../etc/passwd' } });
+    expect(escape.isError).toBe(true);
+    expect(textOf(escape)).toContain('is not allowed');
+  });
+
+  it('under --preset trusted, asks before writing outside the working directory', async () => {
+    const asking = new Client({ name: 'asking', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    asking.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { approve: true } }));
+    await connect(['--preset', 'trusted'], asking);
+    const approved = await asking.callTool({ name: 'write_file', arguments: { path: dir.join('approved.txt'), content: 'yes' } });
+    expect(approved.isError).toBeFalsy();
+    expect(await readFile(dir.join('approved.txt'), 'utf8')).toBe('yes');
+
+    const declining = new Client({ name: 'declining', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    declining.setRequestHandler(ElicitRequestSchema, () => ({ action: 'decline' }));
+    await connect(['--preset', 'trusted'], declining);
+    const silent = await connect(['--preset', 'trusted']);
+    for (const client of [declining, silent]) {
+      const refused = await client.callTool({ name: 'write_file', arguments: { path: dir.join('refused.txt'), content: 'no' } });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toContain('needs confirmation');
+    }
+    await expect(readFile(dir.join('refused.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
   it('cancels running calls and exits on its own when the client closes stdin', async () => {
     const child = spawn(process.execPath, [CLI_PATH, 'mcp'], { cwd: dir.join('project'), env: nexusEnv(dir.join('config')), stdio: ['pipe', 'pipe', 'ignore'] });
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -110,7 +141,7 @@ describe('nexus mcp over stdio, with the SDK client', () => {
     send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'sleep', arguments: { seconds: 600 } } });
-    await expect.poll(() => answers.join('')).toContain('"id":1');
+    await expect.poll(() => answers.join(''), { timeout: 30_000 }).toContain('"id":1');
     child.stdin.end();
     expect(await exited).toBe(0);
   });

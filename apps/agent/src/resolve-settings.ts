@@ -2,6 +2,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConfigError, levelAtLeast, normalizePath, type PermissionLevel, type ToolPermission } from '@nexus/core';
 import { CONFIG_FILE_NAME, readConfigFile, userConfigPath, type ConfigFile } from './config-file.js';
+import type { GitLabSettings } from '@nexus/skills-gitlab';
 import { FAMILY_NAMES, type FamilyName } from './families.js';
 
 /** The permission-related flags every command takes. */
@@ -28,6 +29,8 @@ export interface Settings {
   families: FamilyName[];
   tools: Record<string, Partial<ToolPermission>>;
   http: NonNullable<ConfigFile['http']>;
+  /** GitLab instances, from the user's config file only. */
+  gitlab?: GitLabSettings;
   /** The config files that were read. */
   files: { user?: string; workingDirectory?: string };
 }
@@ -63,10 +66,17 @@ function assertOnlyNarrows(config: ConfigFile, file: string, ceiling: Permission
     if (permission.requiresConfirmation === false) refuse(`tools.${tool}.requiresConfirmation`);
   }
   for (const field of ['host', 'allowedHosts', 'allowedOrigins'] as const) if (config.http?.[field] !== undefined) refuse(`http.${field}`);
+  // Instance URLs decide where tokens are sent.
+  if (config.gitlab !== undefined) refuse('gitlab');
 }
 
-function inListingOrder(families: readonly FamilyName[]): FamilyName[] {
-  return FAMILY_NAMES.filter((family) => families.includes(family));
+/** The enabled families: as chosen, else every family whose settings exist (GitLab needs instances). */
+function chooseFamilies(chosen: readonly FamilyName[] | undefined, gitlab: GitLabSettings | undefined): FamilyName[] {
+  if (chosen?.includes('gitlab') && !gitlab) {
+    throw new ConfigError('The gitlab family needs GitLab instances: add `gitlab` to your user config file (see `nexus config --help`).');
+  }
+  const wanted = chosen ?? FAMILY_NAMES.filter((family) => family !== 'gitlab' || gitlab);
+  return FAMILY_NAMES.filter((family) => wanted.includes(family));
 }
 
 function mergeTools(...layers: (ConfigFile | undefined)[]): Settings['tools'] {
@@ -78,7 +88,8 @@ function mergeTools(...layers: (ConfigFile | undefined)[]): Settings['tools'] {
 /**
  * Builds the effective configuration. Precedence: flags, then `nexus.config.json` in the working
  * directory, then the user's config file (`--config` or `$XDG_CONFIG_HOME/nexus/nexus.config.json`),
- * then the defaults (`sandboxed`, every family, rooted at the working directory). `allow` adds up
+ * then the defaults (`sandboxed`, every family — GitLab once instances are configured — rooted at
+ * the working directory). `allow` adds up
  * over the user file and flags, `block` over every source.
  */
 export async function resolveSettings(flags: CommonFlags, environment: Environment): Promise<Settings> {
@@ -99,9 +110,10 @@ export async function resolveSettings(flags: CommonFlags, environment: Environme
     preset: flags.preset ?? project?.preset ?? user?.preset ?? 'sandboxed',
     allow: [...paths(user?.allow), ...paths(flags.allow)],
     block: [...paths(user?.block), ...paths(project?.block), ...paths(flags.block)],
-    families: inListingOrder(flags.families ?? project?.families ?? user?.families ?? FAMILY_NAMES),
+    families: chooseFamilies(flags.families ?? project?.families ?? user?.families, user?.gitlab),
     tools: mergeTools(user, project),
     http: { ...user?.http, ...project?.http },
+    ...(user?.gitlab ? { gitlab: user.gitlab } : {}),
     files,
   };
 }

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { testdir, writeTree, type TestDir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
@@ -98,10 +100,12 @@ describe('nexus tools', () => {
   it('with --all, names the tools the permissions leave out and why', async () => {
     await userConfig({ tools: { sleep: { enabled: false } } });
     const table = await run(['tools']);
-    expect(table.stdout).not.toMatch(/^sleep /m);
-    expect(table.stdout).toContain('1 more are left out');
+    expect(table.stdout).not.toMatch(/^(sleep|bash_safe) /m);
+    expect(table.stdout).toContain('4 more are left out');
     const all = await run(['tools', '--all']);
     expect(all.stdout).toMatch(/^sleep +read +utility +disabled by config +Wait/m);
+    expect(all.stdout).toMatch(/^bash_safe +write, destructive +exec +needs --preset trusted +Run a single program/m);
+    expect(all.stdout).toMatch(/^read_file +read +fs +enabled +Read a UTF-8 text file\.$/m);
   });
 
   it.each([
@@ -112,7 +116,8 @@ describe('nexus tools', () => {
     const { code, stdout } = await run(['tools', '--json', '--format', format]);
     expect(code).toBe(0);
     const definitions = JSON.parse(stdout) as Record<string, any>[];
-    check(definitions[0] as Record<string, any>);
+    check(definitions.find((definition) => (definition.name ?? definition.function.name) === 'echo') as Record<string, any>);
+    expect(JSON.stringify(definitions)).not.toContain('bash_safe');
   });
 
   it('defaults --json to the OpenAI format and follows --families', async () => {
@@ -177,7 +182,9 @@ describe('nexus config', () => {
     const { code, stdout } = await run(['config']);
     expect(code).toBe(0);
     const config = JSON.parse(stdout);
-    expect(config).toMatchObject({ cwd: dir.join('project'), preset: 'sandboxed', files: {}, enabledTools: ['echo', 'sleep'] });
+    expect(config).toMatchObject({ cwd: dir.join('project'), preset: 'sandboxed', files: {}, families: ['fs', 'exec', 'utility'] });
+    expect(config.enabledTools).toEqual(expect.arrayContaining(['read_file', 'write_file', 'echo', 'sleep']));
+    expect(config.enabledTools).not.toContain('bash_safe');
     expect(config.permissions).toMatchObject({ level: 'sandboxed', allowedPaths: [dir.join('project')], writePaths: [dir.join('project')] });
   });
 
@@ -197,7 +204,7 @@ describe('nexus config', () => {
 
   it('lets a working-directory file narrow: block paths, disable tools, lower the preset', async () => {
     await userConfig({ preset: 'trusted' });
-    await projectConfig({ preset: 'sandboxed', block: ['.env'], tools: { sleep: { enabled: false } } });
+    await projectConfig({ preset: 'sandboxed', block: ['.env'], families: ['utility'], tools: { sleep: { enabled: false } } });
     const config = JSON.parse((await run(['config'])).stdout);
     expect(config).toMatchObject({ preset: 'sandboxed', block: [dir.join('project', '.env')], enabledTools: ['echo'], files: { workingDirectory: dir.join('project', 'nexus.config.json') } });
   });
@@ -247,5 +254,92 @@ describe('nexus config', () => {
     const { code, stderr } = await run(['config']);
     expect(code).toBe(2);
     expect(stderr).toContain('not valid JSON');
+  });
+});
+
+describe('nexus — GitLab settings', () => {
+  const gitlab = { instances: { work: { url: 'https://gitlab.example.com', token: 'glpat-very-secret-value' } } };
+
+  it('turns the gitlab family on once instances are configured, and never prints the token', async () => {
+    await userConfig({ preset: 'trusted', gitlab });
+    const { code, stdout } = await run(['config']);
+    expect(code).toBe(0);
+    const config = JSON.parse(stdout);
+    expect(config.families).toContain('gitlab');
+    expect(config.enabledTools).toContain('gitlab_issue');
+    expect(config.gitlab.instances.work).toEqual({ url: 'https://gitlab.example.com', token: '<hidden>' });
+    expect(stdout).not.toContain('glpat-very-secret-value');
+  });
+
+  it('leaves the family off without instances, and says what is missing when it is asked for', async () => {
+    expect(JSON.parse((await run(['config'])).stdout).families).not.toContain('gitlab');
+    const { code, stderr } = await run(['tools', '--families', 'gitlab']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('The gitlab family needs GitLab instances');
+  });
+
+  it('names the bad GitLab field without quoting the token', async () => {
+    await userConfig({ gitlab: { instances: { work: { url: 'ftp://gitlab.example.com', token: 'glpat-very-secret-value' } } } });
+    const { code, stderr } = await run(['config']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('`gitlab`');
+    expect(stderr).toContain('instances.work.url');
+    expect(stderr).not.toContain('glpat-very-secret-value');
+  });
+
+  it('refuses GitLab settings in a working-directory file, where a repository could redirect the token', async () => {
+    await userConfig({ gitlab });
+    await projectConfig({ gitlab: { instances: { work: { url: 'https://attacker.example', tokenEnv: 'GITLAB_TOKEN' } } } });
+    const { code, stderr } = await run(['tools']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('`gitlab` is not allowed here');
+  });
+});
+
+describe('nexus call — the fs family in a temporary directory', () => {
+  beforeEach(() => writeTree(dir.path, { 'outside.txt': 'secret outside\n', project: { 'link-out': { symlink: '../outside.txt' } } }));
+
+  it('reads and writes inside the working directory', async () => {
+    expect((await run(['call', 'read_file', 'path=notes.txt'])).stdout).toContain('hello');
+    const written = await run(['call', 'write_file', '{"path": "new/file.txt", "content": "made by nexus\\n"}']);
+    expect(written.code).toBe(0);
+    expect(await readFile(dir.join('project', 'new', 'file.txt'), 'utf8')).toBe('made by nexus\n');
+  });
+
+  it.each([['../outside.txt'], [join('..', '..', 'etc', 'passwd')], ['link-out'], ['/etc/passwd']])('refuses to read %s, outside the sandbox', async (path) => {
+    const { code, stdout, stderr } = await run(['call', 'read_file', `path=${path}`]);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^read_file failed \(forbidden\): /);
+    expect(stderr).not.toContain('secret outside');
+  });
+
+  it('refuses to write outside the sandbox, leaving nothing behind', async () => {
+    const { code, stderr } = await run(['call', 'write_file', `path=${dir.join('planted.txt')}`, 'content=x']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('forbidden');
+    await expect(readFile(dir.join('planted.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
+  it('under --preset trusted, writes outside the working directory once confirmed on the terminal', async () => {
+    const target = dir.join('approved.txt');
+    const refused = await run(['call', 'write_file', `path=${target}`, 'content=x', '--preset', 'trusted'], { input: 'y\n' });
+    expect(refused.code).toBe(1);
+    await expect(readFile(target, 'utf8')).rejects.toThrow(/ENOENT/);
+    const asked = await run(['call', 'write_file', `path=${target}`, 'content=approved', '--preset', 'trusted'], { input: 'y\n', tty: true });
+    expect(asked.stderr).toContain(`Allow write_file to write outside the working directory: ${target}? [y/N]`);
+    expect(asked.code).toBe(0);
+    expect(await readFile(target, 'utf8')).toBe('approved');
+  });
+
+  it('widens to another directory with --allow', async () => {
+    const { code, stdout } = await run(['call', 'read_file', `path=${dir.join('outside.txt')}`, '--allow', '..']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('secret outside');
+  });
+
+  it('keeps --block paths out even when allowed', async () => {
+    const { code } = await run(['call', 'read_file', 'path=notes.txt', '--block', 'notes.txt', '--preset', 'yolo']);
+    expect(code).toBe(1);
   });
 });

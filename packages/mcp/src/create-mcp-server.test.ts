@@ -102,7 +102,7 @@ describe('createMcpServer — tools/call', () => {
     await observations.waiting;
     controller.abort('user pressed stop');
     await expect(call).rejects.toThrow();
-    await expect.poll(() => observations.abortReason).toBe('user pressed stop');
+    await expect.poll(() => observations.abortReason, { timeout: 10_000 }).toBe('user pressed stop');
     expect((await client.callTool({ name: 'echo', arguments: { message: 'still here' } })).isError).toBeFalsy();
   });
 

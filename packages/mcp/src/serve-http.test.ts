@@ -112,7 +112,7 @@ describe('serveHttp — with the SDK client', () => {
     await fixture.observations.waiting;
     controller.abort('stop');
     await expect(call).rejects.toThrow();
-    await expect.poll(() => fixture.observations.abortReason).toBe('stop');
+    await expect.poll(() => fixture.observations.abortReason, { timeout: 10_000 }).toBe('stop');
   });
 
   it('keeps sessions apart and accepts the localhost name', async () => {

@@ -71,7 +71,7 @@ describe('serveStdio', () => {
     await observations.waiting;
     stdin.end();
     await served.closed;
-    await expect.poll(() => observations.abortReason).toBeDefined();
+    await expect.poll(() => observations.abortReason, { timeout: 10_000 }).toBeDefined();
     await client.close();
     await call.catch(() => undefined);
   });

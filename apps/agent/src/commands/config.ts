@@ -1,7 +1,13 @@
+import { isSecretName } from '@nexus/core';
 import { UsageError, type CommandLine } from '../command-line.js';
 import { createRegistry, permissionsOf } from '../create-registry.js';
 import type { Io } from '../io.js';
 import { resolveSettings } from '../resolve-settings.js';
+
+/** Hides secrets (a GitLab `token`) but keeps where they come from (`tokenEnv`, `tokenFile`). */
+function hideSecrets(key: string, value: unknown): unknown {
+  return typeof value === 'string' && isSecretName(key) && !/(Env|File)$/.test(key) ? '<hidden>' : value;
+}
 
 /** `nexus config`: the effective configuration, the resolved permission policy and the enabled tools, as JSON. */
 export async function configCommand(line: CommandLine, io: Io): Promise<number> {
@@ -11,6 +17,6 @@ export async function configCommand(line: CommandLine, io: Io): Promise<number> 
   const enabledTools = createRegistry(settings)
     .getDefinitionsForPermissions(permissions, { format: 'anthropic' })
     .map((definition) => definition.name);
-  io.stdout.write(`${JSON.stringify({ ...settings, permissions, enabledTools }, null, 2)}\n`);
+  io.stdout.write(`${JSON.stringify({ ...settings, permissions, enabledTools }, hideSecrets, 2)}\n`);
   return 0;
 }

@@ -22,7 +22,8 @@ function access(spec: SkillSpec): string {
 }
 
 function summary(description: string): string {
-  const sentence = /^.*?[.!?](?=\s|$)/s.exec(description)?.[0] ?? description;
+  // A sentence ends before a capital letter, so "e.g." and "1.5" do not end it.
+  const sentence = /^.*?[.!?](?=\s+[A-Z]|\s*$)/s.exec(description)?.[0] ?? description;
   const line = sentence.replace(/\s+/g, ' ').trim();
   return line.length > DESCRIPTION_WIDTH ? `${line.slice(0, DESCRIPTION_WIDTH - 1)}…` : line;
 }
