@@ -1,4 +1,4 @@
-import type { Stats } from 'node:fs';
+import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import { lstat, mkdir, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import {
@@ -29,8 +29,8 @@ export class StaleFileError extends NexusError {
   constructor(path: string, reason: 'unread' | 'changed') {
     const why =
       reason === 'unread'
-        ? `${path} exists and has not been read in this session; read it first (read_file), then retry`
-        : `${path} changed on disk since it was last read; read it again (read_file), then retry`;
+        ? 'it exists and has not been read in this session; read it first (read_file), then retry'
+        : 'it changed on disk since it was last read; read it again (read_file), then retry';
     super(`Refusing to overwrite ${path}: ${why}.`, 'PERMISSION_DENIED', 'forbidden');
     this.path = path;
     this.reason = reason;
@@ -93,6 +93,25 @@ export class FileSandbox {
       if (PathSecurityError.isInstance(error)) return false;
       throw error;
     }
+  }
+
+  /**
+   * {@link isReadable} for a file a search found by walking a directory this tool was approved
+   * to read, without following symlinks. The common case is settled with two cheap system calls:
+   * when no blocked paths are configured and the file is, right now, a regular file with a single
+   * link whose real path is the path itself, `authorizePath` could only approve it. Everything
+   * else (blocked paths, hard links, symlinks anywhere in the path) goes through the full check.
+   */
+  async isFoundFileReadable(path: string): Promise<boolean> {
+    if (!this.hasBlockedPaths) {
+      try {
+        const stats = lstatSync(path);
+        if (stats.isFile() && stats.nlink === 1 && realpathSync.native(path) === path) return true;
+      } catch {
+        // vanished or unreadable: let the full check decide
+      }
+    }
+    return this.isReadable(path);
   }
 
   /** How to show a real path to the LLM: relative to the working directory when inside it. */

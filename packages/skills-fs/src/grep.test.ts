@@ -86,6 +86,26 @@ describe.each(engines)('grep with the %s engine', (engine, available) => {
     expect(ticks).toBeGreaterThan(0);
   });
 
+  test.skipIf(!available)('numbers lines correctly in files larger than one 8 MB read, with context across the border', async () => {
+    const lines = Array.from({ length: 90_000 }, (_, index) => `${String(index + 1).padStart(8, '0')} ${'x'.repeat(90)}`);
+    lines[84_999] = 'needle far';
+    lines[1] = 'needle near';
+    const ws = await setUp(engine, { 'big.txt': `${lines.join('\n')}\n` });
+    for (const pattern of ['needle', 'need?le']) {
+      const result = await ws.run('grep', { pattern, path: 'big.txt', context: 1 });
+      expect(result.output.split('\n')).toEqual([
+        `big.txt-1-00000001 ${'x'.repeat(90)}`,
+        'big.txt:2:needle near',
+        `big.txt-3-00000003 ${'x'.repeat(90)}`,
+        '--',
+        `big.txt-84999-00084999 ${'x'.repeat(90)}`,
+        'big.txt:85000:needle far',
+        `big.txt-85001-00085001 ${'x'.repeat(90)}`,
+        '[2 matches in 1 file.]',
+      ]);
+    }
+  });
+
   test.skipIf(!available)('shows invalid UTF-8 as replacement characters and cuts long lines', async () => {
     const ws = await setUp(engine, { 'l.txt': new Uint8Array([...Buffer.from('caf'), 0xe9, ...Buffer.from(' needle\n')]), 'long.txt': `needle${'x'.repeat(300)}\n` }, { fileSkillOptions: { maxLineLength: 50 } });
     const result = await ws.run('grep', { pattern: 'needle', path: '.' });

@@ -19,8 +19,8 @@ export interface WorkerTaskOptions<Progress> {
  * with catastrophic backtracking — cannot block the process: past `timeoutMs` (or when `signal`
  * aborts) the thread is terminated, which stops even a regex in mid-match.
  *
- * `main` must be self-contained: it is sent as source text, so it may use only globals and
- * `require` of Node built-ins. It reads `workerData` and posts `{ type: 'progress', value }`
+ * `main` must be self-contained: it is sent as source text, so it may use only globals (Node
+ * built-ins through `process.getBuiltinModule`: a bundler rewrites `require`). It reads `workerData` and posts `{ type: 'progress', value }`
  * zero or more times, then `{ type: 'done', value }` or `{ type: 'error', message }`.
  */
 export function runWorkerTask<Result, Progress = never>(main: () => void, workerData: unknown, options: WorkerTaskOptions<Progress>): Promise<Result> {

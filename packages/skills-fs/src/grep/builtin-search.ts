@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { compilePattern } from '../regex-pattern.js';
 import { createGlobMatcher } from '../glob-matcher.js';
@@ -11,6 +12,8 @@ interface SearchJob {
   flags: string;
   /** Whether a whole chunk may be tested before splitting it into lines (false with look-arounds). */
   prefilter: boolean;
+  /** The pattern when it is a plain, case-sensitive string: chunks without it are skipped undecoded. */
+  literal: string | undefined;
   context: number;
   maxMatches: number;
   maxLineLength: number;
@@ -24,14 +27,15 @@ interface SearchJob {
  * context, one message per file. Binary files (a NUL byte in the first 8,000) are skipped.
  */
 function searchInWorker(): void {
-  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
-  const { openSync, readSync, closeSync } = require('node:fs') as typeof import('node:fs');
+  const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
+  const { openSync, readSync, closeSync } = process.getBuiltinModule('node:fs');
   const job = workerData as SearchJob;
   const stop = new Int32Array(job.stop);
   const lineRegex = new RegExp(job.source, job.flags);
   const chunkRegex = new RegExp(job.source, `${job.flags}m`);
   const CHUNK = 8 * 1024 * 1024;
   const buffer = Buffer.allocUnsafe(CHUNK);
+  const literal = job.literal === undefined ? undefined : Buffer.from(job.literal, 'utf8');
   let total = 0;
   const cut = (text: string): string => (text.length <= job.maxLineLength ? text : `${text.slice(0, job.maxLineLength)}… [line cut at ${job.maxLineLength} characters]`);
 
@@ -64,6 +68,13 @@ function searchInWorker(): void {
           continue;
         }
         carry = Buffer.from(data.subarray(end));
+        if (pendingAfter === 0 && literal && data.subarray(0, end).indexOf(literal) === -1) {
+          // A short read means the end of the file: nothing after this chunk needs line numbers.
+          if (read < CHUNK) break;
+          for (let at = data.indexOf(10); at !== -1 && at < end; at = data.indexOf(10, at + 1)) firstLine++;
+          if (job.context > 0) previousTail = data.toString('utf8', Math.max(0, end - 4096), end).split('\n').slice(0, -1).slice(-job.context);
+          continue;
+        }
         const text = data.toString('utf8', 0, end);
         const chunkLines = text.split('\n');
         if (text.endsWith('\n')) chunkLines.pop();
@@ -108,7 +119,11 @@ function searchInWorker(): void {
   parentPort?.postMessage({ type: 'done', value: null });
 }
 
+/** Files needed before a second worker thread pays for its start-up. */
+const PARALLEL_THRESHOLD = 200;
+const MAX_WORKERS = 2;
 const LOOKAROUND = /\(\?<?[=!]/;
+const REGEX_SYNTAX = /[\\^$.|?*+()[\]{}]/;
 
 /**
  * Searches with the built-in engine: the main thread walks the tree (symlinks not followed,
@@ -134,25 +149,40 @@ export async function searchBuiltin(query: GrepQuery, accept: (file: string) => 
     source: regex.source,
     flags: regex.flags,
     prefilter: !LOOKAROUND.test(query.pattern),
+    literal: query.ignoreCase || REGEX_SYNTAX.test(query.pattern) ? undefined : query.pattern,
     context: query.context,
     maxMatches: query.maxMatches,
     maxLineLength: query.maxLineLength,
     stop,
   };
-  await runWorkerTask<null, { index: number; lines: GrepLine[] }>(searchInWorker, job, {
-    timeoutMs: query.timeoutMs,
-    timeoutMessage: `grep: the search for ${JSON.stringify(query.pattern)} took too long; simplify the pattern (nested quantifiers like (a+)+ backtrack exponentially) or narrow the path`,
-    signal: query.signal,
-    onProgress: ({ index, lines }) => {
-      const file = files[index] as string;
-      queue = queue.then(async () => {
-        if (accepted >= query.maxMatches || !(await accept(file))) return;
-        results.push({ file, lines });
-        accepted += lines.filter((line) => line.match).length;
-        if (accepted >= query.maxMatches) Atomics.store(new Int32Array(stop), 0, 1);
-      });
-    },
+  // Two worker threads (on two cores) share the files when there are enough to be worth it;
+  // each takes a contiguous half, and the results are sorted afterwards.
+  const workers = files.length >= PARALLEL_THRESHOLD ? Math.min(MAX_WORKERS, availableParallelism()) : 1;
+  const share = Math.ceil(files.length / workers);
+  const searches = Array.from({ length: workers }, (_, worker) => {
+    const start = worker * share;
+    return runWorkerTask<null, { index: number; lines: GrepLine[] }>(searchInWorker, { ...job, files: files.slice(start, start + share) }, {
+      timeoutMs: query.timeoutMs,
+      timeoutMessage: `grep: the search for ${JSON.stringify(query.pattern)} took too long; simplify the pattern (nested quantifiers like (a+)+ backtrack exponentially) or narrow the path`,
+      signal: query.signal,
+      onProgress: ({ index, lines }) => {
+        const file = files[start + index] as string;
+        queue = queue.then(async () => {
+          if (accepted >= query.maxMatches || !(await accept(file))) return;
+          results.push({ file, lines });
+          accepted += lines.filter((line) => line.match).length;
+          if (accepted >= query.maxMatches) Atomics.store(new Int32Array(stop), 0, 1);
+        });
+      },
+    });
   });
+  try {
+    await Promise.all(searches);
+  } catch (error) {
+    Atomics.store(new Int32Array(stop), 0, 1);
+    await Promise.allSettled(searches);
+    throw error;
+  }
   await queue;
   return { files: results, truncated: accepted >= query.maxMatches };
 }

@@ -60,7 +60,7 @@ export const grepSkill = defineFileSkill<GrepArgs>({
       readable.clear();
       const accept = (file: string) => {
         let verdict = readable.get(file);
-        if (!verdict) readable.set(file, (verdict = files.isReadable(file)));
+        if (!verdict) readable.set(file, (verdict = files.isFoundFileReadable(file)));
         return verdict;
       };
       const rg = grepEngine === 'builtin' ? undefined : await findRipgrep();
@@ -74,8 +74,8 @@ export const grepSkill = defineFileSkill<GrepArgs>({
         engine = 'builtin';
         outcome = await searchBuiltin(query, accept);
       }
-      const permitted = [];
-      for (const result of outcome.files) if (await accept(result.file)) permitted.push(result);
+      const verdicts = await Promise.all(outcome.files.map((result) => accept(result.file)));
+      const permitted = outcome.files.filter((_, index) => verdicts[index]);
       const limited = limitMatches(permitted, maxMatches);
       const names = new Map<string, string>();
       for (const result of limited.files) names.set(result.file, await files.display(result.file));

@@ -31,7 +31,7 @@ interface ReplaceJob {
 
 /** Runs in a worker thread (see runWorkerTask): the replacement loop, which a bad pattern may hang. */
 function replaceInWorker(): void {
-  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
+  const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
   const job = workerData as ReplaceJob;
   const regex = new RegExp(job.source, `${job.flags}g`);
   const limit = job.count > 0 ? job.count : job.maxMatches + 1;
