@@ -59,7 +59,6 @@ function errnoCode(error: unknown): string | undefined {
 export class FileSandbox {
   readonly services: ServiceContainer;
   readonly tool: string;
-  #options: ResolvedFileSkillOptions | undefined;
   #cwd: Promise<string> | undefined;
 
   constructor(services: ServiceContainer, tool: string) {
@@ -67,10 +66,9 @@ export class FileSandbox {
     this.tool = tool;
   }
 
-  /** The family's settings (the `fileSkillOptions` service with defaults). */
+  /** The family's settings (the `fileSkillOptions` service with defaults), read at each use. */
   get options(): ResolvedFileSkillOptions {
-    this.#options ??= resolveFileSkillOptions(this.services);
-    return this.#options;
+    return resolveFileSkillOptions(this.services);
   }
 
   /** Approves `path` for this tool and returns its real path (throws `forbidden` / `not_found`). */

@@ -1,6 +1,7 @@
 import { access, constants } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
-import { runProcess } from '@nexus/skills-exec';
+import { resolveWorkingDirectory, runProcess } from '@nexus/skills-exec';
+import type { FileSandbox } from '../file-sandbox.js';
 import { TimeoutError } from '@nexus/core';
 import { cutLine, SKIPPED_DIRECTORIES, type GrepFileResult, type GrepOutcome, type GrepQuery } from './grep-query.js';
 
@@ -65,13 +66,17 @@ export function parseRipgrepOutput(stdout: string, maxLineLength: number): GrepF
   return [...byFile.values()];
 }
 
-/** Searches with ripgrep through the shared process runner. */
-export async function searchWithRipgrep(rg: string, query: GrepQuery): Promise<GrepOutcome> {
-  const cwd = query.rootIsDirectory ? query.root : dirname(query.root);
-  const run = await runProcess(rg, ripgrepArguments(query), { cwd, timeoutMs: query.timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES, ...(query.signal ? { signal: query.signal } : {}) });
+/**
+ * Searches with ripgrep through the shared process runner (sanitised environment, time limit,
+ * capped output, the whole process tree ended on timeout). It runs in the searched directory,
+ * approved again as a working directory; ripgrep is given the absolute path, so for a single
+ * file its directory is only where the process starts.
+ */
+export async function searchWithRipgrep(rg: string, query: GrepQuery, files: FileSandbox): Promise<GrepOutcome> {
+  const cwd = query.rootIsDirectory ? await resolveWorkingDirectory(files.services, files.tool, query.root) : dirname(query.root);
+  const run = await runProcess(rg, ripgrepArguments(query), { cwd, timeoutMs: query.timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES, signal: query.signal });
   if (run.timedOut) throw new TimeoutError(`grep: ripgrep did not finish within ${query.timeoutMs / 1000} s; narrow the path or include`, query.timeoutMs);
   if (run.cancelled) query.signal?.throwIfAborted();
   if (run.exitCode === 2 && /regex parse error|error parsing|unrecognized|look-around|backreferences/i.test(run.stderr)) throw new RipgrepPatternError(run.stderr);
-  const files = parseRipgrepOutput(run.stdout, query.maxLineLength);
-  return { files, truncated: run.truncated };
+  return { files: parseRipgrepOutput(run.stdout, query.maxLineLength), truncated: run.truncated };
 }

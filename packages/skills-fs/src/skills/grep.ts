@@ -45,7 +45,6 @@ export const grepSkill = defineFileSkill<GrepArgs>({
     additionalProperties: false,
   },
   create: (files) => {
-    const readable = new Map<string, Promise<boolean>>();
     return async (args, { signal }) => {
       const { pattern, path, recursive = true, ignore_case: ignoreCase = false, max_matches: maxMatches = 100, include, context = 0 } = args;
       compilePattern(pattern, ignoreCase ? 'i' : '');
@@ -57,7 +56,7 @@ export const grepSkill = defineFileSkill<GrepArgs>({
       const query: GrepQuery = { root, rootIsDirectory, pattern, ignoreCase, recursive, include, context, maxMatches, maxLineLength, timeoutMs: regexTimeoutMs, signal };
       // Whatever an engine found is filtered through the sandbox: blocked paths and hard links
       // inside the tree are refused here, once per file.
-      readable.clear();
+      const readable = new Map<string, Promise<boolean>>();
       const accept = (file: string) => {
         let verdict = readable.get(file);
         if (!verdict) readable.set(file, (verdict = files.isFoundFileReadable(file)));
@@ -68,7 +67,7 @@ export const grepSkill = defineFileSkill<GrepArgs>({
       let outcome: GrepOutcome;
       let engine = rg ? 'ripgrep' : 'builtin';
       try {
-        outcome = rg ? await searchWithRipgrep(rg, query) : await searchBuiltin(query, accept);
+        outcome = rg ? await searchWithRipgrep(rg, query, files) : await searchBuiltin(query, accept);
       } catch (error) {
         if (!(error instanceof RipgrepPatternError)) throw error;
         engine = 'builtin';
