@@ -1,7 +1,6 @@
 import { statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { setTimeout as delay } from 'node:timers/promises';
 import { getSafeEnv, NexusError, NotFoundError } from '@nexus/core';
 import { execa } from 'execa';
 import { CappedOutput } from './capped-output.js';
@@ -116,8 +115,12 @@ function startError(file: string, cwd: string, error: { code?: string; message?:
 
 async function drain(streams: readonly (Readable | null)[]): Promise<void> {
   const open = streams.filter((stream): stream is Readable => stream !== null);
-  const done = Promise.all(open.map((stream) => finished(stream).catch(() => undefined)));
-  await Promise.race([done, delay(STREAM_DRAIN_MS)]);
+  let timer: NodeJS.Timeout | undefined;
+  const patience = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, STREAM_DRAIN_MS);
+  });
+  await Promise.race([Promise.all(open.map((stream) => finished(stream).catch(() => undefined))), patience]);
+  clearTimeout(timer);
   for (const stream of open) stream.destroy();
 }
 
