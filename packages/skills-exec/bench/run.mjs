@@ -1,6 +1,7 @@
 // Benchmarks of @nexus/skills-exec, run against the build (`pnpm build` first):
 //  1. bash_safe running `true` against calling execa directly (target: ≤ 1.3×);
 //  2. peak memory of the runner while a command prints 1 GB (target: ≤ 64 MB above idle).
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +25,15 @@ async function time(action) {
   await action();
   return performance.now() - start;
 }
+
+function importTime(specifier) {
+  const script = `const start = performance.now(); await import(${JSON.stringify(specifier)}); console.log(performance.now() - start);`;
+  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: import.meta.dirname, encoding: 'utf8' }));
+}
+
+const imports = Array.from({ length: 5 }, () => [importTime('../dist/index.js'), importTime('execa')]);
+console.log('Import time in a fresh process, median of 5:');
+console.log(`  @nexus/skills-exec ${median(imports.map(([entry]) => entry)).toFixed(1)} ms   execa ${median(imports.map(([, execa]) => execa)).toFixed(1)} ms (loaded on the first run)\n`);
 
 const dir = await realpath(await mkdtemp(join(tmpdir(), 'nexus-exec-bench-')));
 try {

@@ -2,7 +2,6 @@ import { statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { getSafeEnv, NexusError, NotFoundError } from '@nexus/core';
-import { execa } from 'execa';
 import { CappedOutput } from './capped-output.js';
 import { ProcessTracker } from './process-tracker.js';
 
@@ -84,6 +83,11 @@ function normalizeRunOptions(options: RunOptions): NormalizedRunOptions {
   };
 }
 
+// execa takes a noticeable time to load; other families import this package's entry just for
+// the runner, so it is loaded on the first run instead of at import.
+let execaModule: Promise<typeof import('execa')> | undefined;
+const loadExeca = () => (execaModule ??= import('execa'));
+
 const activeRuns = new Set<ProcessTracker>();
 let exitHookInstalled = false;
 
@@ -153,6 +157,7 @@ export async function runProcess(file: string, args: readonly string[], options:
   });
   if (signal?.aborted) return result({ cancelled: true });
 
+  const { execa } = await loadExeca();
   const tracker = new ProcessTracker();
   const subprocess = execa(file, args, {
     cwd,

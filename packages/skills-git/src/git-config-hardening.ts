@@ -57,8 +57,6 @@ export const READ_ONLY_OVERRIDDEN: readonly (readonly [string, string])[] = [
   ['diff.ignoreSubmodules', 'dirty'],
 ];
 
-const ALWAYS_OVERRIDDEN_KEYS = new Set(ALWAYS_OVERRIDDEN.map(([key]) => key.toLowerCase()));
-
 /** Parses `git config --list --null --show-scope` output (`scope\0key\nvalue\0` records). */
 export function parseConfigList(text: string): ConfigEntry[] {
   const fields = text.split('\0');
@@ -83,7 +81,7 @@ export function neutralizingOverrides(entries: readonly ConfigEntry[]): [string,
   const overrides = new Map<string, string>();
   for (const entry of entries) {
     const match = programKey(entry);
-    if (!match || ALWAYS_OVERRIDDEN_KEYS.has(entry.key.toLowerCase())) continue;
+    if (!match) continue;
     overrides.set(entry.key, match.neutral);
     const filter = /^(filter\..+)\.(clean|smudge|process)$/i.exec(entry.key);
     if (filter) overrides.set(`${filter[1]}.required`, 'false');
@@ -95,13 +93,14 @@ export function neutralizingOverrides(entries: readonly ConfigEntry[]): [string,
  * Refuses a write command in a repository whose own configuration (local or worktree scope)
  * sets something that runs a program: the repository is what an attacker controls, while the
  * user's global configuration (a git-lfs filter, a credential helper) is trusted. Settings the
- * skill always overrides (hooks, fsmonitor, pager) are not counted.
+ * skill overrides anyway (hooks, fsmonitor, pagers: see {@link ALWAYS_OVERRIDDEN} and
+ * `--no-pager`) are not counted.
  */
 export function assertNoRepositoryPrograms(entries: readonly ConfigEntry[]): void {
   const found = entries
     .filter((entry) => (entry.scope === 'local' || entry.scope === 'worktree') && programKey(entry) !== undefined)
     .map((entry) => entry.key)
-    .filter((key) => !ALWAYS_OVERRIDDEN_KEYS.has(key.toLowerCase()) && !/^pager\./i.test(key));
+    .filter((key) => !/^pager\./i.test(key));
   if (found.length > 0) {
     throw new PermissionDeniedError(
       `This repository's own configuration sets ${[...new Set(found)].join(', ')}, which make${found.length === 1 ? 's' : ''} git run programs; ` +
