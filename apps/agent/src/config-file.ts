@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, PERMISSION_LEVELS, type PermissionLevel } from '@nexus/core';
 import { z } from 'zod';
-import { parseGitLabSettings, type GitLabSettings } from '@nexus/skills-gitlab';
+import type { GitLabSettings } from '@nexus/skills-gitlab';
 import { FAMILY_NAMES } from './families.js';
 
 /** File name looked up in the working directory and in the user's config directory. */
@@ -47,10 +47,12 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 }
 
 /** Validates parsed JSON as a config file; the error names the file and the bad field. */
-export function parseConfigFile(value: unknown, file: string): ConfigFile {
+async function parseConfigFile(value: unknown, file: string): Promise<ConfigFile> {
   const result = configFileSchema.safeParse(value);
   if (!result.success) throw new ConfigError(`${file}: ${result.error.issues.map(describeIssue).join('; ')}`);
   if (result.data.gitlab !== undefined) {
+    // Loaded only here: the GitLab family is large, and most runs have no GitLab settings.
+    const { parseGitLabSettings } = await import('@nexus/skills-gitlab');
     try {
       parseGitLabSettings(result.data.gitlab);
     } catch (error) {

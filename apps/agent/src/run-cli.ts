@@ -1,16 +1,18 @@
 import { ConfigError, NexusError } from '@nexus/core';
 import packageJson from '../package.json' with { type: 'json' };
 import { COMMANDS, parseCommandLine, UsageError, type CommandLine, type CommandName } from './command-line.js';
-import { callCommand } from './commands/call.js';
-import { configCommand } from './commands/config.js';
-import { mcpCommand } from './commands/mcp.js';
-import { toolsCommand } from './commands/tools.js';
 import { helpText } from './help.js';
 import type { Io } from './io.js';
 
 type Command = (line: CommandLine, io: Io) => Promise<number>;
 
-const HANDLERS: Record<Exclude<CommandName, 'help'>, Command> = { tools: toolsCommand, call: callCommand, mcp: mcpCommand, config: configCommand };
+// Each command is loaded when it runs: `nexus call` need not load the MCP SDK.
+const COMMAND_MODULES: Record<Exclude<CommandName, 'help'>, () => Promise<Command>> = {
+  tools: () => import('./commands/tools.js').then((module) => module.toolsCommand),
+  call: () => import('./commands/call.js').then((module) => module.callCommand),
+  mcp: () => import('./commands/mcp.js').then((module) => module.mcpCommand),
+  config: () => import('./commands/config.js').then((module) => module.configCommand),
+};
 
 function helpTopic(line: CommandLine): CommandName | undefined {
   if (line.command !== 'help') return line.command;
@@ -35,7 +37,8 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       io.stdout.write(`${helpText(helpTopic(line), io.cliPath)}\n`);
       return 0;
     }
-    return await HANDLERS[line.command](line, io);
+    const command = await COMMAND_MODULES[line.command]();
+    return await command(line, io);
   } catch (error) {
     const message = (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ');
     if (error instanceof UsageError) {

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SkillRegistry } from '@nexus/registry';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer, type McpServerOptions } from './create-mcp-server.js';
 import { guardRequest, tokenDigest, type GuardPolicy } from './http-guard.js';
@@ -96,6 +96,8 @@ function sendError(response: ServerResponse, status: number, message: string, he
  */
 export async function serveHttp(registry: SkillRegistry, options: HttpServeOptions = {}): Promise<McpHttpServer> {
   const settings = normalizeOptions(options);
+  // Loaded here rather than at the top: a stdio server should not pay for the HTTP stack.
+  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const hosts = new Set<string>();
   const policy: GuardPolicy = { hosts, origins: new Set(settings.allowedOrigins), tokenDigest: tokenDigest(settings.token), path: settings.path };

@@ -14,7 +14,7 @@ export async function configCommand(line: CommandLine, io: Io): Promise<number> 
   if (line.positionals.length > 0) throw new UsageError(`\`nexus config\` takes no arguments, got "${line.positionals[0]}".`);
   const settings = await resolveSettings(line.common, io);
   const permissions = permissionsOf(settings);
-  const enabledTools = createRegistry(settings)
+  const enabledTools = (await createRegistry(settings))
     .getDefinitionsForPermissions(permissions, { format: 'anthropic' })
     .map((definition) => definition.name);
   io.stdout.write(`${JSON.stringify({ ...settings, permissions, enabledTools }, hideSecrets, 2)}\n`);

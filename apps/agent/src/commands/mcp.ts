@@ -26,7 +26,7 @@ export async function mcpCommand(line: CommandLine, io: Io): Promise<number> {
   if (line.positionals.length > 0) throw new UsageError(`\`nexus mcp\` takes no arguments, got "${line.positionals[0]}".`);
   if (!line.http && (line.port !== undefined || line.host !== undefined)) throw new UsageError('--port and --host only apply with --http.');
   const settings = await resolveSettings(line.common, io);
-  const registry = createRegistry(settings, confirmWithElicitation);
+  const registry = await createRegistry(settings, confirmWithElicitation);
   const toolCount = registry.getDefinitionsForPermissions(permissionsOf(settings)).length;
 
   if (!line.http) {

@@ -40,13 +40,13 @@ export async function toolsCommand(line: CommandLine, io: Io): Promise<number> {
   if (line.positionals.length > 0) throw new UsageError(`\`nexus tools\` takes no arguments, got "${line.positionals[0]}".`);
   const format = parseFormat(line.format, line.json);
   const settings = await resolveSettings(line.common, io);
-  const registry = createRegistry(settings);
+  const registry = await createRegistry(settings);
   const permissions = permissionsOf(settings);
   if (line.json) {
     io.stdout.write(`${JSON.stringify(registry.getDefinitionsForPermissions(permissions, { format }), null, 2)}\n`);
     return 0;
   }
-  const families = toolFamilies(settings);
+  const families = await toolFamilies(settings);
   const specs = registry.list();
   const leftOut = specs.filter((spec) => leftOutBecause(spec, permissions));
   const shown = line.all ? specs : specs.filter((spec) => !leftOutBecause(spec, permissions));
