@@ -9,6 +9,7 @@ import { utilitySkills } from '@nexus/registry';
 export const FAMILIES = {
   fs: () => import('@nexus/skills-fs').then((module) => module.fsSkills),
   exec: () => import('@nexus/skills-exec').then((module) => module.execSkills),
+  git: () => import('@nexus/skills-git').then((module) => module.gitSkills),
   gitlab: () => import('@nexus/skills-gitlab').then((module) => module.gitlabSkills),
   utility: async () => utilitySkills,
 } as const satisfies Record<string, () => Promise<SkillFamily>>;

@@ -182,7 +182,7 @@ describe('nexus config', () => {
     const { code, stdout } = await run(['config']);
     expect(code).toBe(0);
     const config = JSON.parse(stdout);
-    expect(config).toMatchObject({ cwd: dir.join('project'), preset: 'sandboxed', files: {}, families: ['fs', 'exec', 'utility'] });
+    expect(config).toMatchObject({ cwd: dir.join('project'), preset: 'sandboxed', files: {}, families: ['fs', 'exec', 'git', 'utility'] });
     expect(config.enabledTools).toEqual(expect.arrayContaining(['read_file', 'write_file', 'echo', 'sleep']));
     expect(config.enabledTools).not.toContain('bash_safe');
     expect(config.permissions).toMatchObject({ level: 'sandboxed', allowedPaths: [dir.join('project')], writePaths: [dir.join('project')] });
