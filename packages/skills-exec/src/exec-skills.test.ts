@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { resolvePreset, ServiceContainer, type ConfirmationRequest, type PermissionLevel, type PresetOptions } from '@nexus/core';
 import { SkillRegistry } from '@nexus/registry';
@@ -24,6 +24,14 @@ function createRegistry({ level = 'yolo', confirm, preset = {} }: Setup = {}): S
   const services = new ServiceContainer().register('cwd', dir.path).register('permissions', resolvePreset(level, { cwd: dir.path, ...preset }));
   if (confirm) services.register('confirm', confirm);
   return new SkillRegistry(services).use(execSkills);
+}
+
+/**
+ * Shell code that waits (at most 10 s, so a failed test leaves nothing running for long) until
+ * `go` exists; it succeeds only if `go` appeared.
+ */
+function awaitGo(go: string): string {
+  return `n=0; until [ -e ${go} ] || [ $n -ge 100 ]; do sleep 0.1; n=$((n+1)); done; [ -e ${go} ]`;
 }
 
 function isAlive(pid: number): boolean {
@@ -242,20 +250,22 @@ describe('attacks through the skills', () => {
 
   it('leaves no grandchild alive after a timeout (setsid, nohup, TERM ignored)', async () => {
     const pids = dir.join('pids');
-    // Later than the timeout (1 s) plus the grace before SIGKILL (2 s).
-    const late = (name: string) => `sleep 4.5; touch ${dir.join(`late-${name}`)}`;
+    const go = dir.join('go');
+    const child = (name: string) => `echo $$ >> ${pids}; ${awaitGo(go)} && touch ${dir.join(`late-${name}`)}`;
     const command = [
-      `setsid sh -c 'echo $$ >> ${pids}; ${late('setsid')}' &`,
-      `nohup sh -c 'echo $$ >> ${pids}; ${late('nohup')}' >/dev/null 2>&1 &`,
-      `sh -c 'trap "" TERM; echo $$ >> ${pids}; ${late('trap')}' &`,
+      `setsid sh -c '${child('setsid')}' &`,
+      `nohup sh -c '${child('nohup')}' >/dev/null 2>&1 &`,
+      `sh -c 'trap "" TERM; ${child('trap')}' &`,
+      `until [ "$(wc -l < ${pids})" -ge 3 ] 2>/dev/null; do sleep 0.05; done`,
       'sleep 60',
     ].join('\n');
-    const result = await createRegistry().execute('shell_UNSAFE', { command, timeout: 1 });
+    const result = await createRegistry().execute('shell_UNSAFE', { command, timeout: 2 });
     expect(result).toMatchObject({ kind: 'timeout' });
     const recorded = readFileSync(pids, 'utf8').split('\n').filter(Boolean).map(Number);
     expect(recorded).toHaveLength(3);
     expect(recorded.filter(isAlive)).toEqual([]);
-    await delay(2_500);
+    writeFileSync(go, '');
+    await delay(1_000);
     expect(['setsid', 'nohup', 'trap'].filter((name) => existsSync(dir.join(`late-${name}`)))).toEqual([]);
   });
 
@@ -268,12 +278,14 @@ describe('attacks through the skills', () => {
 
   it('stops the command when the call is cancelled', async () => {
     const controller = new AbortController();
-    const pending = createRegistry().execute('shell_UNSAFE', { command: `echo $$ > ${dir.join('pid')}; exec sleep 60` }, { signal: controller.signal });
-    await delay(500);
+    const pidFile = dir.join('pid');
+    const pending = createRegistry().execute('shell_UNSAFE', { command: `echo $$ > ${pidFile}; exec sleep 60` }, { signal: controller.signal });
+    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8') === '') await delay(20);
     controller.abort();
     expect(await pending).toMatchObject({ kind: 'cancelled' });
-    await delay(500);
-    expect(isAlive(Number(readFileSync(dir.join('pid'), 'utf8')))).toBe(false);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    for (let attempt = 0; attempt < 100 && isAlive(pid); attempt++) await delay(50);
+    expect(isAlive(pid)).toBe(false);
   });
 
   it('cancels through the skill context too', async () => {

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { NexusError, NotFoundError, PathSecurityError, resolvePreset, ServiceContainer } from '@nexus/core';
 import { testdir, type TestDir } from '@nexus/test-utils';
@@ -15,6 +15,14 @@ afterEach(async () => {
 });
 
 /** Whether a process is still running (a zombie waiting to be reaped counts as gone). */
+/**
+ * Shell code that waits (at most 10 s, so a failed test leaves nothing running for long) until
+ * `go` exists; it succeeds only if `go` appeared.
+ */
+function awaitGo(go: string): string {
+  return `n=0; until [ -e ${go} ] || [ $n -ge 100 ]; do sleep 0.1; n=$((n+1)); done; [ -e ${go} ]`;
+}
+
 function isAlive(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
@@ -59,7 +67,6 @@ describe('runProcess', () => {
   });
 
   it('rejects a program that is not executable', async () => {
-    const { writeFile, chmod } = await import('node:fs/promises');
     await writeFile(dir.join('script'), '#!/bin/sh\necho hi\n');
     await chmod(dir.join('script'), 0o644);
     const attempt = runProcess(dir.join('script'), [], { cwd: dir.path });
@@ -120,51 +127,56 @@ describe('runProcess', () => {
 
     it('kills the whole tree on timeout: background, setsid, nohup, double-forked and TERM-ignoring children', async () => {
       const pids = dir.join('pids');
-      const sentinel = (name: string) => `sleep 3; echo late > ${dir.join(`sentinel-${name}`)}`;
+      const go = dir.join('go');
+      // Each child records its pid, then waits for the test's go signal before writing its sentinel.
+      const child = (name: string) => `echo $$ >> ${pids}; ${awaitGo(go)} && echo late > ${dir.join(`sentinel-${name}`)}`;
       const script = [
-        `record() { echo "$1" >> ${pids}; }`,
-        'record $$',
-        `sh -c 'echo $$ >> ${pids}; ${sentinel('background')}' &`,
-        `setsid sh -c 'echo $$ >> ${pids}; ${sentinel('setsid')}' &`,
-        `nohup sh -c 'echo $$ >> ${pids}; ${sentinel('nohup')}' > /dev/null 2>&1 &`,
-        `(setsid sh -c 'echo $$ >> ${pids}; ${sentinel('double-fork')}' > /dev/null 2>&1 < /dev/null &)`,
-        `setsid -f sh -c 'echo $$ >> ${pids}; ${sentinel('setsid-fork')}' > /dev/null 2>&1 < /dev/null`,
-        `sh -c 'trap "" TERM; echo $$ >> ${pids}; ${sentinel('trap')}' &`,
+        `echo $$ >> ${pids}`,
+        `sh -c '${child('background')}' &`,
+        `setsid sh -c '${child('setsid')}' &`,
+        `nohup sh -c '${child('nohup')}' > /dev/null 2>&1 &`,
+        `(setsid sh -c '${child('double-fork')}' > /dev/null 2>&1 < /dev/null &)`,
+        `setsid -f sh -c '${child('setsid-fork')}' > /dev/null 2>&1 < /dev/null`,
+        `sh -c 'trap "" TERM; ${child('trap')}' &`,
         `trap '' TERM`,
-        'sleep 30',
+        `while [ "$(wc -l < ${pids})" -lt 7 ]; do sleep 0.05; done`,
+        'sleep 60',
       ].join('\n');
-      const result = await runProcess('sh', ['-c', script], { cwd: dir.path, timeoutMs: 1_000, killGraceMs: 500 });
+      const result = await runProcess('sh', ['-c', script], { cwd: dir.path, timeoutMs: 2_000, killGraceMs: 500 });
       expect(result.timedOut).toBe(true);
       const recorded = await readPids(pids);
       expect(recorded.length).toBe(7);
       expect(recorded.filter(isAlive)).toEqual([]);
-      await delay(3_500);
+      await writeFile(go, '');
+      await delay(1_000);
       const sentinels = ['background', 'setsid', 'nohup', 'double-fork', 'setsid-fork', 'trap'].filter((name) => existsSync(dir.join(`sentinel-${name}`)));
       expect(sentinels).toEqual([]);
     });
 
     it('ends processes a finished command leaves behind', async () => {
       const pids = dir.join('pids');
-      const script = `setsid sh -c 'echo $$ >> ${pids}; sleep 2; echo late > ${dir.join('sentinel')}' > /dev/null 2>&1 < /dev/null & sleep 0.2; echo started`;
+      const go = dir.join('go');
+      const script = `setsid sh -c 'echo $$ >> ${pids}; ${awaitGo(go)} && echo late > ${dir.join('sentinel')}' > /dev/null 2>&1 < /dev/null & while [ ! -s ${pids} ]; do sleep 0.05; done; echo started`;
       const result = await runProcess('sh', ['-c', script], { cwd: dir.path, killGraceMs: 500 });
       expect(result).toMatchObject({ stdout: 'started\n', exitCode: 0, timedOut: false });
       const recorded = await readPids(pids);
       expect(recorded.length).toBe(1);
       expect(recorded.filter(isAlive)).toEqual([]);
-      await delay(2_500);
+      await writeFile(go, '');
+      await delay(1_000);
       expect(existsSync(dir.join('sentinel'))).toBe(false);
     });
 
     it('ends the tree when the signal aborts', async () => {
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 200);
-      const result = await runProcess('sh', ['-c', `trap '' TERM; sleep 30 & echo $! > ${dir.join('pid')}; wait`], {
-        cwd: dir.path,
-        signal: controller.signal,
-        killGraceMs: 300,
-      });
+      const pidFile = dir.join('pid');
+      const pending = runProcess('sh', ['-c', `trap '' TERM; sleep 60 & echo $! > ${pidFile}; wait`], { cwd: dir.path, signal: controller.signal, killGraceMs: 300 });
+      while (!existsSync(pidFile) || (await readPids(pidFile)).length === 0) await delay(20);
+      controller.abort();
+      const result = await pending;
       expect(result).toMatchObject({ cancelled: true, timedOut: false, exitCode: null, signal: 'SIGKILL' });
-      expect((await readPids(dir.join('pid'))).filter(isAlive)).toEqual([]);
+      const [pid] = await readPids(pidFile);
+      expect(isAlive(pid as number)).toBe(false);
     });
 
     it('does not start anything when the signal is already aborted', async () => {
