@@ -79,9 +79,13 @@ function chooseFamilies(chosen: readonly FamilyName[] | undefined, gitlab: GitLa
   return FAMILY_NAMES.filter((family) => wanted.includes(family));
 }
 
-function mergeTools(...layers: (ConfigFile | undefined)[]): Settings['tools'] {
+function mergeTools(cwd: string, ...layers: (ConfigFile | undefined)[]): Settings['tools'] {
   const tools: Settings['tools'] = {};
-  for (const layer of layers) for (const [tool, permission] of Object.entries(layer?.tools ?? {})) tools[tool] = { ...tools[tool], ...permission };
+  for (const layer of layers) {
+    for (const [tool, { allowedPaths, ...permission }] of Object.entries(layer?.tools ?? {})) {
+      tools[tool] = { ...tools[tool], ...permission, ...(allowedPaths === undefined ? {} : { allowedPaths: allowedPaths && allowedPaths.map((path) => normalizePath(path, cwd)) }) };
+    }
+  }
   return tools;
 }
 
@@ -111,7 +115,7 @@ export async function resolveSettings(flags: CommonFlags, environment: Environme
     allow: [...paths(user?.allow), ...paths(flags.allow)],
     block: [...paths(user?.block), ...paths(project?.block), ...paths(flags.block)],
     families: chooseFamilies(flags.families ?? project?.families ?? user?.families, user?.gitlab),
-    tools: mergeTools(user, project),
+    tools: mergeTools(cwd, user, project),
     http: { ...user?.http, ...project?.http },
     ...(user?.gitlab ? { gitlab: user.gitlab } : {}),
     files,

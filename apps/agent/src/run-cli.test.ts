@@ -197,9 +197,10 @@ describe('nexus config', () => {
   });
 
   it('reads --config instead of the user file, and --cwd sets the sandbox root', async () => {
-    await writeTree(dir.path, { 'custom.json': JSON.stringify({ families: ['utility'], block: ['x'] }) });
+    await writeTree(dir.path, { 'custom.json': JSON.stringify({ families: ['utility'], block: ['x'], tools: { echo: { allowedPaths: ['sub'] }, sleep: { allowedPaths: null } } }) });
     const config = JSON.parse((await run(['config', '--config', '../custom.json', '--cwd', '..'])).stdout);
     expect(config).toMatchObject({ cwd: dir.path, families: ['utility'], block: [dir.join('x')], files: { user: dir.join('custom.json') } });
+    expect(config.tools).toEqual({ echo: { allowedPaths: [dir.join('sub')] }, sleep: { allowedPaths: null } });
   });
 
   it('lets a working-directory file narrow: block paths, disable tools, lower the preset', async () => {
