@@ -106,11 +106,16 @@ const FULL_OPTIONS_THAT_ARE_PREFIXES = new Set(['--text', '--exclude', '--index'
 const VALUE_OPTIONS = new Set([
   '--author', '--committer', '--grep', '--since', '--until', '--after', '--before', '-S', '-G', '-n', '--max-count',
   '--skip', '--format', '--pretty', '-e', '-m', '--message', '--contains', '--no-contains', '--merged', '--no-merged',
-  '--points-at', '--sort', '-L', '--date', '-b', '-B', '--branch', '--origin', '-o', '--depth',
+  '--points-at', '--sort', '-L', '--date', '-b', '-B', '--branch', '--origin', '-o', '--depth', '-j', '--jobs',
+  '--shallow-since', '--shallow-exclude', '--server-option', '--reason',
 ]);
 
-/** Commands whose path arguments are written to (`clone <url> <dir>`, `init <dir>`, `worktree add <path>`). */
-const DESTINATION_COMMANDS = new Set(['clone', 'init', 'worktree']);
+/** Which positional argument a command writes to: `clone <repo> <dir>`, `init <dir>`, `worktree add <path>`. */
+const DESTINATION: Readonly<Record<string, (positionals: readonly string[]) => number>> = {
+  clone: (positionals) => (positionals.length >= 2 ? positionals.length - 1 : -1),
+  init: () => 0,
+  worktree: (positionals) => (positionals[0] === 'add' ? 1 : -1),
+};
 
 const TRANSPORT = /(?:ext|fd)::/i;
 
@@ -145,14 +150,14 @@ export function reviewGitOptions(parsed: GitArguments, readOnly: boolean): Named
   const subcommand = parsed.subcommand ?? '';
   const longRules = { ...LONG_OPTION_RULES, ...SUBCOMMAND_LONG_RULES[subcommand] };
   const shortRules = SHORT_OPTION_RULES[subcommand] ?? {};
-  const positionalAccess: PathAccess = !readOnly && DESTINATION_COMMANDS.has(subcommand) ? 'write' : 'read';
   const { rest } = parsed;
+  const positionals: string[] = [];
   let optionsEnded = false;
   for (let index = 0; index < rest.length; index++) {
     const word = rest[index] as string;
     if (TRANSPORT.test(word)) refuse(word, 'the ext:: and fd:: transports run arbitrary commands');
     if (optionsEnded || !word.startsWith('-') || word === '-') {
-      if (looksLikePath(word)) paths.push({ path: word, access: positionalAccess, source: 'argument' });
+      positionals.push(word);
       continue;
     }
     if (word === '--') {
@@ -184,5 +189,10 @@ export function reviewGitOptions(parsed: GitArguments, readOnly: boolean): Named
       if (value !== undefined) paths.push({ path: value, access: rule.path, source: `-${word[letter]}` });
     } else if (VALUE_OPTIONS.has(word)) index++;
   }
+  const destination = readOnly ? -1 : (DESTINATION[subcommand]?.(positionals) ?? -1);
+  positionals.forEach((word, position) => {
+    if (position === destination) paths.push({ path: word, access: 'write', source: 'destination' });
+    else if (looksLikePath(word)) paths.push({ path: word, access: 'read', source: 'argument' });
+  });
   return paths;
 }

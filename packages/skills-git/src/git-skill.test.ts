@@ -152,6 +152,16 @@ describe('trusted', () => {
     expect(await registry.execute('git', { command: 'branch -d feature' })).toMatchObject({ success: true });
   });
 
+  it('clones and initialises inside the working directory', async () => {
+    const registry = gitRegistry(repo, 'trusted');
+    createRepository(dir.join('upstream'), { 'up.txt': 'from upstream\n' });
+    const cloned = await registry.execute('git', { command: 'clone -q ../upstream copy' });
+    expect(cloned.error).toBe('');
+    expect(readFileSync(join(repo, 'copy', 'up.txt'), 'utf8')).toBe('from upstream\n');
+    expect(await registry.execute('git', { command: 'init -q fresh' })).toMatchObject({ success: true });
+    expect(existsSync(join(repo, 'fresh', '.git'))).toBe(true);
+  });
+
   it.each([
     ['reset --hard HEAD~1', 'reset --hard'],
     ['reset --merge', 'reset --hard'],
