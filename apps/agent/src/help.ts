@@ -76,6 +76,7 @@ List the tools this configuration enables, as a table.
 
 Options
   --all              Also list the tools the current permissions leave out, and why
+                     (with --json: every tool's definition)
   --json             Print tool definitions as JSON instead
   --format <name>    With --json: openai (default), anthropic or mcp
 

@@ -1,4 +1,7 @@
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { testdir, writeTree, type TestDir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -14,6 +17,13 @@ beforeEach(async () => {
 afterEach(async () => {
   await dir.cleanup();
 });
+
+/** A server holding a port, so that `nexus mcp --http <port>` finds it taken. */
+async function listening() {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { port: (server.address() as AddressInfo).port, [Symbol.asyncDispose]: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
 
 async function run(args: string[], options: { input?: string; tty?: boolean; env?: NodeJS.ProcessEnv } = {}) {
   const memory = memoryIo({ cwd: dir.join('project'), configHome: dir.join('config'), ...options });
@@ -78,8 +88,10 @@ describe('nexus — bad usage', () => {
     [['tools', '--cwd', 'missing-dir'], 'Expected `--cwd` to be an existing directory'],
     [['tools', '--config', 'missing.json'], 'Expected `--config` to name an existing file'],
     [['help', 'nope'], 'No help for "nope"'],
+    [['mcp', '--http', 'PORT_IN_USE'], 'is already in use'],
   ])('nexus %j exits 2 with one line', async (args, message) => {
-    const { code, stdout, stderr } = await run(args);
+    await using busy = await listening();
+    const { code, stdout, stderr } = await run(args.map((arg) => (arg === 'PORT_IN_USE' ? String(busy.port) : arg)));
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toContain(message);
@@ -118,6 +130,13 @@ describe('nexus tools', () => {
     const definitions = JSON.parse(stdout) as Record<string, any>[];
     check(definitions.find((definition) => (definition.name ?? definition.function.name) === 'echo') as Record<string, any>);
     expect(JSON.stringify(definitions)).not.toContain('bash_safe');
+  });
+
+  it('prints every definition with --json --all, enabled or not', async () => {
+    const enabled = JSON.parse((await run(['tools', '--json', '--format', 'anthropic'])).stdout) as { name: string }[];
+    const all = JSON.parse((await run(['tools', '--json', '--all', '--format', 'anthropic'])).stdout) as { name: string }[];
+    expect(enabled.map((tool) => tool.name)).not.toContain('bash_safe');
+    expect(all.map((tool) => tool.name)).toContain('bash_safe');
   });
 
   it('defaults --json to the OpenAI format and follows --families', async () => {

@@ -2,9 +2,9 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { testdir, type TestDir } from '@nexus/test-utils';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_BODY_BYTES, serveHttp, type HttpServeOptions, type McpHttpServer } from './index.js';
+import { confirmWithElicitation, DEFAULT_MAX_BODY_BYTES, serveHttp, type HttpServeOptions, type McpHttpServer } from './index.js';
 import { createClient, createTestRegistry } from './test-fixtures.js';
 
 let dir: TestDir;
@@ -113,6 +113,21 @@ describe('serveHttp — with the SDK client', () => {
     controller.abort('stop');
     await expect(call).rejects.toThrow();
     await expect.poll(() => fixture.observations.abortReason, { timeout: 10_000 }).toBe('stop');
+  });
+
+  it('asks for confirmation through elicitation on the call’s own stream', async () => {
+    fixture = createTestRegistry(dir.path, { tools: { count: { enabled: true, requiresConfirmation: true } }, confirm: confirmWithElicitation });
+    await start();
+    const client = createClient({ elicitation: {} });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { approve: true } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${server.token}` } } }));
+    clients.push(client);
+    expect((await client.callTool({ name: 'count', arguments: {} })).content).toEqual([{ type: 'text', text: '1' }]);
+    expect(asked).toEqual([expect.stringContaining('Allow count to run count?')]);
   });
 
   it('keeps sessions apart and accepts the localhost name', async () => {

@@ -38,16 +38,23 @@ export async function mcpCommand(line: CommandLine, io: Io): Promise<number> {
   }
 
   const host = line.host ?? settings.http.host ?? '127.0.0.1';
+  const port = line.port === undefined ? (settings.http.port ?? 0) : parsePort(line.port);
   const token = io.env.NEXUS_MCP_TOKEN || undefined;
   const served = await serveHttp(registry, {
     ...SERVER_OPTIONS,
     host,
-    port: line.port === undefined ? (settings.http.port ?? 0) : parsePort(line.port),
+    port,
     ...(token ? { token } : {}),
     ...(settings.http.allowedHosts ? { allowedHosts: settings.http.allowedHosts } : {}),
     ...(settings.http.allowedOrigins ? { allowedOrigins: settings.http.allowedOrigins } : {}),
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') throw new UsageError(`Port ${port} on ${host} is already in use; pick another with --http <port>, or --http 0 for any free one.`);
+    if (error.code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot listen on ${host}: no such address on this machine.`);
+    throw error;
   });
-  if (!LOOPBACK.test(host)) io.stderr.write(`nexus: warning: listening on ${host}, reachable from other machines; the token is all that protects it.\n`);
+  if (!LOOPBACK.test(host)) {
+    io.stderr.write(`nexus: warning: listening on ${host}, reachable from other machines; the token is all that protects it. Clients must use a host name listed in http.allowedHosts.\n`);
+  }
   io.stdout.write(
     [
       `Nexus MCP server (Streamable HTTP): ${describe(settings, toolCount)}`,

@@ -43,7 +43,8 @@ export async function toolsCommand(line: CommandLine, io: Io): Promise<number> {
   const registry = await createRegistry(settings);
   const permissions = permissionsOf(settings);
   if (line.json) {
-    io.stdout.write(`${JSON.stringify(registry.getDefinitionsForPermissions(permissions, { format }), null, 2)}\n`);
+    const definitions = line.all ? registry.getDefinitions({ format }) : registry.getDefinitionsForPermissions(permissions, { format });
+    io.stdout.write(`${JSON.stringify(definitions, null, 2)}\n`);
     return 0;
   }
   const families = await toolFamilies(settings);
