@@ -84,6 +84,11 @@ function parseCommand(word: string | undefined): CommandName | undefined {
   return word as CommandName;
 }
 
+/** Refuses positional arguments for a command that takes none. */
+export function expectNoArguments(line: CommandLine): void {
+  if (line.positionals.length > 0) throw new UsageError(`\`nexus ${line.command}\` takes no arguments, got "${line.positionals[0]}".`);
+}
+
 /** Parses `nexus` arguments (without the node and script paths). Throws {@link UsageError}. */
 export function parseCommandLine(argv: readonly string[]): CommandLine {
   let parsed: ReturnType<typeof parseArgs<{ options: typeof ALL_OPTIONS; allowPositionals: true; strict: true }>>;

@@ -1,8 +1,8 @@
 import { realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConfigError, levelAtLeast, normalizePath, type PermissionLevel, type ToolPermission } from '@nexus/core';
-import { CONFIG_FILE_NAME, readConfigFile, userConfigPath, type ConfigFile } from './config-file.js';
 import type { GitLabSettings } from '@nexus/skills-gitlab';
+import { CONFIG_FILE_NAME, readConfigFile, userConfigPath, type ConfigFile } from './config-file.js';
 import { FAMILY_NAMES, type FamilyName } from './families.js';
 
 /** The permission-related flags every command takes. */
@@ -79,6 +79,7 @@ function chooseFamilies(chosen: readonly FamilyName[] | undefined, gitlab: GitLa
   return FAMILY_NAMES.filter((family) => wanted.includes(family));
 }
 
+/** Per-tool settings, later layers winning field by field; their paths resolve against `cwd`. */
 function mergeTools(cwd: string, ...layers: (ConfigFile | undefined)[]): Settings['tools'] {
   const tools: Settings['tools'] = {};
   for (const layer of layers) {
@@ -93,8 +94,7 @@ function mergeTools(cwd: string, ...layers: (ConfigFile | undefined)[]): Setting
  * Builds the effective configuration. Precedence: flags, then `nexus.config.json` in the working
  * directory, then the user's config file (`--config` or `$XDG_CONFIG_HOME/nexus/nexus.config.json`),
  * then the defaults (`sandboxed`, every family — GitLab once instances are configured — rooted at
- * the working directory). `allow` adds up
- * over the user file and flags, `block` over every source.
+ * the working directory). `allow` adds up over the user file and flags, `block` over every source.
  */
 export async function resolveSettings(flags: CommonFlags, environment: Environment): Promise<Settings> {
   const cwd = await resolveWorkingDirectory(resolve(environment.cwd, flags.cwd ?? '.'));

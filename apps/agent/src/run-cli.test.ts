@@ -88,6 +88,8 @@ describe('nexus — bad usage', () => {
     [['tools', '--cwd', 'missing-dir'], 'Expected `--cwd` to be an existing directory'],
     [['tools', '--config', 'missing.json'], 'Expected `--config` to name an existing file'],
     [['help', 'nope'], 'No help for "nope"'],
+    [['tools', 'extra'], '`nexus tools` takes no arguments'],
+    [['mcp', 'extra'], '`nexus mcp` takes no arguments'],
     [['mcp', '--http', 'PORT_IN_USE'], 'is already in use'],
   ])('nexus %j exits 2 with one line', async (args, message) => {
     await using busy = await listening();

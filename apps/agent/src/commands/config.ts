@@ -1,5 +1,5 @@
 import { isSecretName } from '@nexus/core';
-import { UsageError, type CommandLine } from '../command-line.js';
+import { expectNoArguments, type CommandLine } from '../command-line.js';
 import { createRegistry, permissionsOf } from '../create-registry.js';
 import type { Io } from '../io.js';
 import { resolveSettings } from '../resolve-settings.js';
@@ -11,7 +11,7 @@ function hideSecrets(key: string, value: unknown): unknown {
 
 /** `nexus config`: the effective configuration, the resolved permission policy and the enabled tools, as JSON. */
 export async function configCommand(line: CommandLine, io: Io): Promise<number> {
-  if (line.positionals.length > 0) throw new UsageError(`\`nexus config\` takes no arguments, got "${line.positionals[0]}".`);
+  expectNoArguments(line);
   const settings = await resolveSettings(line.common, io);
   const permissions = permissionsOf(settings);
   const enabledTools = (await createRegistry(settings))

@@ -1,6 +1,6 @@
 import { confirmWithElicitation, serveHttp, serveStdio, type McpServerOptions } from '@nexus/mcp';
 import packageJson from '../../package.json' with { type: 'json' };
-import { UsageError, type CommandLine } from '../command-line.js';
+import { expectNoArguments, UsageError, type CommandLine } from '../command-line.js';
 import { createRegistry, permissionsOf } from '../create-registry.js';
 import type { Io } from '../io.js';
 import { resolveSettings, type Settings } from '../resolve-settings.js';
@@ -23,7 +23,7 @@ function describe(settings: Settings, toolCount: number): string {
  * Streamable HTTP until interrupted. Confirmations go to the client through elicitation.
  */
 export async function mcpCommand(line: CommandLine, io: Io): Promise<number> {
-  if (line.positionals.length > 0) throw new UsageError(`\`nexus mcp\` takes no arguments, got "${line.positionals[0]}".`);
+  expectNoArguments(line);
   if (!line.http && (line.port !== undefined || line.host !== undefined)) throw new UsageError('--port and --host only apply with --http.');
   const settings = await resolveSettings(line.common, io);
   const registry = await createRegistry(settings, confirmWithElicitation);

@@ -1,6 +1,6 @@
 import { levelAtLeast, type AgentPermissions, type SkillSpec } from '@nexus/core';
 import type { DefinitionFormat } from '@nexus/registry';
-import { UsageError, type CommandLine } from '../command-line.js';
+import { expectNoArguments, UsageError, type CommandLine } from '../command-line.js';
 import { createRegistry, permissionsOf, toolFamilies } from '../create-registry.js';
 import { formatTable } from '../format-table.js';
 import type { Io } from '../io.js';
@@ -37,7 +37,7 @@ function leftOutBecause(spec: SkillSpec, permissions: AgentPermissions): string 
 
 /** `nexus tools`: the enabled tools as a table, or their definitions as JSON. */
 export async function toolsCommand(line: CommandLine, io: Io): Promise<number> {
-  if (line.positionals.length > 0) throw new UsageError(`\`nexus tools\` takes no arguments, got "${line.positionals[0]}".`);
+  expectNoArguments(line);
   const format = parseFormat(line.format, line.json);
   const settings = await resolveSettings(line.common, io);
   const registry = await createRegistry(settings);
