@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { testdir, writeTree, type TestDir } from '@nexus/test-utils';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ListRootsRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLI_PATH, ensureBuilt, nexusEnv } from './testing/nexus-process.js';
 
@@ -102,8 +102,10 @@ describe('nexus mcp over stdio, with the SDK client', () => {
     expect(textOf(refused)).toContain('needs confirmation');
   });
 
-  it('reads a file through read_file and refuses a sandbox escape', async () => {
-    const client = await connect();
+  it('reads a file through read_file and refuses a sandbox escape, whatever roots the client offers', async () => {
+    const client = new Client({ name: 'rooted', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: 'file:///', name: 'everything' }] }));
+    await connect([], client);
     const read = await client.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } });
     expect(textOf(read)).toContain('hello from the project');
     expect(read.structuredContent).toMatchObject({ path: 'notes.txt', totalLines: 1 });
