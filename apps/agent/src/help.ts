@@ -6,8 +6,8 @@ const COMMON = `Options for every command
   --preset <name>    Permission preset: sandboxed (default), trusted or yolo
   --allow <path>     Also allow reading and writing under <path> (repeatable)
   --block <path>     Never allow <path>, whatever the preset (repeatable)
-  --families <list>  Skill families to enable, comma-separated (default: all):
-                     ${FAMILY_NAMES.join(', ')}
+  --families <list>  Skill families to enable, comma-separated: ${FAMILY_NAMES.join(', ')}
+                     (default: all; gitlab once GitLab instances are configured)
   --config <file>    Read this config file instead of the one in your config directory
   -h, --help         Show help`;
 
@@ -61,6 +61,12 @@ ${COMMON}
 ${PERMISSIONS}
 
 ${CONFIGURATION}
+
+Environment
+  XDG_CONFIG_HOME    Where your config directory is (default ~/.config)
+  NEXUS_MCP_TOKEN    Bearer token for nexus mcp --http (default: random per run)
+
+Exit status: 0 success, 1 a tool failed or an unexpected error, 2 bad usage or configuration.
 
 Examples
   nexus tools
