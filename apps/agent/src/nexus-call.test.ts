@@ -32,6 +32,16 @@ describe('the built nexus command', () => {
     expect(usage.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^nexus: Expected arguments as name=value pairs/)]);
   });
 
+  it('reads a file with the fs family and refuses a sandbox escape', async () => {
+    const read = await nexus(['call', 'read_file', 'path=notes.txt']);
+    expect(read.code).toBe(0);
+    expect(read.stdout).toContain('hello from the project');
+    const escape = await nexus(['call', 'read_file', '{"path": "../outside.txt"}', '--json']);
+    expect(escape.code).toBe(1);
+    expect(JSON.parse(escape.stdout)).toMatchObject({ success: false, kind: 'forbidden' });
+    expect(escape.stdout).not.toContain('not yours');
+  });
+
   it('prints its help as the default', async () => {
     const { code, stdout } = await nexus([]);
     expect(code).toBe(0);
