@@ -72,7 +72,16 @@ export async function resolveRealPath(absolutePath: string): Promise<string> {
       continue;
     }
     if (++hops > MAX_SYMLINK_HOPS) throw new PathSecurityError(absolutePath, 'too many levels of symbolic links');
-    const target = await readlink(candidate);
+    let target: string;
+    try {
+      target = await readlink(candidate);
+    } catch (error) {
+      // The link changed between lstat and readlink: look at this component again.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EINVAL' && !isMissing(error)) throw error;
+      pending.unshift(part);
+      continue;
+    }
     if (target.startsWith('/')) resolved = '';
     pending = [...target.split('/'), ...pending];
   }

@@ -3,24 +3,26 @@ import { lstat, mkdir, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import {
   authorizePath,
+  type AuthorizePathOptions,
   defineSkill,
   InvalidParametersError,
   isWithin,
   NexusError,
+  normalizePath,
   NotFoundError,
+  openVerified,
+  openVerifiedDirectory,
   PathSecurityError,
   resolveRealPath,
-  normalizePath,
-  ToolResult,
-  type AuthorizePathOptions,
   type ServiceContainer,
   type SkillDefinition,
   type SkillHandler,
   type SkillSpec,
+  ToolResult,
+  type VerifiedDirectory,
 } from '@nexus/core';
 import { resolveFileSkillOptions, type ResolvedFileSkillOptions } from './file-skill-options.js';
 import { fileVersion } from './read-tracker.js';
-import { openVerified, openVerifiedDirectory, type VerifiedDirectory } from './verified-open.js';
 
 /** Thrown when a write would overwrite a file the agent has not read, or that changed since. */
 export class StaleFileError extends NexusError {

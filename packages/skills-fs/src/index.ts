@@ -76,5 +76,3 @@ export { resolveFileSkillOptions } from './file-skill-options.js';
 export type { FileSkillOptions, GrepEngine, ResolvedFileSkillOptions } from './file-skill-options.js';
 export { InMemoryReadTracker, fileVersion } from './read-tracker.js';
 export type { FileVersion, ReadState, ReadTracker } from './read-tracker.js';
-export { openVerified, openVerifiedDirectory, withVerifiedDirectory } from './verified-open.js';
-export type { VerifiedDirectory } from './verified-open.js';

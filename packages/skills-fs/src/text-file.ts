@@ -1,8 +1,7 @@
 import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
-import { atomicWriteBytes, detectLineEnding, InvalidParametersError, type LineEnding } from '@nexus/core';
-import { refusePlantedSymlink } from './verified-open.js';
+import { dirname } from 'node:path';
+import { atomicWriteVerified, detectLineEnding, InvalidParametersError, type LineEnding } from '@nexus/core';
 import type { FileSandbox } from './file-sandbox.js';
 
 /** Bytes inspected for a NUL byte to tell binary files from text. */
@@ -67,24 +66,16 @@ export interface SaveFileOptions {
 }
 
 /**
- * Writes `data` to the approved real path atomically (core's `atomicWriteBytes`, which keeps
- * the existing file's mode), through a verified handle of the parent directory, and records
- * the new version with the read tracker. Returns the number of bytes written.
+ * Writes `data` to the approved real path atomically through a verified handle of the parent
+ * directory (core's `atomicWriteVerified`, which keeps the existing file's mode), and records the
+ * new version with the read tracker. Returns the number of bytes written.
  */
 export async function saveFile(files: FileSandbox, real: string, data: string | Uint8Array, options: SaveFileOptions = {}): Promise<number> {
   if (options.createParents) await files.makeDirectories(dirname(real));
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  const directory = await files.openDirectory(dirname(real));
-  try {
-    const target = directory.entry(basename(real));
-    await refusePlantedSymlink(target, real);
-    await atomicWriteBytes(target, bytes);
-    const stats = await lstat(target).catch(() => undefined);
-    if (stats?.isFile()) files.recordSeen(real, stats);
-    return bytes.length;
-  } finally {
-    await directory.close();
-  }
+  const stats = await atomicWriteVerified(real, bytes);
+  if (stats?.isFile()) files.recordSeen(real, stats);
+  return bytes.length;
 }
 
 /** Splits text into lines on LF (a CR before the LF stays with the line break, not the line). */

@@ -1,16 +1,17 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { atomicWriteBytes, authorizePath, PathSecurityError, validatePath, type ServiceContainer } from '@nexus/core';
+import { atomicWriteVerified, authorizePath, PathSecurityError, validatePath, type ServiceContainer } from '@nexus/core';
 
 /**
  * Writes downloaded bytes to `outputPath` through the sandbox (`authorizePath` for writing, which
- * may ask to confirm a write outside the working directory), creating parent directories, atomically.
+ * may ask to confirm a write outside the working directory), creating parent directories, atomically
+ * and through a verified handle of the parent directory (a swap after the check is refused).
  * Returns the real path written.
  */
 export async function saveFile(services: ServiceContainer, tool: string, outputPath: string, bytes: Uint8Array): Promise<string> {
   const target = await authorizePath(services, tool, outputPath, { access: 'write' });
   await mkdir(dirname(target), { recursive: true });
-  await atomicWriteBytes(target, bytes);
+  await atomicWriteVerified(target, bytes);
   return target;
 }
 
@@ -32,7 +33,7 @@ export async function extractFiles(services: ServiceContainer, tool: string, out
   }
   for (const [target, data] of targets) {
     await mkdir(dirname(target), { recursive: true });
-    await atomicWriteBytes(target, data);
+    await atomicWriteVerified(target, data);
   }
   return directory;
 }

@@ -1,9 +1,8 @@
 import { constants } from 'node:fs';
-import { detectLineEnding, ToolResult } from '@nexus/core';
+import { detectLineEnding, openVerified, ToolResult } from '@nexus/core';
 import { defineFileSkill } from '../file-sandbox.js';
 import { fileVersion } from '../read-tracker.js';
 import { saveFile, withLineEnding } from '../text-file.js';
-import { openVerified } from '../verified-open.js';
 
 /** Arguments of `append_file`. */
 export interface AppendFileArgs {

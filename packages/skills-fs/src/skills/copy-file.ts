@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, link, rename, unlink, utimes, chmod } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { InvalidParametersError, ToolResult } from '@nexus/core';
+import { InvalidParametersError, refusePlantedSymlink, ToolResult } from '@nexus/core';
 import { defineFileSkill } from '../file-sandbox.js';
 import { resolveDestination } from '../place-entry.js';
-import { refusePlantedSymlink } from '../verified-open.js';
 
 /** Arguments of `copy_file`. */
 export interface CopyFileArgs {

@@ -1,9 +1,8 @@
 import { link, lstat, rename, unlink } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { InvalidParametersError, isWithin, ToolResult } from '@nexus/core';
+import { InvalidParametersError, isWithin, refusePlantedSymlink, ToolResult } from '@nexus/core';
 import { defineFileSkill } from '../file-sandbox.js';
 import { resolveDestination } from '../place-entry.js';
-import { refusePlantedSymlink } from '../verified-open.js';
 
 /** Arguments of `rename`. */
 export interface RenameArgs {

@@ -1,7 +1,9 @@
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
-import { PathSecurityError, resolveRealPath } from '@nexus/core';
+import { basename, dirname, join } from 'node:path';
+import { atomicWriteBytes, type AtomicWriteOptions } from './atomic-write.js';
+import { PathSecurityError } from './errors.js';
+import { resolveRealPath } from './paths.js';
 
 const PROC_FD = '/proc/self/fd';
 
@@ -25,8 +27,7 @@ async function handleTarget(handle: FileHandle): Promise<string | undefined> {
  * to open), and the kernel's own record of what was opened (`/proc/self/fd/N`) must equal the
  * approved real path (a parent directory swapped for a symlink is caught). FIFOs never block the
  * open (`O_NONBLOCK`). Throws a `PathSecurityError` when the path changed after the check.
- *
- * Candidate for `@nexus/core`: it is the use-side half of the sandbox check.
+ * This is the use-side half of the sandbox check.
  */
 export async function openVerified(realPath: string, flags: number = constants.O_RDONLY, mode?: number): Promise<FileHandle> {
   let handle: FileHandle;
@@ -90,4 +91,20 @@ export async function withVerifiedDirectory<T>(realPath: string, use: (directory
   } finally {
     await directory.close();
   }
+}
+
+/**
+ * Atomically replaces the approved real path `real` with `data` ({@link atomicWriteBytes}: the
+ * old or the new content survives a crash, the mode is kept), through a verified handle of the
+ * parent directory, so neither a swapped parent nor a symlink planted at the target can redirect
+ * the write. The parent directory must exist. Returns the written file's stats, or `undefined`
+ * when something removed it right after the write.
+ */
+export async function atomicWriteVerified(real: string, data: Uint8Array, options: AtomicWriteOptions = {}): Promise<Stats | undefined> {
+  return withVerifiedDirectory(dirname(real), async (directory) => {
+    const target = directory.entry(basename(real));
+    await refusePlantedSymlink(target, real);
+    await atomicWriteBytes(target, data, options);
+    return lstat(target).catch(() => undefined);
+  });
 }

@@ -1,7 +1,7 @@
 import { readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { afterEach, expect, test } from 'vitest';
 import { testdir, type TestDir } from '@nexus/test-utils';
-import { openVerified, openVerifiedDirectory, withVerifiedDirectory } from './index.js';
+import { atomicWriteVerified, openVerified, openVerifiedDirectory, withVerifiedDirectory } from './index.js';
 
 let dir: TestDir | undefined;
 afterEach(async () => {
@@ -44,4 +44,21 @@ test('a verified directory pins its entries: a later swap of the directory canno
   expect(directory.path).toBe(dir.join('inside', 'moved'));
   await directory.close();
   await expect(openVerifiedDirectory(dir.join('inside', 'target'))).rejects.toMatchObject({ kind: 'forbidden' });
+});
+
+test('atomicWriteVerified writes through the verified parent and refuses a planted symlink', async () => {
+  dir = await testdir({ inside: { 'f.txt': 'old' }, outside: { 's.txt': 'secret' } });
+  const approved = dir.join('inside', 'f.txt');
+  const stats = await atomicWriteVerified(approved, Buffer.from('new'));
+  expect(stats?.size).toBe(3);
+  expect(await readFile(approved, 'utf8')).toBe('new');
+  await rm(approved);
+  await symlink(dir.join('outside', 's.txt'), approved);
+  await expect(atomicWriteVerified(approved, Buffer.from('attack'))).rejects.toMatchObject({ kind: 'forbidden' });
+  expect(await readFile(dir.join('outside', 's.txt'), 'utf8')).toBe('secret');
+  await rm(approved);
+  await rename(dir.join('inside'), dir.join('moved'));
+  await symlink(dir.join('outside'), dir.join('inside'));
+  await expect(atomicWriteVerified(dir.join('inside', 's.txt'), Buffer.from('attack'))).rejects.toMatchObject({ kind: 'forbidden' });
+  expect(await readFile(dir.join('outside', 's.txt'), 'utf8')).toBe('secret');
 });
