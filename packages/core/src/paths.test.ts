@@ -65,6 +65,8 @@ describe('validatePath against every Linux path class of DESIGN §6', () => {
     ['backslashes', () => '..\\outside\\secret.txt'],
     ['null byte', () => 'file.txt\0../../outside/secret.txt'],
     ['symlink loop', () => 'link-loop-a'],
+    ['a missing component, then .. back to a symlink out', () => 'missing/../link-proc/root'],
+    ['a missing directory chain climbed back to a link', () => 'no/such/../../link-out-dir/secret.txt'],
   ];
 
   it.each(refused)('refuses %s', async (_name, makePath) => {
@@ -90,6 +92,20 @@ describe('validatePath against every Linux path class of DESIGN §6', () => {
     await link(join(farm.outside, 'secret.txt'), hardLink).catch(() => {});
     await expect(validatePath('hard-link.txt', options)).rejects.toThrow(/hard links/);
     await expect(validatePath('hard-link.txt', { ...options, allowedPaths: null })).resolves.toBe(hardLink);
+  });
+
+  it('with followFinalLink: false, takes a symlink itself as the subject, never its parent directories', async () => {
+    await expect(validatePath('link-out-file', { ...options, followFinalLink: false })).resolves.toBe(join(farm.inside, 'link-out-file'));
+    await expect(validatePath('link-dangling-out', { ...options, followFinalLink: false, mustExist: true })).resolves.toBe(join(farm.inside, 'link-dangling-out'));
+    await expect(validatePath('link-out-dir/secret.txt', { ...options, followFinalLink: false })).rejects.toSatisfy(PathSecurityError.isInstance);
+    await expect(validatePath('sub/link-upup/..', { ...options, followFinalLink: false })).rejects.toSatisfy(PathSecurityError.isInstance);
+  });
+
+  it('resolves .. physically: a .. after a symlink climbs from the link target', async () => {
+    // link-in-abs → inside/sub/deep, so link-in-abs/.. is inside/sub (lexically it would be inside).
+    await expect(validatePath('link-in-abs/../deep/f.txt', options)).resolves.toBe(join(farm.inside, 'sub/deep/f.txt'));
+    await expect(validatePath('link-out-dir/../inside/file.txt', options)).resolves.toBe(join(farm.inside, 'file.txt'));
+    await expect(validatePath('link-out-dir/../outside/secret.txt', options)).rejects.toSatisfy(PathSecurityError.isInstance);
   });
 
   it('refuses a blocked path at any level, even with no sandbox', async () => {
@@ -133,7 +149,7 @@ describe('validatePath — property: nothing accepted escapes', () => {
         expect(isWithin(reached, roots.inside)).toBe(true);
         expect(isWithin(reached.toLowerCase(), roots.blocked.toLowerCase())).toBe(false);
       }),
-      { numRuns: 600 },
+      { numRuns: 2000 },
     );
     // The generator must exercise both outcomes, or the property proves nothing.
     expect(seen.accepted).toBeGreaterThan(20);

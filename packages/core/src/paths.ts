@@ -1,6 +1,6 @@
 import { lstat, readlink, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { NotFoundError, PathSecurityError } from './errors.js';
 
 const MAX_SYMLINK_HOPS = 40;
@@ -9,18 +9,23 @@ function refuseNullByte(path: string): void {
   if (path.includes('\0')) throw new PathSecurityError(path.replaceAll('\0', '\\0'), 'the path contains a null byte');
 }
 
+/** Expands `~`, converts backslashes and anchors a relative path at `cwd`, keeping `.` and `..` as written. */
+function expandPath(path: string, cwd: string): string {
+  if (typeof path !== 'string') throw new PathSecurityError(String(path), 'expected a string');
+  refuseNullByte(path);
+  let result = path.replaceAll('\\', '/');
+  if (result === '~' || result.startsWith('~/')) result = homedir() + result.slice(1);
+  else if (result.startsWith('~')) throw new PathSecurityError(path, '"~user" paths are not supported; write the full path');
+  return isAbsolute(result) ? result : `${cwd}/${result}`;
+}
+
 /**
  * Turns a user- or LLM-supplied path into an absolute one, lexically: `~` and `~/…` expand to
  * the home directory, backslashes become slashes, and a relative path resolves against `cwd`.
  * Symlinks are not touched; {@link validatePath} does that.
  */
 export function normalizePath(path: string, cwd: string = process.cwd()): string {
-  if (typeof path !== 'string') throw new PathSecurityError(String(path), 'expected a string');
-  refuseNullByte(path);
-  let result = path.replaceAll('\\', '/');
-  if (result === '~' || result.startsWith('~/')) result = homedir() + result.slice(1);
-  else if (result.startsWith('~')) throw new PathSecurityError(path, '"~user" paths are not supported; write the full path');
-  return isAbsolute(result) ? resolve(result) : resolve(cwd, result);
+  return resolve(expandPath(path, cwd));
 }
 
 /** Whether `path` is `root` or lies below it, comparing whole path segments (`/a/b` is not within `/a/bc`). */
@@ -45,16 +50,18 @@ export async function resolveRealPath(absolutePath: string): Promise<string> {
   let pending = absolutePath.split('/');
   let resolved = '';
   let hops = 0;
-  let missing = false;
+  // Length of the existing prefix once a component is missing; a `..` back into it resumes resolving.
+  let missingFrom: number | undefined;
   while (pending.length > 0) {
     const part = pending.shift() as string;
     if (part === '' || part === '.') continue;
     if (part === '..') {
       resolved = resolved.slice(0, resolved.lastIndexOf('/'));
+      if (missingFrom !== undefined && resolved.length <= missingFrom) missingFrom = undefined;
       continue;
     }
     const candidate = `${resolved}/${part}`;
-    if (missing) {
+    if (missingFrom !== undefined) {
       resolved = candidate;
       continue;
     }
@@ -63,7 +70,7 @@ export async function resolveRealPath(absolutePath: string): Promise<string> {
       isLink = (await lstat(candidate)).isSymbolicLink();
     } catch (error) {
       if (!isMissing(error)) throw error;
-      missing = true;
+      missingFrom = resolved.length;
       resolved = candidate;
       continue;
     }
@@ -103,6 +110,11 @@ export interface ValidatePathOptions {
   blockedPaths?: readonly string[];
   /** Refuse a path that does not exist (default `false`: write targets may be new). */
   mustExist?: boolean;
+  /**
+   * Follow a symlink in the last component (default `true`). With `false` the link itself is the
+   * subject — for moving or removing a link, never for reading or writing through it.
+   */
+  followFinalLink?: boolean;
 }
 
 /**
@@ -116,9 +128,13 @@ export interface ValidatePathOptions {
  * With `mustExist`, a missing path fails with a `not_found` error.
  */
 export async function validatePath(path: string, options: ValidatePathOptions = {}): Promise<string> {
-  const { cwd = process.cwd(), allowedPaths = null, blockedPaths = [], mustExist = false } = options;
-  const absolute = normalizePath(path, cwd);
-  const real = await resolveRealPath(absolute);
+  const { cwd = process.cwd(), allowedPaths = null, blockedPaths = [], mustExist = false, followFinalLink = true } = options;
+  const expanded = expandPath(path, cwd);
+  const absolute = resolve(expanded);
+  const last = basename(expanded);
+  const keepLink = !followFinalLink && last !== '.' && last !== '..' && absolute !== '/';
+  // `..` is resolved physically, after the symlinks before it, as the kernel does.
+  const real = keepLink ? `${(await resolveRealPath(dirname(expanded))).replace(/\/$/, '')}/${last}` : await resolveRealPath(expanded);
 
   if (blockedPaths.length > 0) {
     const candidates = [foldForBlocking(absolute), foldForBlocking(real)];
@@ -141,7 +157,7 @@ export async function validatePath(path: string, options: ValidatePathOptions = 
 
   let stats;
   try {
-    stats = await stat(real);
+    stats = await (keepLink ? lstat(real) : stat(real));
   } catch (error) {
     if (!isMissing(error)) throw error;
     if (mustExist) throw new NotFoundError(`No such file or directory: ${path}`);

@@ -9,6 +9,8 @@ export interface AuthorizePathOptions {
   access?: PathAccess;
   /** Fail with `not_found` when the path does not exist. */
   mustExist?: boolean;
+  /** `false` makes a symlink in the last component the subject itself (moving a link); see {@link validatePath}. */
+  followFinalLink?: boolean;
 }
 
 /**
@@ -18,8 +20,8 @@ export interface AuthorizePathOptions {
  * (the `trusted` preset) — allowed once the `confirm` service approves it.
  */
 export async function authorizePath(services: ServiceContainer, tool: string, path: string, options: AuthorizePathOptions = {}): Promise<string> {
-  const { access = 'read', mustExist = false } = options;
-  const base = { cwd: services.getCwd(), blockedPaths: services.getBlockedPaths(), mustExist };
+  const { access = 'read', mustExist = false, followFinalLink = true } = options;
+  const base = { cwd: services.getCwd(), blockedPaths: services.getBlockedPaths(), mustExist, followFinalLink };
   const readRoots = services.getToolAllowedPaths(tool, 'read');
   if (access === 'read') return validatePath(path, { ...base, allowedPaths: readRoots });
   try {

@@ -260,5 +260,16 @@ describe('mkdir and rename', () => {
     expect(await read('target/d/in.txt')).toBe('in');
     expect((await workspace.run('rename', { source: 'target', destination: 'target/d/inner' })).error).toContain('cannot move into itself');
   });
+
+  test('rename moves a symlink itself, like mv, and leaves what it points to in place', async () => {
+    workspace = await createWorkspace({ 'real.txt': 'real', 'link.txt': { symlink: 'real.txt' }, 'out-link': { symlink: '../outside/secret.txt' } });
+    expect((await workspace.run('rename', { source: 'link.txt', destination: 'renamed-link.txt' })).success).toBe(true);
+    expect((await lstat(workspace.dir.join('work', 'renamed-link.txt'))).isSymbolicLink()).toBe(true);
+    expect(await read('real.txt')).toBe('real');
+    expect(await names()).toEqual(['out-link', 'real.txt', 'renamed-link.txt']);
+    // A link that resolves out of the sandbox is refused, and what it points to is never touched.
+    expect((await workspace.run('rename', { source: 'out-link', destination: 'moved-link' })).kind).toBe('forbidden');
+    expect(await readFile(workspace.dir.join('outside', 'secret.txt'), 'utf8')).toBe('top secret\n');
+  });
 });
 

@@ -30,7 +30,9 @@ export const renameSkill = defineFileSkill<RenameArgs>({
     additionalProperties: false,
   },
   create: (files) => async ({ source, destination, overwrite = false }) => {
-    const from = await files.authorize(source, { access: 'write', mustExist: true });
+    // A symlink moves as itself (like mv), but only one that resolves inside the sandbox.
+    await files.authorize(source, { mustExist: true });
+    const from = await files.authorize(source, { access: 'write', mustExist: true, followFinalLink: false });
     const target = await resolveDestination(files, from, destination, overwrite);
     if (isWithin(target.path, from)) throw new InvalidParametersError('Expected `destination` outside `source`: a directory cannot move into itself.', 'destination');
     const isDirectory = (await lstat(from)).isDirectory();
