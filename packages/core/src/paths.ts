@@ -1,4 +1,4 @@
-import { lstat, readlink, stat } from 'node:fs/promises';
+import { lstatSync, readlinkSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { NotFoundError, PathSecurityError } from './errors.js';
@@ -44,6 +44,9 @@ function isMissing(error: unknown): boolean {
  * climbs from the link's target), following links into components that do not exist yet, so a
  * dangling link resolves to where a write through it would land. Components past the first
  * missing one are taken literally.
+ *
+ * The system calls are synchronous on purpose: an `lstat` takes microseconds, a round trip
+ * through libuv's thread pool many times that, and every tool call resolves several paths.
  */
 export async function resolveRealPath(absolutePath: string): Promise<string> {
   refuseNullByte(absolutePath);
@@ -67,7 +70,7 @@ export async function resolveRealPath(absolutePath: string): Promise<string> {
     }
     let isLink: boolean;
     try {
-      isLink = (await lstat(candidate)).isSymbolicLink();
+      isLink = lstatSync(candidate).isSymbolicLink();
     } catch (error) {
       if (!isMissing(error)) throw error;
       missingFrom = resolved.length;
@@ -81,7 +84,7 @@ export async function resolveRealPath(absolutePath: string): Promise<string> {
     if (++hops > MAX_SYMLINK_HOPS) throw new PathSecurityError(absolutePath, 'too many levels of symbolic links');
     let target: string;
     try {
-      target = await readlink(candidate);
+      target = readlinkSync(candidate);
     } catch (error) {
       // The link changed between lstat and readlink: look at this component again.
       const code = (error as NodeJS.ErrnoException).code;
@@ -157,7 +160,7 @@ export async function validatePath(path: string, options: ValidatePathOptions = 
 
   let stats;
   try {
-    stats = await (keepLink ? lstat(real) : stat(real));
+    stats = keepLink ? lstatSync(real) : statSync(real);
   } catch (error) {
     if (!isMissing(error)) throw error;
     if (mustExist) throw new NotFoundError(`No such file or directory: ${path}`);

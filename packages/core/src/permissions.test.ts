@@ -73,6 +73,15 @@ describe('ceiling', () => {
     expect(() => assertWithinCeiling(parent, child)).toThrow(PermissionDeniedError);
   });
 
+  it('catches a child whose own per-tool paths widen what the parent allows', () => {
+    const sandboxedParent = resolvePreset('sandboxed', { cwd });
+    const child = resolvePreset('sandboxed', { cwd, tools: { write_file: { allowedPaths: ['/etc'] }, read_file: { allowedPaths: null } } });
+    const violations = findCeilingViolations(sandboxedParent, child).join('\n');
+    expect(violations).toMatch(/write_file" reaches outside the parent's read paths/);
+    expect(violations).toMatch(/write_file" reaches outside the parent's write paths/);
+    expect(violations).toMatch(/read_file" reaches outside the parent's read paths/);
+  });
+
   it('refuses a sandboxed child rooted outside a sandboxed parent', () => {
     const sandboxedParent = resolvePreset('sandboxed', { cwd });
     expect(findCeilingViolations(sandboxedParent, resolvePreset('sandboxed', { cwd: '/work/app-evil' }))).toContain("allowedPaths reach outside the parent's");

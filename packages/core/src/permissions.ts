@@ -133,12 +133,15 @@ export function findCeilingViolations(parent: AgentPermissions, child: AgentPerm
   for (const blocked of parent.blockedPaths) {
     if (!child.blockedPaths.some((path) => isWithin(blocked, path))) violations.push(`blocked path "${blocked}" is not blocked for the child`);
   }
-  for (const [tool, permission] of Object.entries(parent.tools)) {
+  for (const tool of new Set([...Object.keys(parent.tools), ...Object.keys(child.tools)])) {
     const own = child.tools[tool];
-    if (!permission.enabled && own?.enabled !== false) violations.push(`tool "${tool}" is disabled for the parent`);
-    if (permission.requiresConfirmation && !own?.requiresConfirmation) violations.push(`tool "${tool}" requires confirmation for the parent`);
-    const parentRoots = resolveToolAllowedPaths(parent, tool);
-    if (!rootsWithin(resolveToolAllowedPaths(child, tool), parentRoots)) violations.push(`tool "${tool}" reaches outside the parent's paths`);
+    if (parent.tools[tool]?.enabled === false && own?.enabled !== false) violations.push(`tool "${tool}" is disabled for the parent`);
+    if (parent.tools[tool]?.requiresConfirmation && !own?.requiresConfirmation) violations.push(`tool "${tool}" requires confirmation for the parent`);
+    for (const access of ['read', 'write'] as const) {
+      if (!rootsWithin(resolveToolAllowedPaths(child, tool, access), resolveToolAllowedPaths(parent, tool, access))) {
+        violations.push(`tool "${tool}" reaches outside the parent's ${access} paths`);
+      }
+    }
   }
   return violations;
 }

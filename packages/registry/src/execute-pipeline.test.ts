@@ -150,10 +150,11 @@ describe('the pipeline', () => {
 
 describe('utility skills', () => {
   it('sleep reports progress and honours its range', async () => {
-    const progress: Array<number | undefined> = [];
-    const result = await registry().execute('sleep', { seconds: 1.2, label: 'nap' }, { onProgress: (update) => progress.push(update.current) });
+    const progress: Array<{ message?: string; current?: number; total?: number }> = [];
+    const result = await registry().execute('sleep', { seconds: 1.2, label: 'nap' }, { onProgress: (update) => progress.push(update) });
     expect(result).toMatchObject({ success: true, output: 'Slept 1.2 s (nap).' });
     expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress.at(-1)).toEqual({ message: 'slept 1.2 of 1.2 s (nap)', current: 1200, total: 1200 });
     expect(await registry().execute('sleep', { seconds: 3601 })).toMatchObject({ kind: 'invalid_input', error: expect.stringMatching(/`seconds` must be <= 3600/) });
   });
 

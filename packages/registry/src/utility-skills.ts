@@ -36,7 +36,8 @@ export const sleepSkill = defineSkill<{ seconds: number; label?: string }>({
     try {
       for (let remaining = deadline - Date.now(); remaining > 0; remaining = deadline - Date.now()) {
         await delay(Math.min(remaining, 1000), undefined, { signal });
-        onProgress?.({ message: `slept ${Math.round(seconds - Math.max(0, deadline - Date.now()) / 1000)} of ${seconds} s${name}`, current: seconds * 1000 - Math.max(0, deadline - Date.now()), total: seconds * 1000 });
+        const elapsed = Math.min(seconds * 1000, seconds * 1000 - (deadline - Date.now()));
+        onProgress?.({ message: `slept ${(elapsed / 1000).toFixed(1)} of ${seconds} s${name}`, current: elapsed, total: seconds * 1000 });
       }
     } catch (error) {
       if (signal?.aborted) return ToolResult.fail(`Sleep${name} cancelled.`, 'cancelled');
