@@ -114,7 +114,7 @@ describe('createMcpServer — tools/call', () => {
     expect(textOf(result)).toBe('Slept 2.2 s.');
     expect(updates.length).toBeGreaterThanOrEqual(2);
     expect(updates[0]?.total).toBe(2200);
-    expect(updates[0]?.message).toMatch(/^slept \d of 2.2 s$/);
+    expect(updates[0]?.message).toMatch(/^slept \d\.\d of 2.2 s$/);
     for (let index = 1; index < updates.length; index++) expect(updates[index]!.progress).toBeGreaterThan(updates[index - 1]!.progress);
   });
 });
