@@ -3,7 +3,7 @@ import { defineGitLabSkill, reply, type ActionContext } from '../gitlab-skill.js
 import { day, detailText, listText, stateMark, usernames } from '../format.js';
 import { requireFields } from '../request-body.js';
 import { choice, DEFAULT_LIMIT, integer, limit, text, texts } from '../schema.js';
-import { stateFilter, userFilter, workItemFields, type WorkItemArgs } from './work-items.js';
+import { workItemFields, workItemListQuery, type WorkItemArgs } from './work-items.js';
 
 interface Issue {
   iid: number;
@@ -55,16 +55,7 @@ export const gitlabIssue = defineGitLabSkill<WorkItemArgs>({
     list: {
       scope: 'any-project',
       async run(context) {
-        const { state, search, labels, assignee_username, author_username, limit: max } = context.args;
-        const query = {
-          scope: 'all',
-          ...stateFilter(state),
-          search,
-          labels: labels?.length ? labels.join(',') : undefined,
-          ...(await userFilter(context, 'assignee', assignee_username)),
-          ...(await userFilter(context, 'author', author_username)),
-        };
-        const issues = await context.list<Issue>(`${context.base}/issues`, query, max ?? DEFAULT_LIMIT);
+        const issues = await context.list<Issue>(`${context.base}/issues`, await workItemListQuery(context), context.args.limit ?? DEFAULT_LIMIT);
         const crossProject = context.base === '';
         const line = (issue: Issue) => `${stateMark(issue.state)} ${crossProject ? (issue.references?.full ?? `#${issue.iid}`) : `#${issue.iid}`} ${issue.title}${labelSuffix(issue.labels)}`;
         return reply(listText('issues', issues, line), issues);

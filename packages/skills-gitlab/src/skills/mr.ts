@@ -4,7 +4,7 @@ import { day, detailText, listText, minute, shortSha, stateMark, usernames } fro
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, DEFAULT_LIMIT, flag, text, texts } from '../schema.js';
 import { workItemProperties } from './issue.js';
-import { stateFilter, userFilter, workItemFields, type WorkItemArgs } from './work-items.js';
+import { workItemFields, workItemListQuery, type WorkItemArgs } from './work-items.js';
 
 interface MrArgs extends WorkItemArgs {
   source_branch?: string;
@@ -120,17 +120,7 @@ export const gitlabMr = defineGitLabSkill<MrArgs>({
     list: {
       scope: 'any-project',
       async run(context) {
-        const { state, search, labels, assignee_username, author_username, reviewer_username, limit: max } = context.args;
-        const query = {
-          scope: 'all',
-          ...stateFilter(state),
-          search,
-          labels: labels?.length ? labels.join(',') : undefined,
-          ...(await userFilter(context, 'assignee', assignee_username)),
-          ...(await userFilter(context, 'author', author_username)),
-          ...(await userFilter(context, 'reviewer', reviewer_username)),
-        };
-        const mrs = await context.list<MergeRequest>(`${context.base}/merge_requests`, query, max ?? DEFAULT_LIMIT);
+        const mrs = await context.list<MergeRequest>(`${context.base}/merge_requests`, await workItemListQuery(context), context.args.limit ?? DEFAULT_LIMIT);
         const crossProject = context.base === '';
         const line = (mr: MergeRequest) =>
           `${stateMark(mr.state)}${mr.draft ? ' [draft]' : ''} ${crossProject ? (mr.references?.full ?? `!${mr.iid}`) : `!${mr.iid}`} ${mr.title}\n  ${mr.source_branch} → ${mr.target_branch}`;

@@ -42,6 +42,23 @@ export function stateFilter(state: string | undefined): Record<string, QueryValu
 }
 
 /**
+ * The query of an issue or MR list: every scope, the state filter (`opened` by default), search,
+ * labels, and the people filters (`reviewer` only for merge requests).
+ */
+export async function workItemListQuery(context: ActionContext<WorkItemArgs & { reviewer_username?: string }>): Promise<Record<string, QueryValue>> {
+  const { state, search, labels, assignee_username, author_username, reviewer_username } = context.args;
+  return {
+    scope: 'all',
+    ...stateFilter(state),
+    search,
+    labels: labels?.length ? labels.join(',') : undefined,
+    ...(await userFilter(context, 'assignee', assignee_username)),
+    ...(await userFilter(context, 'author', author_username)),
+    ...(await userFilter(context, 'reviewer', reviewer_username)),
+  };
+}
+
+/**
  * The common fields of an issue or MR create/update body. Labels go as one comma-joined string;
  * people are resolved to ids (on update, an empty list clears them; on create it is left out).
  */
