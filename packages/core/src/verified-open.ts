@@ -1,5 +1,5 @@
-import { constants, type Stats } from 'node:fs';
-import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
+import { constants, lstatSync, readlinkSync, type Stats } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { atomicWriteBytes, type AtomicWriteOptions } from './atomic-write.js';
 import { PathSecurityError } from './errors.js';
@@ -12,10 +12,23 @@ function isLinkRefusal(error: unknown): boolean {
   return code === 'ELOOP' || code === 'EMLINK';
 }
 
-/** Where the kernel says an open handle points; `undefined` where `/proc` is not mounted. */
-async function handleTarget(handle: FileHandle): Promise<string | undefined> {
+/** `lstat` of `path`, or `undefined` when it cannot be read (gone, or never there). */
+function lstatIfPresent(path: string): Stats | undefined {
   try {
-    return await readlink(`${PROC_FD}/${handle.fd}`);
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where the kernel says an open handle points; `undefined` where `/proc` is not mounted.
+ * Like the `lstat` calls here, synchronous on purpose: it takes microseconds, a round trip
+ * through libuv's thread pool many times that, and it runs on every open.
+ */
+function handleTarget(handle: FileHandle): string | undefined {
+  try {
+    return readlinkSync(`${PROC_FD}/${handle.fd}`);
   } catch {
     return undefined;
   }
@@ -41,7 +54,7 @@ export async function openVerified(realPath: string, flags: number = constants.O
     }
     throw error;
   }
-  const target = await handleTarget(handle);
+  const target = handleTarget(handle);
   if (target !== undefined && target !== realPath) {
     await handle.close();
     throw new PathSecurityError(realPath, `it changed after it was checked (it now leads to "${target}")`);
@@ -65,7 +78,7 @@ export interface VerifiedDirectory {
 /** Opens an approved directory with {@link openVerified} and pins later paths to the handle. */
 export async function openVerifiedDirectory(realPath: string): Promise<VerifiedDirectory> {
   const handle = await openVerified(realPath, constants.O_RDONLY | constants.O_DIRECTORY);
-  const pinned = (await handleTarget(handle)) === undefined ? realPath : `${PROC_FD}/${handle.fd}`;
+  const pinned = handleTarget(handle) === undefined ? realPath : `${PROC_FD}/${handle.fd}`;
   return {
     path: realPath,
     entry: (name) => join(pinned, name),
@@ -78,7 +91,7 @@ export async function openVerifiedDirectory(realPath: string): Promise<VerifiedD
  * approved real path had no symlink in it, so one there now was planted after the check.
  */
 export async function refusePlantedSymlink(entry: string, realPath: string): Promise<void> {
-  if ((await lstat(entry).catch(() => undefined))?.isSymbolicLink()) {
+  if (lstatIfPresent(entry)?.isSymbolicLink()) {
     throw new PathSecurityError(realPath, 'it became a symbolic link after it was checked');
   }
 }
@@ -105,6 +118,6 @@ export async function atomicWriteVerified(real: string, data: Uint8Array, option
     const target = directory.entry(basename(real));
     await refusePlantedSymlink(target, real);
     await atomicWriteBytes(target, data, options);
-    return lstat(target).catch(() => undefined);
+    return lstatIfPresent(target);
   });
 }

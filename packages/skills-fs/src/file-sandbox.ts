@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync, type Stats } from 'node:fs';
+import { fstatSync, lstatSync, realpathSync, type Stats } from 'node:fs';
 import { lstat, mkdir, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import {
@@ -141,7 +141,8 @@ export class FileSandbox {
       throw error;
     }
     try {
-      const stats = await handle.stat();
+      // fstat of an open descriptor takes microseconds; a thread-pool round trip would cost more.
+      const stats = fstatSync(handle.fd);
       if (stats.isDirectory()) throw new InvalidParametersError(`Expected \`${parameter}\` to be a file, but ${path} is a directory; use list_directory or glob to see what it holds.`, parameter);
       if (!stats.isFile()) throw new InvalidParametersError(`Expected \`${parameter}\` to be a regular file, but ${path} is a device, socket or pipe.`, parameter);
       return { path: real, handle, stats };

@@ -1,8 +1,5 @@
-import type { FileHandle } from 'node:fs/promises';
-
-const CHUNK_BYTES = 64 * 1024;
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-const lenientUtf8 = new TextDecoder('utf-8');
+import { isUtf8 } from 'node:buffer';
+import { CHUNK_BYTES, type ChunkReader } from './chunk-reader.js';
 
 /** One line of a file, decoded for display. */
 export interface NumberedLine {
@@ -19,16 +16,17 @@ export interface DecodeNotes {
   longLines: number;
 }
 
-/** Decodes the bytes of one line, without its line break, cutting it at `maxLength` characters. */
-export function decodeLine(bytes: Buffer, maxLength: number, notes: DecodeNotes): string {
-  const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
-  let text: string;
-  try {
-    text = strictUtf8.decode(bytes.subarray(0, end));
-  } catch {
-    notes.invalidUtf8 = true;
-    text = lenientUtf8.decode(bytes.subarray(0, end));
-  }
+/**
+ * Decodes the bytes `start … end` of `bytes` (one line, without its line break), cutting the
+ * text at `maxLength` characters. Invalid UTF-8 shows as U+FFFD; a leading byte-order mark is
+ * dropped.
+ */
+export function decodeLine(bytes: Buffer, maxLength: number, notes: DecodeNotes, start = 0, end = bytes.length): string {
+  if (end > start && bytes[end - 1] === 13) end--;
+  let text = bytes.toString('utf8', start, end);
+  // A U+FFFD in the text is either in the file or stands for bytes that are not UTF-8.
+  if (text.includes('\uFFFD') && !isUtf8(bytes.subarray(start, end))) notes.invalidUtf8 = true;
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.length <= maxLength) return text;
   notes.longLines++;
   return `${text.slice(0, maxLength)}… [line cut at ${maxLength} characters]`;
@@ -58,32 +56,39 @@ export interface LineSlice extends DecodeNotes {
 }
 
 /**
- * Reads lines `offset … offset + limit - 1` of an open file in 64 KiB chunks, stopping as soon as
- * they are read: the head of a huge file costs one chunk. Lines before `offset` are only counted,
+ * Reads lines `offset … offset + limit - 1` of a file chunk by chunk, stopping as soon as they
+ * are read: the head of a huge file costs one chunk. Lines before `offset` are only counted,
  * and no line holds more than a few times `maxLineLength` bytes in memory.
  */
-export async function readLineSlice(handle: FileHandle, options: LineSliceOptions): Promise<LineSlice> {
+export async function readLineSlice(file: ChunkReader, options: LineSliceOptions): Promise<LineSlice> {
   const { offset, limit, maxBytes, maxLineLength } = options;
   const keepBytes = maxLineLength * 4 + 4;
-  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   const slice: LineSlice = { lines: [], nextLine: undefined, hitByteLimit: false, totalLines: undefined, invalidUtf8: false, longLines: 0 };
-  let parts: Buffer[] = [];
-  let partBytes = 0;
+  // The start of a line that began in an earlier chunk (only when wanted, and at most `keepBytes`).
+  let carried: Buffer[] = [];
+  let carriedBytes = 0;
+  let partial = false;
   let lineNumber = 1;
   let outputBytes = 0;
   let position = 0;
-  let partial = false;
 
-  const keep = (bytes: Buffer) => {
-    if (lineNumber < offset || partBytes >= keepBytes) return;
-    const piece = bytes.subarray(0, keepBytes - partBytes);
-    parts.push(Buffer.from(piece));
-    partBytes += piece.length;
+  const carry = (data: Buffer, start: number, end: number) => {
+    partial = true;
+    if (lineNumber < offset || carriedBytes >= keepBytes) return;
+    const piece = data.subarray(start, Math.min(end, start + keepBytes - carriedBytes));
+    carried.push(Buffer.from(piece));
+    carriedBytes += piece.length;
   };
-  /** Emits the current line; returns false when the slice is full. */
-  const emit = (): boolean => {
+  /** Emits the line that ends with `data[start … end)` (after what was carried); returns false when the slice is full. */
+  const emit = (data: Buffer, start: number, end: number): boolean => {
     if (lineNumber >= offset) {
-      const text = decodeLine(Buffer.concat(parts, partBytes), maxLineLength, slice);
+      let text: string;
+      if (partial) {
+        carry(data, start, end);
+        text = decodeLine(Buffer.concat(carried, carriedBytes), maxLineLength, slice);
+      } else {
+        text = decodeLine(data, maxLineLength, slice, start, Math.min(end, start + keepBytes));
+      }
       // As read_file prints it: the number padded to 6 columns, a tab, the text, a newline.
       const size = Math.max(6, String(lineNumber).length) + Buffer.byteLength(text) + 2;
       if (slice.lines.length > 0 && outputBytes + size > maxBytes) {
@@ -94,8 +99,8 @@ export async function readLineSlice(handle: FileHandle, options: LineSliceOption
       outputBytes += size;
       slice.lines.push({ number: lineNumber, text });
     }
-    parts = [];
-    partBytes = 0;
+    carried = [];
+    carriedBytes = 0;
     partial = false;
     lineNumber++;
     if (limit !== undefined && slice.lines.length >= limit) return false;
@@ -103,36 +108,35 @@ export async function readLineSlice(handle: FileHandle, options: LineSliceOption
   };
 
   for (;;) {
-    const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, position);
-    if (bytesRead === 0) {
-      if (partial) emit();
+    const data = await file.read(position);
+    if (data.length === 0) {
+      if (partial) emit(data, 0, 0);
       break;
     }
-    const data = chunk.subarray(0, bytesRead);
     let start = 0;
-    for (let newline = data.indexOf(10, start); newline !== -1; newline = data.indexOf(10, start)) {
-      keep(data.subarray(start, newline));
+    for (let newline = data.indexOf(10); newline !== -1; newline = data.indexOf(10, start)) {
+      const full = !emit(data, start, newline);
       start = newline + 1;
-      if (!emit()) {
-        const size = (await handle.stat()).size;
-        if (slice.nextLine === undefined && position + start < size) slice.nextLine = lineNumber;
+      if (full) {
+        const goesOn = start < data.length || position + data.length < file.size;
+        if (slice.nextLine === undefined && goesOn) slice.nextLine = lineNumber;
         return slice;
       }
     }
-    keep(data.subarray(start));
-    if (start < bytesRead) partial = true;
-    position += bytesRead;
+    if (start < data.length) carry(data, start, data.length);
+    position += data.length;
   }
   slice.totalLines = lineNumber - 1;
   return slice;
 }
 
 /**
- * Reads the last `count` lines of an open file of `size` bytes, backwards in 64 KiB chunks, so
- * the cost depends on the lines asked for, not on the size of the file. Reads at most `maxBytes`.
+ * Reads the last `count` lines of a file, backwards chunk by chunk, so the cost depends on the
+ * lines asked for, not on the size of the file. Reads at most `maxBytes`.
  */
-export async function readLastLines(handle: FileHandle, size: number, count: number, maxBytes: number, maxLineLength: number): Promise<{ lines: string[] } & DecodeNotes> {
+export async function readLastLines(file: ChunkReader, count: number, maxBytes: number, maxLineLength: number): Promise<{ lines: string[] } & DecodeNotes> {
   const notes: DecodeNotes = { invalidUtf8: false, longLines: 0 };
+  const { size } = file;
   const chunks: Buffer[] = [];
   let position = size;
   let newlines = 0;
@@ -140,9 +144,8 @@ export async function readLastLines(handle: FileHandle, size: number, count: num
   while (position > 0 && newlines <= count && size - position < maxBytes) {
     const length = Math.min(CHUNK_BYTES, position);
     position -= length;
-    const data = Buffer.allocUnsafe(length);
-    await handle.read(data, 0, length, position);
-    trailingNewline ??= data[length - 1] === 10;
+    const data = await file.read(position, length);
+    trailingNewline ??= data[data.length - 1] === 10;
     for (let index = data.indexOf(10); index !== -1; index = data.indexOf(10, index + 1)) newlines++;
     chunks.unshift(data);
   }

@@ -1,4 +1,4 @@
-import { lstat, readlink } from 'node:fs/promises';
+import { lstatSync, readlinkSync } from 'node:fs';
 import { normalizePath, ToolResult } from '@nexus/core';
 import { defineFileSkill } from '../file-sandbox.js';
 import { entryKind, modeString } from '../file-mode.js';
@@ -22,10 +22,11 @@ export const fileInfoSkill = defineFileSkill<FileInfoArgs>({
   },
   create: (files) => async ({ path }) => {
     const real = await files.authorize(path, { mustExist: true });
-    const stats = await lstat(real);
+    // Synchronous: each call takes microseconds, a thread-pool round trip many times that.
+    const stats = lstatSync(real);
     const display = await files.display(real);
     const given = normalizePath(path, files.services.getCwd());
-    const link = given !== real && (await lstat(given).catch(() => undefined))?.isSymbolicLink() ? await readlink(given) : undefined;
+    const link = given !== real && lstatSync(given, { throwIfNoEntry: false })?.isSymbolicLink() ? readlinkSync(given) : undefined;
     const info = {
       path: display,
       type: entryKind(stats),

@@ -1,3 +1,4 @@
+import { ChunkReader } from '../chunk-reader.js';
 import { defineFileSkill } from '../file-sandbox.js';
 import { readLineSlice, type DecodeNotes, type NumberedLine } from '../line-reader.js';
 import { looksBinary } from '../text-file.js';
@@ -46,12 +47,11 @@ export const readFileSkill = defineFileSkill<ReadFileArgs>({
     const display = await files.display(opened.path);
     try {
       const { maxReadBytes, maxLineLength } = files.options;
-      const head = Buffer.alloc(Math.min(8000, opened.stats.size));
-      await opened.handle.read(head, 0, head.length, 0);
-      if (looksBinary(head)) {
+      const file = new ChunkReader(opened.handle, opened.stats.size);
+      if (looksBinary(file.head)) {
         throw new InvalidParametersError(`\`path\` ${display} is a binary file (${opened.stats.size} bytes); read_file only shows text. Use file_info for its metadata.`, 'path');
       }
-      const slice = await readLineSlice(opened.handle, { offset, limit, maxBytes: maxReadBytes, maxLineLength });
+      const slice = await readLineSlice(file, { offset, limit, maxBytes: maxReadBytes, maxLineLength });
       files.recordSeen(opened.path, opened.stats);
       const remarks = decodeRemarks(slice, maxLineLength);
       if (slice.lines.length === 0) {

@@ -1,4 +1,5 @@
 import { InvalidParametersError, ToolResult } from '@nexus/core';
+import { ChunkReader } from '../chunk-reader.js';
 import { defineFileSkill } from '../file-sandbox.js';
 import { readLastLines } from '../line-reader.js';
 import { looksBinary } from '../text-file.js';
@@ -32,16 +33,14 @@ export const tailSkill = defineFileSkill<TailArgs>({
     const opened = await files.openFile(path);
     const display = await files.display(opened.path);
     try {
-      const { size } = opened.stats;
-      const head = Buffer.alloc(Math.min(8000, size));
-      await opened.handle.read(head, 0, head.length, 0);
-      if (looksBinary(head)) throw new InvalidParametersError(`\`path\` ${display} is a binary file; tail only shows text.`, 'path');
+      const file = new ChunkReader(opened.handle, opened.stats.size);
+      if (looksBinary(file.head)) throw new InvalidParametersError(`\`path\` ${display} is a binary file; tail only shows text.`, 'path');
       const { maxReadBytes, maxLineLength } = files.options;
-      const result = await readLastLines(opened.handle, size, lines, maxReadBytes, maxLineLength);
+      const result = await readLastLines(file, lines, maxReadBytes, maxLineLength);
       files.recordSeen(opened.path, opened.stats);
       if (result.lines.length === 0) return ToolResult.ok(`${display} is empty.`, { path: display, lines: 0 });
       const remarks = decodeRemarks(result, maxLineLength);
-      if (result.lines.length < lines && size > maxReadBytes) remarks.push(`[Only the last ${Math.round(maxReadBytes / 1024)} KiB were read.]`);
+      if (result.lines.length < lines && file.size > maxReadBytes) remarks.push(`[Only the last ${Math.round(maxReadBytes / 1024)} KiB were read.]`);
       return ToolResult.ok([...result.lines, ...remarks].join('\n'), { path: display, lines: result.lines.length });
     } finally {
       await opened.handle.close();

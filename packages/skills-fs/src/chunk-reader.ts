@@ -1,0 +1,40 @@
+import { readSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+
+/** Size of one read. */
+export const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Reads an open regular file in chunks of at most {@link CHUNK_BYTES}, no further than the `size`
+ * it had when it was opened (so what is shown matches the version the read tracker records, and
+ * no read is spent only to learn that the file ended). A `size` of 0 means unknown (`/proc`
+ * files): then reading goes on until a read returns nothing.
+ *
+ * The first chunk, the {@link head}, is read synchronously: from the page cache that takes
+ * microseconds, far less than a round trip through libuv's thread pool, and every text read
+ * needs it (binary detection, the first lines, all of a small file). Later chunks go through the
+ * thread pool, so a huge file never holds up the event loop.
+ */
+export class ChunkReader {
+  readonly size: number;
+  /** The bytes from the start of the file, up to one chunk. */
+  readonly head: Buffer;
+  readonly #handle: FileHandle;
+
+  constructor(handle: FileHandle, size: number) {
+    this.#handle = handle;
+    this.size = size;
+    const head = Buffer.allocUnsafe(size === 0 ? CHUNK_BYTES : Math.min(CHUNK_BYTES, size));
+    this.head = head.subarray(0, readSync(handle.fd, head, 0, head.length, 0));
+  }
+
+  /** Up to `length` bytes at `position` (fewer at the end of the file, none past it). */
+  async read(position: number, length: number = CHUNK_BYTES): Promise<Buffer> {
+    if (position < this.head.length) return this.head.subarray(position, Math.min(position + length, this.head.length));
+    const wanted = this.size === 0 ? length : Math.min(length, this.size - position);
+    if (wanted <= 0) return Buffer.alloc(0);
+    const buffer = Buffer.allocUnsafe(wanted);
+    const { bytesRead } = await this.#handle.read(buffer, 0, wanted, position);
+    return buffer.subarray(0, bytesRead);
+  }
+}
