@@ -44,7 +44,7 @@ export type { ValidatePathOptions } from './paths.js';
 export { authorizePath } from './sandbox.js';
 export type { AuthorizePathOptions } from './sandbox.js';
 export { atomicWriteBytes, atomicWriteText } from './atomic-write.js';
-export { atomicWriteVerified, openVerified, openVerifiedDirectory, refusePlantedSymlink, withVerifiedDirectory } from './verified-open.js';
+export { atomicWriteVerified, openVerified, openVerifiedDirectory, openVerifiedSync, refusePlantedSymlink, withVerifiedDirectory } from './verified-open.js';
 export type { VerifiedDirectory } from './verified-open.js';
 export type { AtomicWriteOptions } from './atomic-write.js';
 export { convertLineEndings, detectLineEnding } from './line-endings.js';

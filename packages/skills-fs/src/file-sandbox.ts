@@ -1,4 +1,4 @@
-import { fstatSync, lstatSync, realpathSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, realpathSync, type Stats } from 'node:fs';
 import { lstat, mkdir, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import {
@@ -12,6 +12,7 @@ import {
   NotFoundError,
   openVerified,
   openVerifiedDirectory,
+  openVerifiedSync,
   PathSecurityError,
   resolveRealPath,
   type ServiceContainer,
@@ -21,6 +22,7 @@ import {
   ToolResult,
   type VerifiedDirectory,
 } from '@nexus/core';
+import { ChunkReader } from './chunk-reader.js';
 import { resolveFileSkillOptions, type ResolvedFileSkillOptions } from './file-skill-options.js';
 import { fileVersion } from './read-tracker.js';
 
@@ -49,6 +51,17 @@ export interface OpenedFile {
 
 function errnoCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** A failed open of a file as the LLM should hear of it (`path`: how it named the file). */
+function fileOpenError(error: unknown, path: string): unknown {
+  return errnoCode(error) === 'ENOENT' ? new NotFoundError(`No such file: ${path}`, { cause: error }) : error;
+}
+
+/** Refuses anything but a regular file, saying what to use instead. */
+function assertRegularFile(stats: Stats, path: string, parameter: string): void {
+  if (stats.isDirectory()) throw new InvalidParametersError(`Expected \`${parameter}\` to be a file, but ${path} is a directory; use list_directory or glob to see what it holds.`, parameter);
+  if (!stats.isFile()) throw new InvalidParametersError(`Expected \`${parameter}\` to be a regular file, but ${path} is a device, socket or pipe.`, parameter);
 }
 
 /**
@@ -137,17 +150,38 @@ export class FileSandbox {
     try {
       handle = await openVerified(real);
     } catch (error) {
-      if (errnoCode(error) === 'ENOENT') throw new NotFoundError(`No such file: ${path}`, { cause: error });
-      throw error;
+      throw fileOpenError(error, path);
     }
     try {
       // fstat of an open descriptor takes microseconds; a thread-pool round trip would cost more.
       const stats = fstatSync(handle.fd);
-      if (stats.isDirectory()) throw new InvalidParametersError(`Expected \`${parameter}\` to be a file, but ${path} is a directory; use list_directory or glob to see what it holds.`, parameter);
-      if (!stats.isFile()) throw new InvalidParametersError(`Expected \`${parameter}\` to be a regular file, but ${path} is a device, socket or pipe.`, parameter);
+      assertRegularFile(stats, path, parameter);
       return { path: real, handle, stats };
     } catch (error) {
       await handle.close();
+      throw error;
+    }
+  }
+
+  /**
+   * {@link openFile} for the skills that show a file's text: a {@link ChunkReader}, opened,
+   * checked and closed without libuv's thread pool, with the first 64 KiB already read, so a
+   * small file costs no thread-pool round trip at all. Close it when done.
+   */
+  async openReader(path: string): Promise<ChunkReader> {
+    const real = await this.authorize(path, { mustExist: true });
+    let fd: number;
+    try {
+      fd = openVerifiedSync(real);
+    } catch (error) {
+      throw fileOpenError(error, path);
+    }
+    try {
+      const stats = fstatSync(fd);
+      assertRegularFile(stats, path, 'path');
+      return new ChunkReader(fd, real, stats);
+    } catch (error) {
+      closeSync(fd);
       throw error;
     }
   }

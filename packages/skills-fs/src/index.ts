@@ -72,6 +72,7 @@ export type { WriteFileArgs } from './skills/write-file.js';
 export type { StringEdit, LineEdit } from './text-edits.js';
 export { defineFileSkill, FileSandbox, StaleFileError } from './file-sandbox.js';
 export type { FileSkillDefinition, OpenedFile } from './file-sandbox.js';
+export type { ChunkReader } from './chunk-reader.js';
 export { resolveFileSkillOptions } from './file-skill-options.js';
 export type { FileSkillOptions, GrepEngine, ResolvedFileSkillOptions } from './file-skill-options.js';
 export { InMemoryReadTracker, fileVersion } from './read-tracker.js';

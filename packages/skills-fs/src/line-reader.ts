@@ -16,20 +16,25 @@ export interface DecodeNotes {
   longLines: number;
 }
 
-/**
- * Decodes the bytes `start … end` of `bytes` (one line, without its line break), cutting the
- * text at `maxLength` characters. Invalid UTF-8 shows as U+FFFD; a leading byte-order mark is
- * dropped.
- */
-export function decodeLine(bytes: Buffer, maxLength: number, notes: DecodeNotes, start = 0, end = bytes.length): string {
-  if (end > start && bytes[end - 1] === 13) end--;
-  let text = bytes.toString('utf8', start, end);
-  // A U+FFFD in the text is either in the file or stands for bytes that are not UTF-8.
-  if (text.includes('\uFFFD') && !isUtf8(bytes.subarray(start, end))) notes.invalidUtf8 = true;
+/** The decoded text of one line as shown: without its CR or a leading byte-order mark, cut at `maxLength` characters. */
+function displayText(text: string, maxLength: number, notes: DecodeNotes): string {
+  if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.length <= maxLength) return text;
   notes.longLines++;
   return `${text.slice(0, maxLength)}… [line cut at ${maxLength} characters]`;
+}
+
+/** Whether decoded `text` stands for bytes that are not all UTF-8 (a U+FFFD may also be in the file). */
+function hasInvalidUtf8(text: string, bytes: Buffer): boolean {
+  return text.includes('\uFFFD') && !isUtf8(bytes);
+}
+
+/** Decodes the bytes `start … end` of `bytes` (one line, without its LF) as shown; invalid UTF-8 shows as U+FFFD. */
+export function decodeLine(bytes: Buffer, maxLength: number, notes: DecodeNotes, start = 0, end = bytes.length): string {
+  const text = bytes.toString('utf8', start, end);
+  if (hasInvalidUtf8(text, bytes.subarray(start, end))) notes.invalidUtf8 = true;
+  return displayText(text, maxLength, notes);
 }
 
 /** Options of {@link readLineSlice}. */
@@ -57,8 +62,9 @@ export interface LineSlice extends DecodeNotes {
 
 /**
  * Reads lines `offset … offset + limit - 1` of a file chunk by chunk, stopping as soon as they
- * are read: the head of a huge file costs one chunk. Lines before `offset` are only counted,
- * and no line holds more than a few times `maxLineLength` bytes in memory.
+ * are read: the head of a huge file costs one chunk. Lines before `offset` are only counted, the
+ * complete lines of a chunk are decoded at once, and no line holds more than a few times
+ * `maxLineLength` bytes in memory.
  */
 export async function readLineSlice(file: ChunkReader, options: LineSliceOptions): Promise<LineSlice> {
   const { offset, limit, maxBytes, maxLineLength } = options;
@@ -70,61 +76,94 @@ export async function readLineSlice(file: ChunkReader, options: LineSliceOptions
   let partial = false;
   let lineNumber = 1;
   let outputBytes = 0;
-  let position = 0;
 
-  const carry = (data: Buffer, start: number, end: number) => {
+  const carry = (data: Buffer, start: number) => {
     partial = true;
     if (lineNumber < offset || carriedBytes >= keepBytes) return;
-    const piece = data.subarray(start, Math.min(end, start + keepBytes - carriedBytes));
+    const piece = data.subarray(start, Math.min(data.length, start + keepBytes - carriedBytes));
     carried.push(Buffer.from(piece));
     carriedBytes += piece.length;
   };
-  /** Emits the line that ends with `data[start … end)` (after what was carried); returns false when the slice is full. */
-  const emit = (data: Buffer, start: number, end: number): boolean => {
-    if (lineNumber >= offset) {
-      let text: string;
-      if (partial) {
-        carry(data, start, end);
-        text = decodeLine(Buffer.concat(carried, carriedBytes), maxLineLength, slice);
-      } else {
-        text = decodeLine(data, maxLineLength, slice, start, Math.min(end, start + keepBytes));
-      }
-      // As read_file prints it: the number padded to 6 columns, a tab, the text, a newline.
-      const size = Math.max(6, String(lineNumber).length) + Buffer.byteLength(text) + 2;
-      if (slice.lines.length > 0 && outputBytes + size > maxBytes) {
-        slice.hitByteLimit = true;
-        slice.nextLine = lineNumber;
-        return false;
-      }
-      outputBytes += size;
-      slice.lines.push({ number: lineNumber, text });
+  /** Adds line `lineNumber` as shown (`bytes`: its UTF-8 size); false when the slice is full. */
+  const add = (text: string, bytes: number): boolean => {
+    // As read_file prints it: the number padded to 6 columns, a tab, the text, a newline.
+    const size = Math.max(6, String(lineNumber).length) + bytes + 2;
+    if (slice.lines.length > 0 && outputBytes + size > maxBytes) {
+      slice.hitByteLimit = true;
+      slice.nextLine = lineNumber;
+      return false;
     }
+    outputBytes += size;
+    slice.lines.push({ number: lineNumber++, text });
+    return limit === undefined || slice.lines.length < limit;
+  };
+  /** Ends the line carried over from earlier chunks with `data[0 … end)`; false when the slice is full. */
+  const addCarried = (data: Buffer, end: number): boolean => {
+    if (lineNumber < offset) {
+      partial = false;
+      lineNumber++;
+      return true;
+    }
+    carry(data.subarray(0, end), 0);
+    const text = decodeLine(Buffer.concat(carried, carriedBytes), maxLineLength, slice);
     carried = [];
     carriedBytes = 0;
     partial = false;
-    lineNumber++;
-    if (limit !== undefined && slice.lines.length >= limit) return false;
-    return true;
+    return add(text, Buffer.byteLength(text));
+  };
+  /** The slice once it is full; `goesOn`: the file has more after the last line read. */
+  const full = (goesOn: boolean): LineSlice => {
+    if (slice.nextLine === undefined && goesOn) slice.nextLine = lineNumber;
+    return slice;
   };
 
-  for (;;) {
+  for (let position = 0; ; ) {
     const data = await file.read(position);
+    position += data.length;
     if (data.length === 0) {
-      if (partial) emit(data, 0, 0);
+      if (partial && !addCarried(data, 0)) return full(false);
       break;
     }
+    const goesOnFrom = (next: number) => next < data.length || position < file.size;
     let start = 0;
-    for (let newline = data.indexOf(10); newline !== -1; newline = data.indexOf(10, start)) {
-      const full = !emit(data, start, newline);
-      start = newline + 1;
-      if (full) {
-        const goesOn = start < data.length || position + data.length < file.size;
-        if (slice.nextLine === undefined && goesOn) slice.nextLine = lineNumber;
-        return slice;
+    if (partial) {
+      const newline = data.indexOf(10);
+      if (newline === -1) {
+        carry(data, 0);
+        continue;
       }
+      start = newline + 1;
+      if (!addCarried(data, newline)) return full(goesOnFrom(start));
     }
-    if (start < data.length) carry(data, start, data.length);
-    position += data.length;
+    for (let newline = data.indexOf(10, start); lineNumber < offset && newline !== -1; newline = data.indexOf(10, start)) {
+      start = newline + 1;
+      lineNumber++;
+    }
+    const last = data.lastIndexOf(10);
+    if (lineNumber >= offset && last >= start) {
+      const run = data.subarray(start, last);
+      const text = run.toString('utf8');
+      if (hasInvalidUtf8(text, run)) {
+        // Rare: decode line by line, so that only the lines shown count as invalid.
+        for (let from = start; from <= last; ) {
+          const newline = data.indexOf(10, from);
+          const line = decodeLine(data, maxLineLength, slice, from, Math.min(newline, from + keepBytes));
+          from = newline + 1;
+          if (!add(line, Buffer.byteLength(line))) return full(goesOnFrom(from));
+        }
+      } else {
+        // Valid UTF-8 has as many bytes as UTF-16 code units only when it is all ASCII.
+        const ascii = text.length === run.length;
+        const lines = text.split('\n');
+        for (let index = 0; index < lines.length; index++) {
+          const line = displayText(lines[index] as string, maxLineLength, slice);
+          const bytes = ascii && line.length <= maxLineLength ? line.length : Buffer.byteLength(line);
+          if (!add(line, bytes)) return full(index < lines.length - 1 || goesOnFrom(last + 1));
+        }
+      }
+      start = last + 1;
+    }
+    if (start < data.length) carry(data, start);
   }
   slice.totalLines = lineNumber - 1;
   return slice;

@@ -1,3 +1,5 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { open, writeFile, mkdir } from 'node:fs/promises';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createWorkspace, type Workspace } from './test-helpers.js';
@@ -72,6 +74,26 @@ describe('read_file', () => {
     expect(result.output).toContain('Continue with offset=101');
   });
 
+  test('reads across 64 KiB chunks: a character split by the border, a line longer than a chunk, a deep offset', async () => {
+    // 65,535 bytes of short lines, so that the 2-byte "é" of the next line straddles byte 65,536.
+    const filler = `${'a'.repeat(99)}\n`.repeat(655) + `${'b'.repeat(34)}\n`;
+    const content = `${filler}é and more\n${'y'.repeat(150_000)}\nafter the long line\nlast\n`;
+    workspace = await createWorkspace({ 'chunks.txt': content });
+    const border = await workspace.run('read_file', { path: 'chunks.txt', offset: 657, limit: 1 });
+    expect(border.output).toBe('   657\té and more\n[Showing lines 657–657; the limit was reached and the file goes on. Continue with offset=658.]');
+    const rest = await workspace.run('read_file', { path: 'chunks.txt', offset: 658 });
+    expect(rest.output.split('\n')).toEqual([`   658\t${'y'.repeat(2000)}… [line cut at 2000 characters]`, '   659\tafter the long line', '   660\tlast', '[1 line(s) longer than 2000 characters were cut.]']);
+    expect(rest.data).toMatchObject({ firstLine: 658, lastLine: 660, nextLine: null, totalLines: 660 });
+  });
+
+  test('reads a file whose size the kernel does not know (/proc) to its end', async () => {
+    workspace = await createWorkspace({}, { preset: 'trusted' });
+    const result = await workspace.run('read_file', { path: '/proc/self/status' });
+    expect(result.output).toMatch(/^ {5}1\tName:/);
+    expect(result.output).toContain('\tPid:');
+    expect((result.data as { totalLines: number }).totalLines).toBeGreaterThan(5);
+  });
+
   test('reports missing files and directories with the right kind', async () => {
     workspace = await createWorkspace({ sub: {} });
     expect((await workspace.run('read_file', { path: 'nope.txt' })).kind).toBe('not_found');
@@ -92,6 +114,28 @@ describe('tail', () => {
     expect(many.output.split('\n')[0]).toBe('line 41001');
     expect((await workspace.run('tail', { path: 'short.txt' })).output).toBe('only');
     expect((await workspace.run('tail', { path: 'nonl.txt', lines: 1 })).output).toBe('b');
+  });
+});
+
+describe('read_file and tail on a FIFO', () => {
+  test('refuse it at once, without waiting for a writer', async () => {
+    workspace = await createWorkspace({});
+    const fifo = workspace.dir.join('work', 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const released = workspace.dir.join('released');
+    // Should an open ever wait for a writer, this one comes after a while and leaves a mark, so
+    // the test fails instead of hanging.
+    const writer = spawn('sh', ['-c', 'sleep 30; : > "$2"; echo late > "$1"', 'writer', fifo, released], { stdio: 'ignore' });
+    try {
+      for (const tool of ['read_file', 'tail']) {
+        const result = await workspace.run(tool, { path: 'pipe' });
+        expect(result.kind, tool).toBe('invalid_input');
+        expect(result.error).toContain('device, socket or pipe');
+      }
+      expect(existsSync(released)).toBe(false);
+    } finally {
+      writer.kill();
+    }
   });
 });
 

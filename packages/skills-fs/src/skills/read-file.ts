@@ -1,4 +1,3 @@
-import { ChunkReader } from '../chunk-reader.js';
 import { defineFileSkill } from '../file-sandbox.js';
 import { readLineSlice, type DecodeNotes, type NumberedLine } from '../line-reader.js';
 import { looksBinary } from '../text-file.js';
@@ -43,16 +42,15 @@ export const readFileSkill = defineFileSkill<ReadFileArgs>({
     additionalProperties: false,
   },
   create: (files) => async ({ path, offset = 1, limit }) => {
-    const opened = await files.openFile(path);
-    const display = await files.display(opened.path);
+    const file = await files.openReader(path);
     try {
+      const display = await files.display(file.path);
       const { maxReadBytes, maxLineLength } = files.options;
-      const file = new ChunkReader(opened.handle, opened.stats.size);
       if (looksBinary(file.head)) {
-        throw new InvalidParametersError(`\`path\` ${display} is a binary file (${opened.stats.size} bytes); read_file only shows text. Use file_info for its metadata.`, 'path');
+        throw new InvalidParametersError(`\`path\` ${display} is a binary file (${file.size} bytes); read_file only shows text. Use file_info for its metadata.`, 'path');
       }
       const slice = await readLineSlice(file, { offset, limit, maxBytes: maxReadBytes, maxLineLength });
-      files.recordSeen(opened.path, opened.stats);
+      files.recordSeen(file.path, file.stats);
       const remarks = decodeRemarks(slice, maxLineLength);
       if (slice.lines.length === 0) {
         const empty = slice.totalLines === 0 ? `${display} is empty.` : `${display} has ${slice.totalLines} line(s); offset ${offset} is past the end.`;
@@ -67,7 +65,7 @@ export const readFileSkill = defineFileSkill<ReadFileArgs>({
       const output = [formatNumberedLines(slice.lines), ...remarks].join('\n');
       return ToolResult.ok(output, { path: display, firstLine: first, lastLine: last, nextLine: slice.nextLine ?? null, totalLines: slice.totalLines ?? null });
     } finally {
-      await opened.handle.close();
+      file.close();
     }
   },
 });

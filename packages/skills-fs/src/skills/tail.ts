@@ -1,5 +1,4 @@
 import { InvalidParametersError, ToolResult } from '@nexus/core';
-import { ChunkReader } from '../chunk-reader.js';
 import { defineFileSkill } from '../file-sandbox.js';
 import { readLastLines } from '../line-reader.js';
 import { looksBinary } from '../text-file.js';
@@ -30,20 +29,19 @@ export const tailSkill = defineFileSkill<TailArgs>({
     additionalProperties: false,
   },
   create: (files) => async ({ path, lines = 10 }) => {
-    const opened = await files.openFile(path);
-    const display = await files.display(opened.path);
+    const file = await files.openReader(path);
     try {
-      const file = new ChunkReader(opened.handle, opened.stats.size);
+      const display = await files.display(file.path);
       if (looksBinary(file.head)) throw new InvalidParametersError(`\`path\` ${display} is a binary file; tail only shows text.`, 'path');
       const { maxReadBytes, maxLineLength } = files.options;
       const result = await readLastLines(file, lines, maxReadBytes, maxLineLength);
-      files.recordSeen(opened.path, opened.stats);
+      files.recordSeen(file.path, file.stats);
       if (result.lines.length === 0) return ToolResult.ok(`${display} is empty.`, { path: display, lines: 0 });
       const remarks = decodeRemarks(result, maxLineLength);
       if (result.lines.length < lines && file.size > maxReadBytes) remarks.push(`[Only the last ${Math.round(maxReadBytes / 1024)} KiB were read.]`);
       return ToolResult.ok([...result.lines, ...remarks].join('\n'), { path: display, lines: result.lines.length });
     } finally {
-      await opened.handle.close();
+      file.close();
     }
   },
 });
