@@ -44,7 +44,8 @@ export class ChunkReader {
   async read(position: number, length: number = CHUNK_BYTES): Promise<Buffer> {
     if (position < this.head.length) return this.head.subarray(position, Math.min(position + length, this.head.length));
     const wanted = this.size === 0 ? length : Math.min(length, this.size - position);
-    if (wanted <= 0) return Buffer.alloc(0);
+    // An empty head: the first read already found the end.
+    if (wanted <= 0 || this.head.length === 0) return Buffer.alloc(0);
     const buffer = Buffer.allocUnsafe(wanted);
     const { bytesRead } = await readAt(this.#fd, buffer, 0, wanted, position);
     return buffer.subarray(0, bytesRead);
