@@ -139,6 +139,27 @@ describe('read_file and tail on a FIFO', () => {
   });
 });
 
+describe('deep directory trees', () => {
+  test('glob, grep and list_directory answer for a tree nested past PATH_MAX, saying what they skipped', async () => {
+    workspace = await createWorkspace({ 'top.txt': 'needle at the top\n' });
+    const work = workspace.dir.join('work');
+    // 300 levels of 20-character names: about 6,300 characters, past Linux's 4,096 PATH_MAX.
+    execFileSync('bash', ['-c', 'for i in $(seq 300); do mkdir d_abcdefghijklmnopq && cd d_abcdefghijklmnopq || exit 1; done; echo needle deep > deep.txt'], { cwd: work });
+    try {
+      const glob = await workspace.run('glob', { pattern: '**/*.txt' });
+      expect(glob.success, glob.error).toBe(true);
+      expect(glob.output).toContain('top.txt');
+      expect(glob.output).toMatch(/could not be read \(no permission, or nested too deep\)/);
+      const grep = await workspace.run('grep', { pattern: 'needle', path: '.' });
+      expect(grep.success, grep.error).toBe(true);
+      expect(grep.output).toContain('top.txt');
+      expect((await workspace.run('list_directory', { path: '.' })).output).toContain('d_abcdefghijklmnopq/');
+    } finally {
+      execFileSync('rm', ['-rf', 'd_abcdefghijklmnopq'], { cwd: work });
+    }
+  });
+});
+
 describe('file_info', () => {
   test('shows type, size, permissions and the symlink a path went through', async () => {
     workspace = await createWorkspace({ 'a.sh': { content: '#!/bin/sh\n', mode: 0o750 }, link: { symlink: 'a.sh' }, dir: {} });

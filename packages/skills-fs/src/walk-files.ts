@@ -23,7 +23,11 @@ export interface WalkResult {
   files: string[];
   /** The walk stopped at `maxEntries`. */
   truncated: boolean;
+  /** Directories that could not be read (no permission, vanished, or nested too deep for a path). */
+  unreadable: number;
 }
+
+const UNREADABLE = new Set(['EACCES', 'EPERM', 'ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP']);
 
 const CONCURRENT_READS = 8;
 
@@ -38,11 +42,13 @@ export async function walkFiles(options: WalkOptions): Promise<WalkResult> {
   const pending: string[] = [''];
   let seen = 0;
   let truncated = false;
+  let unreadable = 0;
 
   const visit = async (relativeDirectory: string): Promise<void> => {
     const entries = await readdir(relativeDirectory === '' ? root : join(root, relativeDirectory), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'EACCES' || error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.code === 'EPERM') return [];
-      throw error;
+      if (!UNREADABLE.has(error.code ?? '')) throw error;
+      unreadable++;
+      return [];
     });
     for (const entry of entries) {
       if (++seen > maxEntries) {
@@ -84,5 +90,5 @@ export async function walkFiles(options: WalkOptions): Promise<WalkResult> {
     pump();
   });
   files.sort();
-  return { files, truncated };
+  return { files, truncated, unreadable };
 }

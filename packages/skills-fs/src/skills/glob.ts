@@ -68,6 +68,7 @@ export const globSkill = defineFileSkill<GlobArgs>({
     const remarks: string[] = [];
     if (found.length > shown.length && shown.length === maxResults) remarks.push(`[Showing ${shown.length} of ${found.length} matches; narrow the pattern or raise max_results.]`);
     if (walk.truncated) remarks.push('[The directory tree is too large; the walk stopped early. Search a sub-directory.]');
+    if (walk.unreadable > 0) remarks.push(`[${walk.unreadable} director${walk.unreadable === 1 ? 'y' : 'ies'} could not be read (no permission, or nested too deep) and ${walk.unreadable === 1 ? 'was' : 'were'} skipped.]`);
     const output = paths.length === 0 ? `No files match ${pattern} under ${base}.` : paths.join('\n');
     return ToolResult.ok([output, ...remarks].join('\n'), { files: paths, total: found.length, truncated: found.length > shown.length || walk.truncated });
   },
