@@ -42,7 +42,7 @@ export function createMcpServer(registry: SkillRegistry, options: McpServerOptio
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name: tool, arguments: args = {}, _meta } = request.params;
     const onProgress = forwardProgress(_meta?.progressToken, extra);
-    const result = await runInToolCall({ server, requestId: extra.requestId, signal: extra.signal }, () =>
+    const result = await runInToolCall({ server, requestId: extra.requestId, signal: extra.signal }, registry.services.getPermissions(), () =>
       registry.execute(tool, args, onProgress ? { signal: extra.signal, onProgress } : { signal: extra.signal }),
     );
     return toCallToolResult(result);
