@@ -1,7 +1,7 @@
-/** A registered deadline; pass it to {@link DeadlineTimer.cancel}. */
+/** Something with a time limit: `expire` is called once `Date.now()` reaches `at`. */
 export interface Deadline {
   readonly at: number;
-  readonly expire: () => void;
+  expire(): void;
 }
 
 /**
@@ -15,12 +15,10 @@ export class DeadlineTimer {
   #timer: NodeJS.Timeout | undefined;
   #armedAt = Number.POSITIVE_INFINITY;
 
-  /** Calls `expire` after `ms` unless the deadline is cancelled first. */
-  add(ms: number, expire: () => void): Deadline {
-    const deadline: Deadline = { at: Date.now() + ms, expire };
+  /** Calls `deadline.expire()` at `deadline.at` unless it is cancelled first. */
+  add(deadline: Deadline): void {
     this.#pending.add(deadline);
     if (deadline.at < this.#armedAt) this.#arm(deadline.at);
-    return deadline;
   }
 
   cancel(deadline: Deadline): void {

@@ -16,6 +16,7 @@ import {
 } from '@nexus/core';
 import { DeadlineTimer } from './deadline-timer.js';
 import { ParameterValidator } from './parameter-validator.js';
+import { RunningCall } from './running-call.js';
 import { checkSchemaShape } from './schema-shape.js';
 import { toToolDefinition, type DefinitionFormat, type ToolDefinitionByFormat } from './tool-definitions.js';
 
@@ -209,39 +210,18 @@ export class SkillRegistry {
     const { signal, onProgress, timeoutMs = this.#timeoutMs } = options;
     checkTimeout(timeoutMs);
     if (signal?.aborted) return ToolResult.fail(`${name} was cancelled before it started.`, 'cancelled');
-    // The skill's AbortController is created only when the skill asks for `signal` or has to be
-    // stopped: most calls never need one, and EventTarget is costly on the hot path.
-    let controller: AbortController | undefined;
-    const context: SkillContext = {
-      get signal() {
-        return (controller ??= new AbortController()).signal;
+    const call = new RunningCall(name, timeoutMs, signal, onProgress);
+    this.#deadlines.add(call);
+    skill.execute(args, call).then(
+      (value) => {
+        this.#deadlines.cancel(call);
+        call.finish(value);
       },
-    };
-    if (onProgress) context.onProgress = onProgress;
-    return new Promise<ToolResult>((resolve, reject) => {
-      const stop = (result: ToolResult, reason: unknown) => {
-        (controller ??= new AbortController()).abort(reason);
-        resolve(result);
-      };
-      const deadline = this.#deadlines.add(timeoutMs, () =>
-        stop(ToolResult.fail(`${name} did not finish within ${timeoutMs / 1000} s and was stopped.`, 'timeout'), new Error(`${name} timed out`)),
-      );
-      const onAbort = signal && (() => stop(ToolResult.fail(`${name} was cancelled.`, 'cancelled'), signal.reason));
-      if (onAbort) signal.addEventListener('abort', onAbort, { once: true });
-      const settle = () => {
-        this.#deadlines.cancel(deadline);
-        if (onAbort) signal.removeEventListener('abort', onAbort);
-      };
-      skill.execute(args, context).then(
-        (result) => {
-          settle();
-          resolve(ToolResult.isInstance(result) ? result : ToolResult.fail(`${name} returned something other than a ToolResult.`));
-        },
-        (error: unknown) => {
-          settle();
-          reject(error);
-        },
-      );
-    });
+      (error: unknown) => {
+        this.#deadlines.cancel(call);
+        call.fail(error);
+      },
+    );
+    return call.result;
   }
 }
