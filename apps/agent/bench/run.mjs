@@ -13,6 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 const SPAWNS = 15;
 const WARMUP_CALLS = 50;
 const CALLS = 1000;
+const BLOCK = 50;
 
 const require = createRequire(import.meta.url);
 const nexusCli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -45,40 +46,44 @@ function percentile(values, p) {
 }
 
 async function spawnToFirstList(server) {
-  const times = [];
-  for (let run = 0; run < SPAWNS; run++) {
-    const start = performance.now();
-    const client = await connect(server);
-    await client.listTools();
-    times.push(performance.now() - start);
-    await client.close();
-  }
-  return times;
+  const start = performance.now();
+  const client = await connect(server);
+  await client.listTools();
+  const elapsed = performance.now() - start;
+  await client.close();
+  return elapsed;
 }
 
-async function roundTrips(server) {
+async function readingClient(server) {
   const client = await connect(server);
   const call = () => client.callTool({ name: server.tool, arguments: server.arguments });
   const first = await call();
   if (first.isError) throw new Error(`${server.name} failed: ${JSON.stringify(first.content)}`);
   for (let index = 0; index < WARMUP_CALLS; index++) await call();
-  const times = [];
-  for (let index = 0; index < CALLS; index++) {
+  return { client, call };
+}
+
+async function timeCalls(call, count, times) {
+  for (let index = 0; index < count; index++) {
     const start = performance.now();
     await call();
     times.push(performance.now() - start);
   }
-  await client.close();
-  return times;
 }
 
 const format = (ms) => `${ms.toFixed(3)} ms`;
 const rows = [];
 try {
-  // Interleave the two servers so machine noise hits both alike.
+  // Interleave the two servers, block by block, so machine noise hits both alike.
   const results = new Map(servers.map((server) => [server.name, { spawn: [], calls: [] }]));
-  for (const server of servers) results.get(server.name).calls = await roundTrips(server);
-  for (const server of servers) results.get(server.name).spawn = await spawnToFirstList(server);
+  const readers = await Promise.all(servers.map(readingClient));
+  for (let block = 0; block < CALLS / BLOCK; block++) {
+    for (const [index, server] of servers.entries()) await timeCalls(readers[index].call, BLOCK, results.get(server.name).calls);
+  }
+  await Promise.all(readers.map(({ client }) => client.close()));
+  for (let run = 0; run < SPAWNS; run++) {
+    for (const server of servers) results.get(server.name).spawn.push(await spawnToFirstList(server));
+  }
   const [ours, theirs] = servers.map((server) => results.get(server.name));
   const metrics = [
     ['read round trip, median', (r) => median(r.calls)],
@@ -93,6 +98,6 @@ try {
 const headers = ['metric', 'nexus', 'server-filesystem', 'nexus / official'];
 const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => row[column].length)));
 const line = (cells) => cells.map((cell, column) => cell.padEnd(widths[column])).join('  ');
-console.log(`Same SDK client over stdio; ${CALLS} reads of a 200-line file after ${WARMUP_CALLS} warm-up calls; ${SPAWNS} spawns each.`);
+console.log(`Same SDK client over stdio; ${CALLS} reads of a 200-line file each, in alternating blocks of ${BLOCK}, after ${WARMUP_CALLS} warm-up calls; ${SPAWNS} alternating spawns each.`);
 console.log(line(headers));
 for (const row of rows) console.log(line(row));
