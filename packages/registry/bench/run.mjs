@@ -10,26 +10,32 @@ const median = (values) => {
   return sorted[Math.floor(sorted.length / 2)];
 };
 
-async function perCallMicroseconds(call, { batches = 200, batchSize = 2000 } = {}) {
-  for (let index = 0; index < 20_000; index++) await call(); // warm-up: JIT and ajv compile
-  const samples = [];
+/** Median cost per call of each function, measured in alternating batches so noise hits all alike. */
+async function perCallMicroseconds(calls, { batches = 200, batchSize = 2000 } = {}) {
+  for (const call of calls) for (let index = 0; index < 20_000; index++) await call(); // warm-up: JIT and ajv compile
+  const samples = calls.map(() => []);
   for (let batch = 0; batch < batches; batch++) {
-    const start = process.hrtime.bigint();
-    for (let index = 0; index < batchSize; index++) await call();
-    samples.push(Number(process.hrtime.bigint() - start) / 1000 / batchSize);
+    for (const [which, call] of calls.entries()) {
+      const start = process.hrtime.bigint();
+      for (let index = 0; index < batchSize; index++) await call();
+      samples[which].push(Number(process.hrtime.bigint() - start) / 1000 / batchSize);
+    }
   }
-  return median(samples);
+  return samples.map(median);
 }
 
-function startupMilliseconds(args, runs = 25) {
-  const samples = [];
+/** Median wall time of spawning each command line, in alternating runs. */
+function startupMilliseconds(commandLines, runs = 25) {
+  const samples = commandLines.map(() => []);
   for (let run = 0; run < runs; run++) {
-    const start = process.hrtime.bigint();
-    const { status, stderr } = spawnSync(process.execPath, args, { cwd: import.meta.dirname, encoding: 'utf8' });
-    if (status !== 0) throw new Error(stderr);
-    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+    for (const [which, args] of commandLines.entries()) {
+      const start = process.hrtime.bigint();
+      const { status, stderr } = spawnSync(process.execPath, args, { cwd: import.meta.dirname, encoding: 'utf8' });
+      if (status !== 0) throw new Error(stderr);
+      samples[which].push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
   }
-  return median(samples);
+  return samples.map(median);
 }
 
 const services = new ServiceContainer();
@@ -39,8 +45,7 @@ const registry = new SkillRegistry(services).use(utilitySkills);
 const skill = registry.require('echo');
 const args = { message: 'hi' };
 
-const direct = await perCallMicroseconds(() => skill.execute(args));
-const piped = await perCallMicroseconds(() => registry.execute('echo', args));
+const [direct, piped] = await perCallMicroseconds([() => skill.execute(args), () => registry.execute('echo', args)]);
 
 const startupScript = `
 import { ServiceContainer, resolvePreset } from '@nexus/core';
@@ -48,12 +53,11 @@ import { SkillRegistry, utilitySkills } from '@nexus/registry';
 const services = new ServiceContainer().register('permissions', resolvePreset('sandboxed', { cwd: process.cwd() }));
 new SkillRegistry(services).use(utilitySkills).getDefinitions();
 `;
-const bare = startupMilliseconds(['-e', '']);
-const loaded = startupMilliseconds(['--input-type=module', '-e', startupScript]);
+const [bare, loaded] = startupMilliseconds([['-e', ''], ['--input-type=module', '-e', startupScript]]);
 
 const row = (label, ours, baseline, unit, target) =>
   console.log(`${label.padEnd(44)} ${ours.toFixed(2).padStart(9)} ${unit}  vs ${baseline.toFixed(2).padStart(9)} ${unit}  added ${(ours - baseline).toFixed(2).padStart(7)} ${unit}  ratio ${(ours / baseline).toFixed(2)}×  (target: ${target})`);
 
-console.log('@nexus/registry benchmarks (medians)');
+console.log('@nexus/registry benchmarks (medians, baseline and subject measured in alternating batches)');
 row('registry.execute("echo") vs skill.execute', piped, direct, 'µs', '≤ 2 µs added');
 row('start-up: import + definitions vs node -e ""', loaded, bare, 'ms', '≤ 60 ms added');
