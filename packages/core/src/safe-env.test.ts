@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getSafeEnv, isSecretName } from './index.js';
 
-const hostile: NodeJS.ProcessEnv = {
+const harmless = {
   PATH: '/usr/bin:/bin',
   HOME: '/home/agent',
   LANG: 'C.UTF-8',
@@ -11,6 +11,10 @@ const hostile: NodeJS.ProcessEnv = {
   TMPDIR: '/tmp',
   USER: 'agent',
   SHELL: '/bin/bash',
+};
+
+const hostile: NodeJS.ProcessEnv = {
+  ...harmless,
   OPENAI_API_KEY: 'leak-OPENAI_API_KEY',
   ANTHROPIC_API_KEY: 'leak-ANTHROPIC_API_KEY',
   GITHUB_TOKEN: 'leak-GITHUB_TOKEN',
@@ -40,17 +44,7 @@ const hostile: NodeJS.ProcessEnv = {
 describe('getSafeEnv', () => {
   it('keeps the harmless variables and drops every secret and code-injection variable', () => {
     const env = getSafeEnv({ source: hostile });
-    expect(env).toEqual({
-      PATH: '/usr/bin:/bin',
-      HOME: '/home/agent',
-      LANG: 'C.UTF-8',
-      LC_ALL: 'C.UTF-8',
-      TERM: 'xterm',
-      TZ: 'UTC',
-      TMPDIR: '/tmp',
-      USER: 'agent',
-      SHELL: '/bin/bash',
-    });
+    expect(env).toEqual(harmless);
     expect(Object.values(env).join('\n')).not.toContain('leak');
   });
 

@@ -5,6 +5,7 @@ import { SkillRegistry } from '@nexus/registry';
 import { testdir, type TestDir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bashSafeSkill, clampTimeoutSeconds, execSkills, runPythonSkill, shellUnsafeSkill } from './index.js';
+import { awaitGo, isAlive } from './process-test-helpers.js';
 
 let dir: TestDir;
 beforeEach(async () => {
@@ -24,23 +25,6 @@ function createRegistry({ level = 'yolo', confirm, preset = {} }: Setup = {}): S
   const services = new ServiceContainer().register('cwd', dir.path).register('permissions', resolvePreset(level, { cwd: dir.path, ...preset }));
   if (confirm) services.register('confirm', confirm);
   return new SkillRegistry(services).use(execSkills);
-}
-
-/**
- * Shell code that waits (at most 10 s, so a failed test leaves nothing running for long) until
- * `go` exists; it succeeds only if `go` appeared.
- */
-function awaitGo(go: string): string {
-  return `n=0; until [ -e ${go} ] || [ $n -ge 100 ]; do sleep 0.1; n=$((n+1)); done; [ -e ${go} ]`;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return !/^[ZXx]/.test(stat.slice(stat.lastIndexOf(')') + 2));
-  } catch {
-    return false;
-  }
 }
 
 describe('execSkills family', () => {

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { NexusError, NotFoundError, PathSecurityError, resolvePreset, ServiceContainer } from '@nexus/core';
 import { testdir, type TestDir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveWorkingDirectory, RUN_TAG_VARIABLE, runProcess } from './index.js';
+import { awaitGo, isAlive } from './process-test-helpers.js';
 
 let dir: TestDir;
 beforeEach(async () => {
@@ -13,24 +14,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await dir.cleanup();
 });
-
-/** Whether a process is still running (a zombie waiting to be reaped counts as gone). */
-/**
- * Shell code that waits (at most 10 s, so a failed test leaves nothing running for long) until
- * `go` exists; it succeeds only if `go` appeared.
- */
-function awaitGo(go: string): string {
-  return `n=0; until [ -e ${go} ] || [ $n -ge 100 ]; do sleep 0.1; n=$((n+1)); done; [ -e ${go} ]`;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return !/^[ZXx]/.test(stat.slice(stat.lastIndexOf(')') + 2));
-  } catch {
-    return false;
-  }
-}
 
 async function readPids(path: string): Promise<number[]> {
   const text = existsSync(path) ? await readFile(path, 'utf8') : '';
