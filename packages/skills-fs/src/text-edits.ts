@@ -1,5 +1,5 @@
 import { InvalidParametersError, type LineEnding } from '@nexus/core';
-import { withLineEnding } from './text-file.js';
+import { inFileLineEndings } from './text-file.js';
 
 /** One string replacement, as `edit_file` takes it. */
 export interface StringEdit {
@@ -26,7 +26,7 @@ export function applyStringEdit(text: string, edit: StringEdit, ending: LineEndi
   let search = oldString;
   let count = countOccurrences(text, search);
   if (count === 0 && ending !== '\n' && oldString.includes('\n')) {
-    search = withLineEnding(oldString, ending);
+    search = inFileLineEndings(oldString, ending);
     count = countOccurrences(text, search);
   }
   if (count === 0) {
@@ -35,7 +35,7 @@ export function applyStringEdit(text: string, edit: StringEdit, ending: LineEndi
   if (count > 1 && !replaceAll) {
     throw new InvalidParametersError(`\`${parameter}\` matches ${count} places in the file. Add surrounding lines to make it unique, or set replace_all=true to change all ${count}.`, parameter);
   }
-  const replacement = newString.includes('\r') ? newString : withLineEnding(newString, ending);
+  const replacement = inFileLineEndings(newString, ending);
   if (search === replacement) return { text, replaced: 0 };
   const result = replaceAll ? text.split(search).join(replacement) : text.replace(search, () => replacement);
   return { text: result, replaced: count };
@@ -66,7 +66,7 @@ export function applyLineEdit(text: string, edit: LineEdit, ending: LineEnding):
   }
   const before = lines.slice(0, start - 1);
   const after = lines.slice(end);
-  let inserted = content.includes('\r') ? content : withLineEnding(content, ending);
+  let inserted = inFileLineEndings(content, ending);
   const lastReplaced = end >= start ? lines[end - 1] : undefined;
   const needsBreak = after.length > 0 || (lastReplaced !== undefined && lastReplaced.endsWith('\n')) || (end < start && before.length > 0);
   if (inserted !== '' && needsBreak && !inserted.endsWith('\n') && !inserted.endsWith('\r')) inserted += ending;

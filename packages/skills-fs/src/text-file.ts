@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { atomicWriteVerified, detectLineEnding, InvalidParametersError, type LineEnding } from '@nexus/core';
+import { atomicWriteVerified, convertLineEndings, detectLineEnding, InvalidParametersError, type LineEnding } from '@nexus/core';
 import type { FileSandbox } from './file-sandbox.js';
 
 /** Bytes inspected for a NUL byte to tell binary files from text. */
@@ -85,9 +85,12 @@ export function splitLines(text: string): string[] {
   return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
 }
 
-/** Rewrites the line breaks of text the LLM sent (usually LF) as the file's `ending`. */
-export function withLineEnding(text: string, ending: LineEnding): string {
-  return ending === '\n' ? text.replace(/\r\n/g, '\n') : text.replace(/\r\n|\n/g, ending);
+/**
+ * Text the LLM sent (usually LF) in the file's line-ending style (core's `convertLineEndings`),
+ * unless it spelled out carriage returns itself: then it is kept as written.
+ */
+export function inFileLineEndings(text: string, ending: LineEnding): string {
+  return text.includes('\r') ? text : convertLineEndings(text, ending);
 }
 
 /** What {@link inspectTarget} found at a write target. */

@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { detectLineEnding, openVerified, ToolResult } from '@nexus/core';
 import { defineFileSkill } from '../file-sandbox.js';
 import { fileVersion } from '../read-tracker.js';
-import { saveFile, withLineEnding } from '../text-file.js';
+import { inFileLineEndings, saveFile } from '../text-file.js';
 
 /** Arguments of `append_file`. */
 export interface AppendFileArgs {
@@ -57,7 +57,7 @@ export const appendFileSkill = defineFileSkill<AppendFileArgs>({
       }
       const tail = sample.toString('utf8');
       const ending = detectLineEnding(tail);
-      let text = content.includes('\r') ? content : withLineEnding(content, ending);
+      let text = inFileLineEndings(content, ending);
       if (newline && before.size > 0 && !tail.endsWith('\n') && !tail.endsWith('\r')) text = ending + text;
       const data = Buffer.from(text, 'utf8');
       try {

@@ -1,7 +1,7 @@
 import { detectLineEnding, ToolResult } from '@nexus/core';
 import { describeChange, summarizeChange } from '../change-summary.js';
 import { defineFileSkill } from '../file-sandbox.js';
-import { inspectTarget, saveFile, withLineEnding } from '../text-file.js';
+import { inFileLineEndings, inspectTarget, saveFile } from '../text-file.js';
 
 /** Arguments of `write_file`. */
 export interface WriteFileArgs {
@@ -30,8 +30,7 @@ export const writeFileSkill = defineFileSkill<WriteFileArgs>({
     const real = await files.authorize(path, { access: 'write' });
     const display = await files.display(real);
     const existing = await inspectTarget(files, real);
-    const keepEnding = existing?.text !== undefined && !content.includes('\r');
-    const text = keepEnding ? withLineEnding(content, detectLineEnding(existing.text as string)) : content;
+    const text = existing?.text === undefined ? content : inFileLineEndings(content, detectLineEnding(existing.text));
     const bytes = await saveFile(files, real, text, { createParents: true });
     if (!existing) return ToolResult.ok(`Created ${display} (${bytes} bytes).`, { path: display, created: true, bytes });
     if (existing.text === undefined) return ToolResult.ok(`Replaced ${display} (${bytes} bytes).`, { path: display, created: false, bytes });
