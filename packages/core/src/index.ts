@@ -34,6 +34,7 @@ export {
   isPermissionLevel,
   isToolEnabled,
   levelAtLeast,
+  mayAskForConfirmation,
   PERMISSION_LEVELS,
   resolvePreset,
   resolveToolAllowedPaths,

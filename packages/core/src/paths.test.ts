@@ -59,6 +59,7 @@ describe('validatePath against every Linux path class of DESIGN §6', () => {
     ['symlink to /proc/self/root', () => 'link-proc/etc/passwd'],
     ['blocked directory', () => 'blocked/key.txt'],
     ['blocked directory in other case', () => 'BLOCKED/key.txt'],
+    ['blocked directory in full-width letters (Unicode compatibility form)', () => 'ｂｌｏｃｋｅｄ/key.txt'],
     ['blocked directory through a symlink', () => 'link-blocked/key.txt'],
     ['symlink to a blocked file', () => 'link-blocked-file'],
     ['~ expands outside the sandbox', () => '~/.bashrc'],

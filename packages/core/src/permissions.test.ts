@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertWithinCeiling, ConfigError, findCeilingViolations, isToolEnabled, levelAtLeast, PermissionDeniedError, resolvePreset, resolveToolAllowedPaths } from './index.js';
+import { assertWithinCeiling, ConfigError, findCeilingViolations, isToolEnabled, levelAtLeast, mayAskForConfirmation, PermissionDeniedError, resolvePreset, resolveToolAllowedPaths } from './index.js';
 
 const cwd = '/work/app';
 
@@ -42,6 +42,15 @@ describe('per-tool path resolution', () => {
     expect(resolveToolAllowedPaths(permissions, 'grep', 'write')).toBeNull();
     expect(resolveToolAllowedPaths(permissions, 'write_file', 'write')).toEqual([cwd]);
     expect(resolveToolAllowedPaths(permissions, 'write_file', 'read')).toBeNull();
+  });
+});
+
+describe('mayAskForConfirmation', () => {
+  it('is true at trusted and where a tool requires confirmation, never at yolo', () => {
+    expect(mayAskForConfirmation(resolvePreset('trusted', { cwd }))).toBe(true);
+    expect(mayAskForConfirmation(resolvePreset('sandboxed', { cwd }))).toBe(false);
+    expect(mayAskForConfirmation(resolvePreset('sandboxed', { cwd, tools: { write_file: { requiresConfirmation: true } } }))).toBe(true);
+    expect(mayAskForConfirmation(resolvePreset('yolo', { cwd, tools: { write_file: { requiresConfirmation: true } } }))).toBe(false);
   });
 });
 

@@ -107,6 +107,16 @@ export function resolveToolAllowedPaths(permissions: AgentPermissions, tool: str
   return access === 'write' ? permissions.writePaths : permissions.allowedPaths;
 }
 
+/**
+ * Whether anything under this policy can ever ask the `confirm` service: never at `yolo`
+ * (approved without asking); at `trusted`; otherwise only where writes outside the write roots
+ * or a tool require it. Lets a host skip setting up a way to ask when nobody will.
+ */
+export function mayAskForConfirmation(permissions: AgentPermissions): boolean {
+  if (permissions.level === 'yolo') return false;
+  return permissions.level === 'trusted' || permissions.confirmWritesOutside || Object.values(permissions.tools).some((tool) => tool.requiresConfirmation === true);
+}
+
 /** Whether a tool is switched on in this policy (by its per-tool entry and its minimum level). */
 export function isToolEnabled(permissions: AgentPermissions, tool: string, minimumLevel: PermissionLevel = 'sandboxed'): boolean {
   return permissions.tools[tool]?.enabled !== false && levelAtLeast(permissions.level, minimumLevel);

@@ -1,7 +1,7 @@
 /** Variables a child process may inherit: locale, terminal, paths and identity, nothing else. */
 const SAFE_NAMES: ReadonlySet<string> = new Set([
   'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TERM', 'COLORTERM', 'TZ',
-  'TMPDIR', 'TMP', 'TEMP', 'NO_COLOR', 'PWD',
+  'TMPDIR', 'TMP', 'TEMP', 'NO_COLOR',
   // Windows equivalents (seed 000 §Environment Sanitization).
   'USERPROFILE', 'APPDATA', 'LOCALAPPDATA', 'PATHEXT', 'SYSTEMROOT', 'SYSTEMDRIVE', 'COMSPEC', 'WINDIR',
 ]);

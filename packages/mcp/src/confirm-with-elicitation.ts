@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { AgentPermissions, ConfirmationRequest } from '@nexus/core';
+import { mayAskForConfirmation, type AgentPermissions, type ConfirmationRequest } from '@nexus/core';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 
@@ -13,23 +13,12 @@ export interface ToolCallScope {
 const currentCall = new AsyncLocalStorage<ToolCallScope>();
 
 /**
- * Whether a skill can ever ask the `confirm` service under this policy: never at `yolo` (approved
- * without asking), otherwise at `trusted`, or where a tool or out-of-cwd writes require it.
- * Without a policy, assume it can.
- */
-function mayAskForConfirmation(permissions: AgentPermissions | undefined): boolean {
-  if (!permissions) return true;
-  if (permissions.level === 'yolo') return false;
-  return permissions.level === 'trusted' || permissions.confirmWritesOutside || Object.values(permissions.tools).some((tool) => tool.requiresConfirmation);
-}
-
-/**
  * Runs `work` as part of the `tools/call` described by `scope`, so confirmations reach its client.
- * The scope is entered only when the policy can ask at all: on Node 20 an AsyncLocalStorage in use
- * slows every promise of the process a little.
+ * The scope is entered only when the policy can ask at all (or there is no policy): on Node 20 an
+ * AsyncLocalStorage in use slows every promise of the process a little.
  */
 export function runInToolCall<T>(scope: ToolCallScope, permissions: AgentPermissions | undefined, work: () => Promise<T>): Promise<T> {
-  return mayAskForConfirmation(permissions) ? currentCall.run(scope, work) : work();
+  return !permissions || mayAskForConfirmation(permissions) ? currentCall.run(scope, work) : work();
 }
 
 /** How long the user has to answer a confirmation before it counts as refused. */
