@@ -17,10 +17,14 @@ try {
 }
 rmSync(report, { force: true });
 const vitest = `${rootDir}node_modules/vitest/vitest.mjs`;
-const { status } = spawnSync(process.execPath, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)], {
-  cwd: rootDir,
-  stdio: 'inherit',
-});
+const { status } = spawnSync(
+  process.execPath,
+  [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  {
+    cwd: rootDir,
+    stdio: 'inherit',
+  },
+);
 
 let passed = 0;
 let failed = 1;

@@ -17,7 +17,10 @@ interface Manifest {
 }
 
 const publicPackages = readdirSync(join(root, 'packages'))
-  .map((dir) => ({ dir: join(root, 'packages', dir), manifest: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as Manifest }))
+  .map((dir) => ({
+    dir: join(root, 'packages', dir),
+    manifest: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as Manifest,
+  }))
   .filter(({ manifest }) => !manifest.private);
 
 // Packing needs the built dist/ (the test command builds first).
@@ -28,7 +31,9 @@ describe('packaging of every public package', () => {
   beforeAll(async () => {
     packDir = await mkdtemp(join(tmpdir(), 'nexus-pack-'));
     for (const { dir, manifest } of publicPackages) {
-      expect(existsSync(join(dir, 'dist', 'index.js')), `${manifest.name} is not built; run the test command, which builds first`).toBe(true);
+      expect(existsSync(join(dir, 'dist', 'index.js')), `${manifest.name} is not built; run the test command, which builds first`).toBe(
+        true,
+      );
       const before = new Set(await readdir(packDir));
       await run('pnpm', ['pack', '--pack-destination', packDir], { cwd: dir });
       const created = (await readdir(packDir)).find((file) => !before.has(file));
@@ -53,7 +58,18 @@ describe('packaging of every public package', () => {
     const project = await mkdtemp(join(tmpdir(), 'nexus-consumer-'));
     try {
       await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-      await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarballs.get('@nexus/core') as string, tarballs.get('@nexus/registry') as string], { cwd: project });
+      await run(
+        'npm',
+        [
+          'install',
+          '--no-audit',
+          '--no-fund',
+          '--loglevel=error',
+          tarballs.get('@nexus/core') as string,
+          tarballs.get('@nexus/registry') as string,
+        ],
+        { cwd: project },
+      );
       await writeFile(
         join(project, 'snippet.mjs'),
         `import { ServiceContainer, resolvePreset } from '@nexus/core';

@@ -30,7 +30,9 @@ const servers = [
 
 async function connect(server) {
   const client = new Client({ name: 'bench', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: server.args, stderr: process.env.BENCH_DEBUG ? 'inherit' : 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: server.args, stderr: process.env.BENCH_DEBUG ? 'inherit' : 'ignore' }),
+  );
   return client;
 }
 
@@ -90,7 +92,8 @@ try {
     ['read round trip, p90', (r) => percentile(r.calls, 90)],
     ['spawn → first tools/list, median', (r) => median(r.spawn)],
   ];
-  for (const [label, pick] of metrics) rows.push([label, format(pick(ours)), format(pick(theirs)), `${(pick(ours) / pick(theirs)).toFixed(2)}×`]);
+  for (const [label, pick] of metrics)
+    rows.push([label, format(pick(ours)), format(pick(theirs)), `${(pick(ours) / pick(theirs)).toFixed(2)}×`]);
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
@@ -98,6 +101,8 @@ try {
 const headers = ['metric', 'nexus', 'server-filesystem', 'nexus / official'];
 const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => row[column].length)));
 const line = (cells) => cells.map((cell, column) => cell.padEnd(widths[column])).join('  ');
-console.log(`Same SDK client over stdio; ${CALLS} reads of a 200-line file each, in alternating blocks of ${BLOCK}, after ${WARMUP_CALLS} warm-up calls; ${SPAWNS} alternating spawns each.`);
+console.log(
+  `Same SDK client over stdio; ${CALLS} reads of a 200-line file each, in alternating blocks of ${BLOCK}, after ${WARMUP_CALLS} warm-up calls; ${SPAWNS} alternating spawns each.`,
+);
 console.log(line(headers));
 for (const row of rows) console.log(line(row));

@@ -1,6 +1,6 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { isPermissionLevel, PERMISSION_LEVELS } from '@nexus/core';
-import { FAMILY_NAMES, isFamilyName, type FamilyName } from './families.js';
+import { FAMILY_NAMES, type FamilyName, isFamilyName } from './families.js';
 import type { CommonFlags } from './resolve-settings.js';
 
 /** Bad command-line usage: the CLI prints the message on one line and exits with status 2. */
@@ -71,7 +71,10 @@ function expandHttpPort(argv: readonly string[]): string[] {
 
 function parseFamilies(values: readonly string[] | undefined): FamilyName[] | undefined {
   if (!values) return undefined;
-  const names = values.flatMap((value) => value.split(',')).map((name) => name.trim()).filter(Boolean);
+  const names = values
+    .flatMap((value) => value.split(','))
+    .map((name) => name.trim())
+    .filter(Boolean);
   for (const name of names) {
     if (!isFamilyName(name)) throw new UsageError(`Unknown family "${name}" in --families; expected some of: ${FAMILY_NAMES.join(', ')}.`);
   }
@@ -80,7 +83,8 @@ function parseFamilies(values: readonly string[] | undefined): FamilyName[] | un
 
 function parseCommand(word: string | undefined): CommandName | undefined {
   if (word === undefined) return undefined;
-  if (!(COMMANDS as readonly string[]).includes(word)) throw new UsageError(`Unknown command "${word}"; expected one of: ${COMMANDS.join(', ')}.`);
+  if (!(COMMANDS as readonly string[]).includes(word))
+    throw new UsageError(`Unknown command "${word}"; expected one of: ${COMMANDS.join(', ')}.`);
   return word as CommandName;
 }
 
@@ -96,14 +100,15 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     parsed = parseArgs({ args: expandHttpPort(argv), options: ALL_OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
     // Node's messages carry a long hint after the first sentence.
-    throw new UsageError(((error as Error).message.split(/\.\s/)[0] ?? '').replace(/\.$/, '') + '.');
+    throw new UsageError(`${((error as Error).message.split(/\.\s/)[0] ?? '').replace(/\.$/, '')}.`);
   }
   const { values, positionals } = parsed;
   const [word, ...rest] = positionals;
   const command = parseCommand(word);
   const allowed: Options = { ...COMMON_OPTIONS, ...(command ? COMMAND_OPTIONS[command] : {}) };
   for (const name of Object.keys(values)) {
-    if (!Object.hasOwn(allowed, name)) throw new UsageError(`--${name} is not an option of ${command ? `\`nexus ${command}\`` : '`nexus`'}.`);
+    if (!Object.hasOwn(allowed, name))
+      throw new UsageError(`--${name} is not an option of ${command ? `\`nexus ${command}\`` : '`nexus`'}.`);
   }
   if (values.preset !== undefined && !isPermissionLevel(values.preset)) {
     throw new UsageError(`Unknown preset "${values.preset}"; expected one of: ${PERMISSION_LEVELS.join(', ')}.`);

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, PERMISSION_LEVELS, type PermissionLevel } from '@nexus/core';
-import { z } from 'zod';
 import type { GitLabSettings } from '@nexus/skills-gitlab';
+import { z } from 'zod';
 import { FAMILY_NAMES } from './families.js';
 
 /** File name looked up in the working directory and in the user's config directory. */

@@ -1,17 +1,24 @@
-import { resolvePreset, ServiceContainer, type AgentPermissions, type ConfirmFunction } from '@nexus/core';
+import { type AgentPermissions, type ConfirmFunction, resolvePreset, ServiceContainer } from '@nexus/core';
 import { SkillRegistry } from '@nexus/registry';
-import { loadFamilies, type FamilyName } from './families.js';
+import { type FamilyName, loadFamilies } from './families.js';
 import type { Settings } from './resolve-settings.js';
 
 /** The permission policy the settings describe. */
 export function permissionsOf(settings: Settings): AgentPermissions {
-  return resolvePreset(settings.preset, { cwd: settings.cwd, allowedPaths: settings.allow, blockedPaths: settings.block, tools: settings.tools });
+  return resolvePreset(settings.preset, {
+    cwd: settings.cwd,
+    allowedPaths: settings.allow,
+    blockedPaths: settings.block,
+    tools: settings.tools,
+  });
 }
 
 /** Which family each tool of the enabled families comes from. */
 export async function toolFamilies(settings: Settings): Promise<Map<string, FamilyName>> {
   const families = await loadFamilies(settings.families);
-  return new Map(families.flatMap((family, index) => family.skills.map((spec) => [spec.name, settings.families[index] as FamilyName] as const)));
+  return new Map(
+    families.flatMap((family, index) => family.skills.map((spec) => [spec.name, settings.families[index] as FamilyName] as const)),
+  );
 }
 
 /**

@@ -3,6 +3,11 @@ export function formatTable(headers: readonly string[], rows: readonly (readonly
   const all = [headers, ...rows];
   const widths = headers.map((_, column) => Math.max(...all.map((row) => (row[column] ?? '').length)));
   return all
-    .map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ').trimEnd())
+    .map((row) =>
+      row
+        .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    )
     .join('\n');
 }

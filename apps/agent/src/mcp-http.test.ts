@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { testdir, type TestDir } from '@nexus/test-utils';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, nexusEnv, startHttpNexus, type HttpNexus } from './testing/nexus-process.js';
+import { ensureBuilt, type HttpNexus, nexusEnv, startHttpNexus } from './testing/nexus-process.js';
 
 let dir: TestDir;
 let nexus: HttpNexus | undefined;
@@ -31,7 +31,9 @@ async function start(args: string[] = [], env: Record<string, string> = {}): Pro
 
 async function connect(server: HttpNexus, token = server.token): Promise<Client> {
   const client = new Client({ name: 'http-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
   clients.push(client);
   return client;
 }
@@ -49,7 +51,12 @@ function post(url: string, headers: Record<string, string>, body: string): Promi
   });
 }
 
-const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 
 function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
   return (result.content as { text: string }[])[0]?.text ?? '';
@@ -74,7 +81,10 @@ describe('nexus mcp --http, with the SDK client', () => {
     await client.callTool({ name: 'sleep', arguments: { seconds: 1.2 } }, undefined, { onprogress: (progress) => updates.push(progress) });
     expect(updates.length).toBeGreaterThanOrEqual(1);
     const controller = new AbortController();
-    const call = client.callTool({ name: 'sleep', arguments: { seconds: 600 } }, undefined, { signal: controller.signal, onprogress: () => controller.abort('enough') });
+    const call = client.callTool({ name: 'sleep', arguments: { seconds: 600 } }, undefined, {
+      signal: controller.signal,
+      onprogress: () => controller.abort('enough'),
+    });
     await expect(call).rejects.toThrow();
     expect(textOf(await client.callTool({ name: 'echo', arguments: { message: 'after' } }))).toBe('after');
   });
@@ -99,7 +109,12 @@ describe('nexus mcp --http — hardening', () => {
   it('refuses without the token (401), from a foreign Host or Origin (403), and non-JSON bodies (415)', async () => {
     const server = await start();
     const host = new URL(server.url).host;
-    const good = { host, authorization: `Bearer ${server.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const good = {
+      host,
+      authorization: `Bearer ${server.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
     expect(await post(server.url, good, initialize)).toBe(200);
     const { authorization: _, ...noToken } = good;
     expect(await post(server.url, noToken, initialize)).toBe(401);
@@ -116,13 +131,38 @@ describe('nexus mcp --http — hardening', () => {
     const client = await connect(server);
     const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId as string;
     const target = dir.join('project', 'planted.txt');
-    const call = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'write_file', arguments: { path: target, content: 'x' } } });
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'write_file', arguments: { path: target, content: 'x' } },
+    });
     // What a page on another site can send without a CORS preflight: a text/plain POST with its Origin.
     expect(await post(server.url, { host, origin: 'http://attacker.example', 'content-type': 'text/plain' }, initialize)).toBe(403);
-    expect(await post(server.url, { host, origin: 'http://attacker.example', 'content-type': 'text/plain', 'mcp-session-id': sessionId }, call)).toBe(403);
-    expect(await post(server.url, { host, origin: 'http://attacker.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId }, call)).toBe(403);
+    expect(
+      await post(server.url, { host, origin: 'http://attacker.example', 'content-type': 'text/plain', 'mcp-session-id': sessionId }, call),
+    ).toBe(403);
+    expect(
+      await post(
+        server.url,
+        {
+          host,
+          origin: 'http://attacker.example',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': sessionId,
+        },
+        call,
+      ),
+    ).toBe(403);
     // A DNS-rebound page reaches 127.0.0.1 under the attacker's host name.
-    expect(await post(server.url, { host: `attacker.example:${new URL(server.url).port}`, 'content-type': 'application/json', 'mcp-session-id': sessionId }, call)).toBe(403);
+    expect(
+      await post(
+        server.url,
+        { host: `attacker.example:${new URL(server.url).port}`, 'content-type': 'application/json', 'mcp-session-id': sessionId },
+        call,
+      ),
+    ).toBe(403);
     await expect(readFile(target, 'utf8')).rejects.toThrow(/ENOENT/);
     const own = await client.callTool({ name: 'write_file', arguments: { path: target, content: 'by the client' } });
     expect(own.isError).toBeFalsy();

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { testdir, writeTree, type TestDir } from '@nexus/test-utils';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, ListRootsRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLI_PATH, ensureBuilt, nexusEnv } from './testing/nexus-process.js';
 
@@ -23,7 +23,13 @@ afterEach(async () => {
 
 /** Starts `nexus mcp <args>` in the project directory and connects the SDK client to it over stdio. */
 async function connect(args: string[] = [], client = new Client({ name: 'stdio-test', version: '1.0.0' })): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_PATH, 'mcp', ...args], cwd: dir.join('project'), env: nexusEnv(dir.join('config')), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI_PATH, 'mcp', ...args],
+    cwd: dir.join('project'),
+    env: nexusEnv(dir.join('config')),
+    stderr: 'pipe',
+  });
   await client.connect(transport);
   clients.push(client);
   return client;
@@ -77,7 +83,9 @@ describe('nexus mcp over stdio, with the SDK client', () => {
   it('sends progress notifications for a call that asks for them', async () => {
     const client = await connect();
     const updates: Progress[] = [];
-    const result = await client.callTool({ name: 'sleep', arguments: { seconds: 2.5, label: 'nap' } }, undefined, { onprogress: (progress) => updates.push(progress) });
+    const result = await client.callTool({ name: 'sleep', arguments: { seconds: 2.5, label: 'nap' } }, undefined, {
+      onprogress: (progress) => updates.push(progress),
+    });
     expect(textOf(result)).toBe('Slept 2.5 s (nap).');
     expect(updates.length).toBeGreaterThanOrEqual(2);
     expect(updates.every((update) => update.total === 2500 && update.message?.includes('nap'))).toBe(true);
@@ -85,7 +93,9 @@ describe('nexus mcp over stdio, with the SDK client', () => {
   });
 
   it('asks the client to confirm through elicitation, and refuses a client that cannot be asked', async () => {
-    await writeTree(dir.join('config', 'nexus'), { 'nexus.config.json': JSON.stringify({ tools: { echo: { requiresConfirmation: true } } }) });
+    await writeTree(dir.join('config', 'nexus'), {
+      'nexus.config.json': JSON.stringify({ tools: { echo: { requiresConfirmation: true } } }),
+    });
     const asking = new Client({ name: 'asking', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     const questions: string[] = [];
     asking.setRequestHandler(ElicitRequestSchema, (request) => {
@@ -102,16 +112,16 @@ describe('nexus mcp over stdio, with the SDK client', () => {
     expect(textOf(refused)).toContain('needs confirmation');
   });
 
-  it('reads a file through read_file and refuses a sandbox escape, whatever roots the client offers', async () => {
+  it('reads a file through read_file and refuses a sandbox escapeAttempt, whatever roots the client offers', async () => {
     const client = new Client({ name: 'rooted', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: 'file:///', name: 'everything' }] }));
     await connect([], client);
     const read = await client.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } });
     expect(textOf(read)).toContain('hello from the project');
     expect(read.structuredContent).toMatchObject({ path: 'notes.txt', totalLines: 1 });
-    const escape = await client.callTool({ name: 'read_file', arguments: { path: '../config/../project/../../etc/passwd' } });
-    expect(escape.isError).toBe(true);
-    expect(textOf(escape)).toContain('is not allowed');
+    const escapeAttempt = await client.callTool({ name: 'read_file', arguments: { path: '../config/../project/../../etc/passwd' } });
+    expect(escapeAttempt.isError).toBe(true);
+    expect(textOf(escapeAttempt)).toContain('is not allowed');
   });
 
   it('under --preset trusted, asks before writing outside the working directory', async () => {
@@ -135,12 +145,21 @@ describe('nexus mcp over stdio, with the SDK client', () => {
   });
 
   it('cancels running calls and exits on its own when the client closes stdin', async () => {
-    const child = spawn(process.execPath, [CLI_PATH, 'mcp'], { cwd: dir.join('project'), env: nexusEnv(dir.join('config')), stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [CLI_PATH, 'mcp'], {
+      cwd: dir.join('project'),
+      env: nexusEnv(dir.join('config')),
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     const answers: string[] = [];
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => answers.push(chunk));
     const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'sleep', arguments: { seconds: 600 } } });
     await expect.poll(() => answers.join(''), { timeout: 30_000 }).toContain('"id":1');

@@ -1,4 +1,4 @@
-import { testdir, writeTree, type TestDir } from '@nexus/test-utils';
+import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, nexusEnv, runNexus } from './testing/nexus-process.js';
 
@@ -32,14 +32,14 @@ describe('the built nexus command', () => {
     expect(usage.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^nexus: Expected arguments as name=value pairs/)]);
   });
 
-  it('reads a file with the fs family and refuses a sandbox escape', async () => {
+  it('reads a file with the fs family and refuses a sandbox escapeAttempt', async () => {
     const read = await nexus(['call', 'read_file', 'path=notes.txt']);
     expect(read.code).toBe(0);
     expect(read.stdout).toContain('hello from the project');
-    const escape = await nexus(['call', 'read_file', '{"path": "../outside.txt"}', '--json']);
-    expect(escape.code).toBe(1);
-    expect(JSON.parse(escape.stdout)).toMatchObject({ success: false, kind: 'forbidden' });
-    expect(escape.stdout).not.toContain('not yours');
+    const escapeAttempt = await nexus(['call', 'read_file', '{"path": "../outside.txt"}', '--json']);
+    expect(escapeAttempt.code).toBe(1);
+    expect(JSON.parse(escapeAttempt.stdout)).toMatchObject({ success: false, kind: 'forbidden' });
+    expect(escapeAttempt.stdout).not.toContain('not yours');
   });
 
   it('prints its help as the default', async () => {
@@ -49,7 +49,9 @@ describe('the built nexus command', () => {
   });
 
   it('refuses a confirmation when stdin is not a terminal', async () => {
-    await writeTree(dir.join('config', 'nexus'), { 'nexus.config.json': JSON.stringify({ tools: { echo: { requiresConfirmation: true } } }) });
+    await writeTree(dir.join('config', 'nexus'), {
+      'nexus.config.json': JSON.stringify({ tools: { echo: { requiresConfirmation: true } } }),
+    });
     const { code, stdout, stderr } = await nexus(['call', 'echo', 'message=x'], 'y\n');
     expect(code).toBe(1);
     expect(stdout).toBe('');

@@ -2,7 +2,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConfigError, levelAtLeast, normalizePath, type PermissionLevel, type ToolPermission } from '@nexus/core';
 import type { GitLabSettings } from '@nexus/skills-gitlab';
-import { CONFIG_FILE_NAME, readConfigFile, userConfigPath, type ConfigFile } from './config-file.js';
+import { CONFIG_FILE_NAME, type ConfigFile, readConfigFile, userConfigPath } from './config-file.js';
 import { FAMILY_NAMES, type FamilyName } from './families.js';
 
 /** The permission-related flags every command takes. */
@@ -84,7 +84,11 @@ function mergeTools(cwd: string, ...layers: (ConfigFile | undefined)[]): Setting
   const tools: Settings['tools'] = {};
   for (const layer of layers) {
     for (const [tool, { allowedPaths, ...permission }] of Object.entries(layer?.tools ?? {})) {
-      tools[tool] = { ...tools[tool], ...permission, ...(allowedPaths === undefined ? {} : { allowedPaths: allowedPaths && allowedPaths.map((path) => normalizePath(path, cwd)) }) };
+      tools[tool] = {
+        ...tools[tool],
+        ...permission,
+        ...(allowedPaths === undefined ? {} : { allowedPaths: allowedPaths === null ? null : allowedPaths.map((path) => normalizePath(path, cwd)) }),
+      };
     }
   }
   return tools;

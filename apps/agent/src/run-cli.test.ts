@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { testdir, writeTree, type TestDir } from '@nexus/test-utils';
+import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { memoryIo } from './testing/memory-io.js';
@@ -22,7 +22,10 @@ afterEach(async () => {
 async function listening() {
   const server = createServer().listen(0, '127.0.0.1');
   await once(server, 'listening');
-  return { port: (server.address() as AddressInfo).port, [Symbol.asyncDispose]: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    port: (server.address() as AddressInfo).port,
+    [Symbol.asyncDispose]: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 async function run(args: string[], options: { input?: string; tty?: boolean; env?: NodeJS.ProcessEnv } = {}) {
@@ -44,7 +47,8 @@ describe('nexus --help', () => {
     for (const args of [['--help'], [], ['help'], ['-h']]) {
       const { code, stdout } = await run(args);
       expect(code).toBe(0);
-      for (const text of ['nexus tools', 'call <tool>', 'mcp', 'config', '--preset trusted', '--allow <path>', 'nexus.config.json']) expect(stdout).toContain(text);
+      for (const text of ['nexus tools', 'call <tool>', 'mcp', 'config', '--preset trusted', '--allow <path>', 'nexus.config.json'])
+        expect(stdout).toContain(text);
     }
   });
 
@@ -123,9 +127,20 @@ describe('nexus tools', () => {
   });
 
   it.each([
-    ['openai', (definition: Record<string, any>) => expect(definition).toMatchObject({ type: 'function', function: { name: 'echo', parameters: { type: 'object' } } })],
-    ['anthropic', (definition: Record<string, any>) => expect(definition).toMatchObject({ name: 'echo', input_schema: { type: 'object' } })],
-    ['mcp', (definition: Record<string, any>) => expect(definition).toMatchObject({ name: 'echo', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } })],
+    [
+      'openai',
+      (definition: Record<string, any>) =>
+        expect(definition).toMatchObject({ type: 'function', function: { name: 'echo', parameters: { type: 'object' } } }),
+    ],
+    [
+      'anthropic',
+      (definition: Record<string, any>) => expect(definition).toMatchObject({ name: 'echo', input_schema: { type: 'object' } }),
+    ],
+    [
+      'mcp',
+      (definition: Record<string, any>) =>
+        expect(definition).toMatchObject({ name: 'echo', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }),
+    ],
   ])('prints %s definitions with --json', async (format, check) => {
     const { code, stdout } = await run(['tools', '--json', '--format', format]);
     expect(code).toBe(0);
@@ -206,21 +221,45 @@ describe('nexus config', () => {
     expect(config).toMatchObject({ cwd: dir.join('project'), preset: 'sandboxed', files: {}, families: ['fs', 'exec', 'git', 'utility'] });
     expect(config.enabledTools).toEqual(expect.arrayContaining(['read_file', 'write_file', 'echo', 'sleep']));
     expect(config.enabledTools).not.toContain('bash_safe');
-    expect(config.permissions).toMatchObject({ level: 'sandboxed', allowedPaths: [dir.join('project')], writePaths: [dir.join('project')] });
+    expect(config.permissions).toMatchObject({
+      level: 'sandboxed',
+      allowedPaths: [dir.join('project')],
+      writePaths: [dir.join('project')],
+    });
   });
 
   it('reads the user config file from $XDG_CONFIG_HOME/nexus and lets flags win', async () => {
     await userConfig({ preset: 'trusted', allow: ['../shared'], block: ['secret'] });
     const fromFile = JSON.parse((await run(['config'])).stdout);
-    expect(fromFile).toMatchObject({ preset: 'trusted', allow: [dir.join('shared')], block: [dir.join('project', 'secret')], files: { user: dir.join('config', 'nexus', 'nexus.config.json') } });
+    expect(fromFile).toMatchObject({
+      preset: 'trusted',
+      allow: [dir.join('shared')],
+      block: [dir.join('project', 'secret')],
+      files: { user: dir.join('config', 'nexus', 'nexus.config.json') },
+    });
     const flagged = JSON.parse((await run(['config', '--preset', 'sandboxed', '--allow', '/data', '--block', '/etc'])).stdout);
-    expect(flagged).toMatchObject({ preset: 'sandboxed', allow: [dir.join('shared'), '/data'], block: [dir.join('project', 'secret'), '/etc'] });
+    expect(flagged).toMatchObject({
+      preset: 'sandboxed',
+      allow: [dir.join('shared'), '/data'],
+      block: [dir.join('project', 'secret'), '/etc'],
+    });
   });
 
   it('reads --config instead of the user file, and --cwd sets the sandbox root', async () => {
-    await writeTree(dir.path, { 'custom.json': JSON.stringify({ families: ['utility'], block: ['x'], tools: { echo: { allowedPaths: ['sub'] }, sleep: { allowedPaths: null } } }) });
+    await writeTree(dir.path, {
+      'custom.json': JSON.stringify({
+        families: ['utility'],
+        block: ['x'],
+        tools: { echo: { allowedPaths: ['sub'] }, sleep: { allowedPaths: null } },
+      }),
+    });
     const config = JSON.parse((await run(['config', '--config', '../custom.json', '--cwd', '..'])).stdout);
-    expect(config).toMatchObject({ cwd: dir.path, families: ['utility'], block: [dir.join('x')], files: { user: dir.join('custom.json') } });
+    expect(config).toMatchObject({
+      cwd: dir.path,
+      families: ['utility'],
+      block: [dir.join('x')],
+      files: { user: dir.join('custom.json') },
+    });
     expect(config.tools).toEqual({ echo: { allowedPaths: [dir.join('sub')] }, sleep: { allowedPaths: null } });
   });
 
@@ -228,7 +267,12 @@ describe('nexus config', () => {
     await userConfig({ preset: 'trusted' });
     await projectConfig({ preset: 'sandboxed', block: ['.env'], families: ['utility'], tools: { sleep: { enabled: false } } });
     const config = JSON.parse((await run(['config'])).stdout);
-    expect(config).toMatchObject({ preset: 'sandboxed', block: [dir.join('project', '.env')], enabledTools: ['echo'], files: { workingDirectory: dir.join('project', 'nexus.config.json') } });
+    expect(config).toMatchObject({
+      preset: 'sandboxed',
+      block: [dir.join('project', '.env')],
+      enabledTools: ['echo'],
+      files: { workingDirectory: dir.join('project', 'nexus.config.json') },
+    });
   });
 
   it.each([
@@ -328,13 +372,16 @@ describe('nexus call — the fs family in a temporary directory', () => {
     expect(await readFile(dir.join('project', 'new', 'file.txt'), 'utf8')).toBe('made by nexus\n');
   });
 
-  it.each([['../outside.txt'], [join('..', '..', 'etc', 'passwd')], ['link-out'], ['/etc/passwd']])('refuses to read %s, outside the sandbox', async (path) => {
-    const { code, stdout, stderr } = await run(['call', 'read_file', `path=${path}`]);
-    expect(code).toBe(1);
-    expect(stdout).toBe('');
-    expect(stderr).toMatch(/^read_file failed \(forbidden\): /);
-    expect(stderr).not.toContain('secret outside');
-  });
+  it.each([['../outside.txt'], [join('..', '..', 'etc', 'passwd')], ['link-out'], ['/etc/passwd']])(
+    'refuses to read %s, outside the sandbox',
+    async (path) => {
+      const { code, stdout, stderr } = await run(['call', 'read_file', `path=${path}`]);
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      expect(stderr).toMatch(/^read_file failed \(forbidden\): /);
+      expect(stderr).not.toContain('secret outside');
+    },
+  );
 
   it('refuses to write outside the sandbox, leaving nothing behind', async () => {
     const { code, stderr } = await run(['call', 'write_file', `path=${dir.join('planted.txt')}`, 'content=x']);
@@ -348,7 +395,10 @@ describe('nexus call — the fs family in a temporary directory', () => {
     const refused = await run(['call', 'write_file', `path=${target}`, 'content=x', '--preset', 'trusted'], { input: 'y\n' });
     expect(refused.code).toBe(1);
     await expect(readFile(target, 'utf8')).rejects.toThrow(/ENOENT/);
-    const asked = await run(['call', 'write_file', `path=${target}`, 'content=approved', '--preset', 'trusted'], { input: 'y\n', tty: true });
+    const asked = await run(['call', 'write_file', `path=${target}`, 'content=approved', '--preset', 'trusted'], {
+      input: 'y\n',
+      tty: true,
+    });
     expect(asked.stderr).toContain(`Allow write_file to write outside the working directory: ${target}? [y/N]`);
     expect(asked.code).toBe(0);
     expect(await readFile(target, 'utf8')).toBe('approved');

@@ -1,6 +1,6 @@
 import { ConfigError, NexusError } from '@nexus/core';
 import packageJson from '../package.json' with { type: 'json' };
-import { COMMANDS, parseCommandLine, UsageError, type CommandLine, type CommandName } from './command-line.js';
+import { COMMANDS, type CommandLine, type CommandName, parseCommandLine, UsageError } from './command-line.js';
 import { helpText } from './help.js';
 import type { Io } from './io.js';
 
@@ -18,7 +18,8 @@ function helpTopic(line: CommandLine): CommandName | undefined {
   if (line.command !== 'help') return line.command;
   const [topic] = line.positionals;
   if (topic === undefined) return undefined;
-  if (!(COMMANDS as readonly string[]).includes(topic)) throw new UsageError(`No help for "${topic}"; commands are: ${COMMANDS.join(', ')}.`);
+  if (!(COMMANDS as readonly string[]).includes(topic))
+    throw new UsageError(`No help for "${topic}"; commands are: ${COMMANDS.join(', ')}.`);
   return topic as CommandName;
 }
 

@@ -17,7 +17,8 @@ export function parseToolArguments(words: readonly string[]): Record<string, unk
     } catch (error) {
       throw new UsageError(`The arguments are not valid JSON: ${(error as Error).message}`);
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('Expected the arguments to be a JSON object.');
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new UsageError('Expected the arguments to be a JSON object.');
     return value as Record<string, unknown>;
   }
   const args: Record<string, unknown> = {};

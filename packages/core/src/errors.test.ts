@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import * as core from './index.js';
 
-const { NexusError, SkillNotFoundError, PathSecurityError, InvalidParametersError, ConfigError, PermissionDeniedError, SkillExecutionError, TimeoutError, CancelledError, NotFoundError } = core;
+const {
+  NexusError,
+  SkillNotFoundError,
+  PathSecurityError,
+  InvalidParametersError,
+  ConfigError,
+  PermissionDeniedError,
+  SkillExecutionError,
+  TimeoutError,
+  CancelledError,
+  NotFoundError,
+} = core;
 
 describe('errors', () => {
   const cases = [

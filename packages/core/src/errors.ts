@@ -31,7 +31,12 @@ export class NexusError extends Error {
   /** The `ToolResult` kind a skill reports when this error ends its run. */
   readonly kind: ToolErrorKind;
 
-  constructor(message: string, code: NexusErrorCode = 'NEXUS_ERROR', kind: ToolErrorKind = 'execution_failed', options: NexusErrorOptions = {}) {
+  constructor(
+    message: string,
+    code: NexusErrorCode = 'NEXUS_ERROR',
+    kind: ToolErrorKind = 'execution_failed',
+    options: NexusErrorOptions = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;

@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { convertLineEndings, detectLineEnding, InvalidParametersError, isValidAgentId, isValidToolName, validateAgentId, validateToolName } from './index.js';
+import {
+  convertLineEndings,
+  detectLineEnding,
+  InvalidParametersError,
+  isValidAgentId,
+  isValidToolName,
+  validateAgentId,
+  validateToolName,
+} from './index.js';
 
 describe('tool names', () => {
-  it.each(['read_file', 'shell_UNSAFE', 'gitlab-mr', 'a', 'x'.repeat(64)])('accepts %s', (name) => expect(isValidToolName(name)).toBe(true));
+  it.each(['read_file', 'shell_UNSAFE', 'gitlab-mr', 'a', 'x'.repeat(64)])('accepts %s', (name) =>
+    expect(isValidToolName(name)).toBe(true),
+  );
   it.each(['', 'x'.repeat(65), 'read file', 'read.file', 'rm;ls', 'ünïcode', 42])('refuses %s', (name) => {
     expect(isValidToolName(name)).toBe(false);
     expect(() => validateToolName(name)).toThrow(InvalidParametersError);

@@ -11,10 +11,7 @@ export function isValidToolName(name: unknown): name is string {
 /** Throws an {@link InvalidParametersError} unless `name` is a valid tool name. */
 export function validateToolName(name: unknown): string {
   if (!isValidToolName(name)) {
-    throw new InvalidParametersError(
-      `Invalid tool name ${JSON.stringify(name)}: expected 1–64 letters, digits, "_" or "-".`,
-      'name',
-    );
+    throw new InvalidParametersError(`Invalid tool name ${JSON.stringify(name)}: expected 1–64 letters, digits, "_" or "-".`, 'name');
   }
   return name;
 }

@@ -1,6 +1,6 @@
-export type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue } from './json.js';
-export { ToolResult, TOOL_ERROR_KINDS } from './tool-result.js';
-export type { FailOptions, ToolErrorKind, ToolResultJson } from './tool-result.js';
+export type { AtomicWriteOptions } from './atomic-write.js';
+export { atomicWriteBytes, atomicWriteText } from './atomic-write.js';
+export type { NexusErrorCode, NexusErrorOptions } from './errors.js';
 export {
   CancelledError,
   ConfigError,
@@ -13,21 +13,13 @@ export {
   SkillNotFoundError,
   TimeoutError,
 } from './errors.js';
-export type { NexusErrorCode, NexusErrorOptions } from './errors.js';
-export { defineSkill } from './skill.js';
-export type {
-  Skill,
-  SkillContext,
-  SkillDefinition,
-  SkillFactory,
-  SkillFamily,
-  SkillHandler,
-  SkillMetadata,
-  SkillProgress,
-  SkillSpec,
-} from './skill.js';
-export { ServiceContainer } from './service-container.js';
-export type { ConfirmationRequest, ConfirmFunction, ServiceName, Services } from './service-container.js';
+export { isValidAgentId, isValidToolName, validateAgentId, validateToolName } from './identifiers.js';
+export type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue } from './json.js';
+export type { LineEnding } from './line-endings.js';
+export { convertLineEndings, detectLineEnding } from './line-endings.js';
+export type { ValidatePathOptions } from './paths.js';
+export { isWithin, normalizePath, resolveRealPath, validatePath } from './paths.js';
+export type { AgentPermissions, PathAccess, PermissionLevel, PresetName, PresetOptions, ToolPermission } from './permissions.js';
 export {
   assertWithinCeiling,
   findCeilingViolations,
@@ -39,17 +31,32 @@ export {
   resolvePreset,
   resolveToolAllowedPaths,
 } from './permissions.js';
-export type { AgentPermissions, PathAccess, PermissionLevel, PresetName, PresetOptions, ToolPermission } from './permissions.js';
-export { isWithin, normalizePath, resolveRealPath, validatePath } from './paths.js';
-export type { ValidatePathOptions } from './paths.js';
-export { authorizePath } from './sandbox.js';
-export type { AuthorizePathOptions } from './sandbox.js';
-export { atomicWriteBytes, atomicWriteText } from './atomic-write.js';
-export { atomicWriteVerified, openVerified, openVerifiedDirectory, openVerifiedSync, refusePlantedSymlink, withVerifiedDirectory } from './verified-open.js';
-export type { VerifiedDirectory } from './verified-open.js';
-export type { AtomicWriteOptions } from './atomic-write.js';
-export { convertLineEndings, detectLineEnding } from './line-endings.js';
-export type { LineEnding } from './line-endings.js';
-export { isValidAgentId, isValidToolName, validateAgentId, validateToolName } from './identifiers.js';
-export { getSafeEnv, isSecretName } from './safe-env.js';
 export type { SafeEnvOptions } from './safe-env.js';
+export { getSafeEnv, isSecretName } from './safe-env.js';
+export type { AuthorizePathOptions } from './sandbox.js';
+export { authorizePath } from './sandbox.js';
+export type { ConfirmationRequest, ConfirmFunction, ServiceName, Services } from './service-container.js';
+export { ServiceContainer } from './service-container.js';
+export type {
+  Skill,
+  SkillContext,
+  SkillDefinition,
+  SkillFactory,
+  SkillFamily,
+  SkillHandler,
+  SkillMetadata,
+  SkillProgress,
+  SkillSpec,
+} from './skill.js';
+export { defineSkill } from './skill.js';
+export type { FailOptions, ToolErrorKind, ToolResultJson } from './tool-result.js';
+export { TOOL_ERROR_KINDS, ToolResult } from './tool-result.js';
+export type { VerifiedDirectory } from './verified-open.js';
+export {
+  atomicWriteVerified,
+  openVerified,
+  openVerifiedDirectory,
+  openVerifiedSync,
+  refusePlantedSymlink,
+  withVerifiedDirectory,
+} from './verified-open.js';

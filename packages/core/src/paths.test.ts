@@ -1,7 +1,7 @@
 import { link, mkdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { createSymlinkFarm, testdir, type SymlinkFarm } from '@nexus/test-utils';
+import { createSymlinkFarm, type SymlinkFarm, testdir } from '@nexus/test-utils';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isWithin, normalizePath, PathSecurityError, resolveRealPath, validatePath } from './index.js';
@@ -97,8 +97,12 @@ describe('validatePath against every Linux path class of DESIGN §6', () => {
 
   it('with followFinalLink: false, takes a symlink itself as the subject, never its parent directories', async () => {
     await expect(validatePath('link-out-file', { ...options, followFinalLink: false })).resolves.toBe(join(farm.inside, 'link-out-file'));
-    await expect(validatePath('link-dangling-out', { ...options, followFinalLink: false, mustExist: true })).resolves.toBe(join(farm.inside, 'link-dangling-out'));
-    await expect(validatePath('link-out-dir/secret.txt', { ...options, followFinalLink: false })).rejects.toSatisfy(PathSecurityError.isInstance);
+    await expect(validatePath('link-dangling-out', { ...options, followFinalLink: false, mustExist: true })).resolves.toBe(
+      join(farm.inside, 'link-dangling-out'),
+    );
+    await expect(validatePath('link-out-dir/secret.txt', { ...options, followFinalLink: false })).rejects.toSatisfy(
+      PathSecurityError.isInstance,
+    );
     await expect(validatePath('sub/link-upup/..', { ...options, followFinalLink: false })).rejects.toSatisfy(PathSecurityError.isInstance);
   });
 
@@ -127,29 +131,62 @@ describe('validatePath — property: nothing accepted escapes', () => {
   });
   afterAll(() => farm.cleanup());
 
-  const segment = fc.constantFrom('..', '.', 'sub', 'deep', 'file.txt', 'missing', 'blocked', 'BLOCKED', 'outside', 'inside', 'inside-evil', 'secret.txt', 'link-in-dir', 'link-out-dir', 'link-chain-1', 'link-dangling-out', 'link-dangling-out-dir', 'link-up', 'link-upup', 'link-escape', 'link-root', 'link-proc', 'link-blocked', 'etc', 'proc', 'self', 'root', '~');
+  const segment = fc.constantFrom(
+    '..',
+    '.',
+    'sub',
+    'deep',
+    'file.txt',
+    'missing',
+    'blocked',
+    'BLOCKED',
+    'outside',
+    'inside',
+    'inside-evil',
+    'secret.txt',
+    'link-in-dir',
+    'link-out-dir',
+    'link-chain-1',
+    'link-dangling-out',
+    'link-dangling-out-dir',
+    'link-up',
+    'link-upup',
+    'link-escape',
+    'link-root',
+    'link-proc',
+    'link-blocked',
+    'etc',
+    'proc',
+    'self',
+    'root',
+    '~',
+  );
 
   it('every accepted path resolves inside the allowed root and outside the blocked one', async () => {
     const seen = { accepted: 0, refused: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 8 }), fc.constantFrom('relative', 'absolute-inside', 'absolute-root'), async (parts, anchor) => {
-        const relative = parts.join('/');
-        const path = anchor === 'relative' ? relative : anchor === 'absolute-inside' ? `${farm.inside}/${relative}` : `/${relative}`;
-        let accepted: string;
-        try {
-          accepted = await validatePath(path, { cwd: farm.inside, allowedPaths: [farm.inside], blockedPaths: [farm.blocked] });
-        } catch (error) {
-          if (!PathSecurityError.isInstance(error)) throw error;
-          seen.refused++;
-          return;
-        }
-        seen.accepted++;
-        // What the kernel would really reach: resolve again independently of the accepted string.
-        const reached = await resolveRealPath(accepted);
-        expect(reached).toBe(accepted);
-        expect(isWithin(reached, roots.inside)).toBe(true);
-        expect(isWithin(reached.toLowerCase(), roots.blocked.toLowerCase())).toBe(false);
-      }),
+      fc.asyncProperty(
+        fc.array(segment, { minLength: 1, maxLength: 8 }),
+        fc.constantFrom('relative', 'absolute-inside', 'absolute-root'),
+        async (parts, anchor) => {
+          const relative = parts.join('/');
+          const path = anchor === 'relative' ? relative : anchor === 'absolute-inside' ? `${farm.inside}/${relative}` : `/${relative}`;
+          let accepted: string;
+          try {
+            accepted = await validatePath(path, { cwd: farm.inside, allowedPaths: [farm.inside], blockedPaths: [farm.blocked] });
+          } catch (error) {
+            if (!PathSecurityError.isInstance(error)) throw error;
+            seen.refused++;
+            return;
+          }
+          seen.accepted++;
+          // What the kernel would really reach: resolve again independently of the accepted string.
+          const reached = await resolveRealPath(accepted);
+          expect(reached).toBe(accepted);
+          expect(isWithin(reached, roots.inside)).toBe(true);
+          expect(isWithin(reached.toLowerCase(), roots.blocked.toLowerCase())).toBe(false);
+        },
+      ),
       { numRuns: 2000 },
     );
     // The generator must exercise both outcomes, or the property proves nothing.

@@ -1,4 +1,4 @@
-import { lstatSync, readlinkSync, statSync } from 'node:fs';
+import { lstatSync, readlinkSync, type Stats, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { NotFoundError, PathSecurityError } from './errors.js';
@@ -153,12 +153,13 @@ export async function validatePath(path: string, options: ValidatePathOptions = 
   if (allowedPaths !== null) {
     const roots = await Promise.all(allowedPaths.map((root) => resolveRealPath(normalizePath(root, cwd))));
     if (!roots.some((root) => isWithin(real, root))) {
-      const where = allowedPaths.length === 0 ? 'no paths are allowed' : `it resolves outside the allowed paths (${allowedPaths.join(', ')})`;
+      const where =
+        allowedPaths.length === 0 ? 'no paths are allowed' : `it resolves outside the allowed paths (${allowedPaths.join(', ')})`;
       throw new PathSecurityError(path, where);
     }
   }
 
-  let stats;
+  let stats: Stats;
   try {
     stats = keepLink ? lstatSync(real) : statSync(real);
   } catch (error) {

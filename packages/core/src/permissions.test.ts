@@ -1,16 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { assertWithinCeiling, ConfigError, findCeilingViolations, isToolEnabled, levelAtLeast, mayAskForConfirmation, PermissionDeniedError, resolvePreset, resolveToolAllowedPaths } from './index.js';
+import {
+  assertWithinCeiling,
+  ConfigError,
+  findCeilingViolations,
+  isToolEnabled,
+  levelAtLeast,
+  mayAskForConfirmation,
+  PermissionDeniedError,
+  resolvePreset,
+  resolveToolAllowedPaths,
+} from './index.js';
 
 const cwd = '/work/app';
 
 describe('resolvePreset', () => {
   it('sandboxed: read and write inside cwd only', () => {
     const permissions = resolvePreset('sandboxed', { cwd });
-    expect(permissions).toMatchObject({ level: 'sandboxed', cwd, allowedPaths: [cwd], writePaths: [cwd], confirmWritesOutside: false, blockedPaths: [] });
+    expect(permissions).toMatchObject({
+      level: 'sandboxed',
+      cwd,
+      allowedPaths: [cwd],
+      writePaths: [cwd],
+      confirmWritesOutside: false,
+      blockedPaths: [],
+    });
   });
 
   it('trusted: read anywhere, write inside cwd, confirm writes outside', () => {
-    expect(resolvePreset('trusted', { cwd })).toMatchObject({ level: 'trusted', allowedPaths: null, writePaths: [cwd], confirmWritesOutside: true });
+    expect(resolvePreset('trusted', { cwd })).toMatchObject({
+      level: 'trusted',
+      allowedPaths: null,
+      writePaths: [cwd],
+      confirmWritesOutside: true,
+    });
   });
 
   it('yolo: anywhere not blocked, never asks', () => {
@@ -23,7 +45,11 @@ describe('resolvePreset', () => {
   });
 
   it('adds extra roots and per-tool overrides', () => {
-    const permissions = resolvePreset('sandboxed', { cwd, allowedPaths: ['../shared'], tools: { write_file: { allowedPaths: ['/work/app/out'] }, bash_safe: { enabled: false } } });
+    const permissions = resolvePreset('sandboxed', {
+      cwd,
+      allowedPaths: ['../shared'],
+      tools: { write_file: { allowedPaths: ['/work/app/out'] }, bash_safe: { enabled: false } },
+    });
     expect(permissions.allowedPaths).toEqual([cwd, '/work/shared']);
     expect(permissions.tools.write_file).toEqual({ enabled: true, allowedPaths: ['/work/app/out'] });
     expect(isToolEnabled(permissions, 'bash_safe')).toBe(false);
@@ -67,7 +93,11 @@ describe('ceiling', () => {
   const parent = resolvePreset('trusted', { cwd, blockedPaths: ['/work/app/.env'], tools: { shell_UNSAFE: { enabled: false } } });
 
   it('accepts a child that asks for less', () => {
-    const child = resolvePreset('sandboxed', { cwd: '/work/app/sub', blockedPaths: ['/work/app/.env'], tools: { shell_UNSAFE: { enabled: false } } });
+    const child = resolvePreset('sandboxed', {
+      cwd: '/work/app/sub',
+      blockedPaths: ['/work/app/.env'],
+      tools: { shell_UNSAFE: { enabled: false } },
+    });
     expect(findCeilingViolations(parent, child)).toEqual([]);
     expect(() => assertWithinCeiling(parent, child)).not.toThrow();
   });
@@ -93,6 +123,8 @@ describe('ceiling', () => {
 
   it('refuses a sandboxed child rooted outside a sandboxed parent', () => {
     const sandboxedParent = resolvePreset('sandboxed', { cwd });
-    expect(findCeilingViolations(sandboxedParent, resolvePreset('sandboxed', { cwd: '/work/app-evil' }))).toContain("allowedPaths reach outside the parent's");
+    expect(findCeilingViolations(sandboxedParent, resolvePreset('sandboxed', { cwd: '/work/app-evil' }))).toContain(
+      "allowedPaths reach outside the parent's",
+    );
   });
 });

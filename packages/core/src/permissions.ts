@@ -114,7 +114,11 @@ export function resolveToolAllowedPaths(permissions: AgentPermissions, tool: str
  */
 export function mayAskForConfirmation(permissions: AgentPermissions): boolean {
   if (permissions.level === 'yolo') return false;
-  return permissions.level === 'trusted' || permissions.confirmWritesOutside || Object.values(permissions.tools).some((tool) => tool.requiresConfirmation === true);
+  return (
+    permissions.level === 'trusted' ||
+    permissions.confirmWritesOutside ||
+    Object.values(permissions.tools).some((tool) => tool.requiresConfirmation === true)
+  );
 }
 
 /** Whether a tool is switched on in this policy (by its per-tool entry and its minimum level). */
@@ -135,18 +139,20 @@ function rootsWithin(child: readonly string[] | null, parent: readonly string[] 
 export function findCeilingViolations(parent: AgentPermissions, child: AgentPermissions): string[] {
   const violations: string[] = [];
   if (!levelAtLeast(parent.level, child.level)) violations.push(`level "${child.level}" exceeds the parent's "${parent.level}"`);
-  if (!rootsWithin(child.allowedPaths, parent.allowedPaths)) violations.push('allowedPaths reach outside the parent\'s');
-  if (!rootsWithin(child.writePaths, parent.writePaths)) violations.push('writePaths reach outside the parent\'s');
+  if (!rootsWithin(child.allowedPaths, parent.allowedPaths)) violations.push("allowedPaths reach outside the parent's");
+  if (!rootsWithin(child.writePaths, parent.writePaths)) violations.push("writePaths reach outside the parent's");
   if (child.confirmWritesOutside && !parent.confirmWritesOutside && parent.writePaths !== null) {
     violations.push('writes outside writePaths are confirmable for the child but not for the parent');
   }
   for (const blocked of parent.blockedPaths) {
-    if (!child.blockedPaths.some((path) => isWithin(blocked, path))) violations.push(`blocked path "${blocked}" is not blocked for the child`);
+    if (!child.blockedPaths.some((path) => isWithin(blocked, path)))
+      violations.push(`blocked path "${blocked}" is not blocked for the child`);
   }
   for (const tool of new Set([...Object.keys(parent.tools), ...Object.keys(child.tools)])) {
     const own = child.tools[tool];
     if (parent.tools[tool]?.enabled === false && own?.enabled !== false) violations.push(`tool "${tool}" is disabled for the parent`);
-    if (parent.tools[tool]?.requiresConfirmation && !own?.requiresConfirmation) violations.push(`tool "${tool}" requires confirmation for the parent`);
+    if (parent.tools[tool]?.requiresConfirmation && !own?.requiresConfirmation)
+      violations.push(`tool "${tool}" requires confirmation for the parent`);
     for (const access of ['read', 'write'] as const) {
       if (!rootsWithin(resolveToolAllowedPaths(child, tool, access), resolveToolAllowedPaths(parent, tool, access))) {
         violations.push(`tool "${tool}" reaches outside the parent's ${access} paths`);

@@ -7,7 +7,23 @@ const sourceDir = fileURLToPath(new URL('.', import.meta.url));
 
 describe('the @nexus/core barrel', () => {
   it('exports the contracts of DESIGN §3', () => {
-    for (const name of ['ToolResult', 'NexusError', 'ServiceContainer', 'defineSkill', 'resolvePreset', 'validatePath', 'authorizePath', 'normalizePath', 'atomicWriteText', 'atomicWriteBytes', 'detectLineEnding', 'getSafeEnv', 'validateToolName', 'validateAgentId', 'assertWithinCeiling']) {
+    for (const name of [
+      'ToolResult',
+      'NexusError',
+      'ServiceContainer',
+      'defineSkill',
+      'resolvePreset',
+      'validatePath',
+      'authorizePath',
+      'normalizePath',
+      'atomicWriteText',
+      'atomicWriteBytes',
+      'detectLineEnding',
+      'getSafeEnv',
+      'validateToolName',
+      'validateAgentId',
+      'assertWithinCeiling',
+    ]) {
       expect(core, name).toHaveProperty(name);
     }
   });
@@ -17,7 +33,10 @@ describe('the @nexus/core barrel', () => {
       const source = readFileSync(`${sourceDir}/${file}`, 'utf8');
       const imports = [...source.matchAll(/from '([^']+)'/g)].map((match) => match[1] as string);
       for (const specifier of imports) {
-        expect(specifier.startsWith('./') || (specifier.startsWith('node:') && specifier !== 'node:child_process'), `${file} imports ${specifier}`).toBe(true);
+        expect(
+          specifier.startsWith('./') || (specifier.startsWith('node:') && specifier !== 'node:child_process'),
+          `${file} imports ${specifier}`,
+        ).toBe(true);
       }
     }
   });

@@ -68,7 +68,16 @@ describe('getSafeEnv', () => {
 });
 
 describe('isSecretName', () => {
-  it.each(['OPENAI_API_KEY', 'github_token', 'DB_PASSWORD', 'PGPASSWORD', 'AWS_SECRET_ACCESS_KEY', 'GOOGLE_APPLICATION_CREDENTIALS', 'NETRC_AUTH', 'SESSION_COOKIE'])('flags %s', (name) => {
+  it.each([
+    'OPENAI_API_KEY',
+    'github_token',
+    'DB_PASSWORD',
+    'PGPASSWORD',
+    'AWS_SECRET_ACCESS_KEY',
+    'GOOGLE_APPLICATION_CREDENTIALS',
+    'NETRC_AUTH',
+    'SESSION_COOKIE',
+  ])('flags %s', (name) => {
     expect(isSecretName(name)).toBe(true);
   });
   it.each(['PATH', 'HOME', 'LANG', 'TERM', 'TZ', 'LC_ALL'])('lets %s through', (name) => {

@@ -1,9 +1,28 @@
 /** Variables a child process may inherit: locale, terminal, paths and identity, nothing else. */
 const SAFE_NAMES: ReadonlySet<string> = new Set([
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TERM', 'COLORTERM', 'TZ',
-  'TMPDIR', 'TMP', 'TEMP', 'NO_COLOR',
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'TERM',
+  'COLORTERM',
+  'TZ',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'NO_COLOR',
   // Windows equivalents (seed 000 §Environment Sanitization).
-  'USERPROFILE', 'APPDATA', 'LOCALAPPDATA', 'PATHEXT', 'SYSTEMROOT', 'SYSTEMDRIVE', 'COMSPEC', 'WINDIR',
+  'USERPROFILE',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'PATHEXT',
+  'SYSTEMROOT',
+  'SYSTEMDRIVE',
+  'COMSPEC',
+  'WINDIR',
 ]);
 
 const SAFE_PREFIXES: readonly string[] = ['LC_'];

@@ -19,7 +19,12 @@ export interface AuthorizePathOptions {
  * A write outside the write roots is refused, or — under a policy with `confirmWritesOutside`
  * (the `trusted` preset) — allowed once the `confirm` service approves it.
  */
-export async function authorizePath(services: ServiceContainer, tool: string, path: string, options: AuthorizePathOptions = {}): Promise<string> {
+export async function authorizePath(
+  services: ServiceContainer,
+  tool: string,
+  path: string,
+  options: AuthorizePathOptions = {},
+): Promise<string> {
   const { access = 'read', mustExist = false, followFinalLink = true } = options;
   const base = { cwd: services.getCwd(), blockedPaths: services.getBlockedPaths(), mustExist, followFinalLink };
   const readRoots = services.getToolAllowedPaths(tool, 'read');

@@ -1,7 +1,16 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { testdir } from '@nexus/test-utils';
 import { describe, expect, it } from 'vitest';
-import { authorizePath, ConfigError, defineSkill, PathSecurityError, resolvePreset, ServiceContainer, ToolResult, type ConfirmationRequest } from './index.js';
+import {
+  authorizePath,
+  ConfigError,
+  type ConfirmationRequest,
+  defineSkill,
+  PathSecurityError,
+  resolvePreset,
+  ServiceContainer,
+  ToolResult,
+} from './index.js';
 
 describe('ServiceContainer', () => {
   it('registers, gets, requires, lists and removes services', () => {
@@ -17,7 +26,9 @@ describe('ServiceContainer', () => {
   });
 
   it('derives cwd, level, blocked and per-tool paths from the policy', () => {
-    const services = new ServiceContainer().register('permissions', resolvePreset('sandboxed', { cwd: '/work/app', blockedPaths: ['/work/app/.git'] })).register('blockedPaths', ['/work/app/.env']);
+    const services = new ServiceContainer()
+      .register('permissions', resolvePreset('sandboxed', { cwd: '/work/app', blockedPaths: ['/work/app/.git'] }))
+      .register('blockedPaths', ['/work/app/.env']);
     expect(services.getCwd()).toBe('/work/app');
     expect(services.getPermissionLevel()).toBe('sandboxed');
     expect(services.getBlockedPaths()).toEqual(['/work/app/.git', '/work/app/.env']);
@@ -34,7 +45,9 @@ describe('ServiceContainer', () => {
     const request = { tool: 'git', action: 'push' };
     expect(await new ServiceContainer().register('permissions', resolvePreset('yolo', { cwd: '/' })).confirm(request)).toBe(true);
     expect(await new ServiceContainer().register('permissions', resolvePreset('trusted', { cwd: '/' })).confirm(request)).toBe(false);
-    const services = new ServiceContainer().register('permissions', resolvePreset('trusted', { cwd: '/' })).register('confirm', (r) => (asked.push(r), true));
+    const services = new ServiceContainer()
+      .register('permissions', resolvePreset('trusted', { cwd: '/' }))
+      .register('confirm', (r) => (asked.push(r), true));
     expect(await services.confirm(request)).toBe(true);
     expect(asked).toEqual([request]);
   });
@@ -62,15 +75,22 @@ describe('authorizePath', () => {
       .register('permissions', resolvePreset('trusted', { cwd: dir.join('app'), blockedPaths: [dir.join('app', 'secret')] }))
       .register('confirm', () => true);
     await expect(authorizePath(services, 'write_file', 'secret/k.txt', { access: 'write' })).rejects.toThrow(/blocked/);
-    const sandboxed = new ServiceContainer().register('permissions', resolvePreset('sandboxed', { cwd: dir.join('app') })).register('confirm', () => true);
-    await expect(authorizePath(sandboxed, 'write_file', '../other/x.txt', { access: 'write' })).rejects.toSatisfy(PathSecurityError.isInstance);
+    const sandboxed = new ServiceContainer()
+      .register('permissions', resolvePreset('sandboxed', { cwd: dir.join('app') }))
+      .register('confirm', () => true);
+    await expect(authorizePath(sandboxed, 'write_file', '../other/x.txt', { access: 'write' })).rejects.toSatisfy(
+      PathSecurityError.isInstance,
+    );
   });
 
   it('applies a tool’s own roots', async () => {
     await using dir = await testdir({ out: {}, src: { 'a.ts': '' } });
     await mkdir(dir.join('out', 'x'));
     await writeFile(dir.join('out', 'x', 'r.txt'), 'r');
-    const services = new ServiceContainer().register('permissions', resolvePreset('sandboxed', { cwd: dir.path, tools: { write_file: { allowedPaths: [dir.join('out')] } } }));
+    const services = new ServiceContainer().register(
+      'permissions',
+      resolvePreset('sandboxed', { cwd: dir.path, tools: { write_file: { allowedPaths: [dir.join('out')] } } }),
+    );
     await expect(authorizePath(services, 'write_file', 'src/a.ts', { access: 'write' })).rejects.toThrow(/outside the allowed paths/);
     await expect(authorizePath(services, 'write_file', 'out/x/r.txt', { access: 'write' })).resolves.toBe(dir.join('out', 'x', 'r.txt'));
   });
@@ -83,14 +103,26 @@ describe('defineSkill', () => {
       description: 'Reads a path.',
       readOnly: true,
       parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-      create: (services) => async ({ path }) => ToolResult.ok(await authorizePath(services, 'probe', path)),
+      create:
+        (services) =>
+        async ({ path }) =>
+          ToolResult.ok(await authorizePath(services, 'probe', path)),
     });
     const skill = spec.factory(new ServiceContainer().register('cwd', '/work'));
     expect(skill).toMatchObject({ name: 'probe', description: 'Reads a path.', parameters: spec.parameters });
     expect(spec.readOnly).toBe(true);
     const refused = await skill.execute({ path: '/etc/passwd' });
     expect(refused).toMatchObject({ success: false, kind: 'forbidden' });
-    const crashed = await defineSkill({ name: 'boom', description: 'x', parameters: { type: 'object' }, create: () => () => { throw new Error('kaput'); } }).factory(new ServiceContainer()).execute({});
+    const crashed = await defineSkill({
+      name: 'boom',
+      description: 'x',
+      parameters: { type: 'object' },
+      create: () => () => {
+        throw new Error('kaput');
+      },
+    })
+      .factory(new ServiceContainer())
+      .execute({});
     expect(crashed).toMatchObject({ success: false, kind: 'execution_failed', error: 'kaput' });
   });
 });

@@ -11,7 +11,13 @@ describe('ToolResult', () => {
   });
 
   it('fail carries a kind, defaults recoverability by kind, and never reads as success', () => {
-    expect(ToolResult.fail('bad', 'invalid_input')).toMatchObject({ success: false, error: 'bad', kind: 'invalid_input', recoverable: true, output: '' });
+    expect(ToolResult.fail('bad', 'invalid_input')).toMatchObject({
+      success: false,
+      error: 'bad',
+      kind: 'invalid_input',
+      recoverable: true,
+      output: '',
+    });
     expect(ToolResult.fail('no', 'forbidden').recoverable).toBe(false);
     expect(ToolResult.fail('')).toMatchObject({ success: false, error: 'Failed (execution_failed).' });
     expect(ToolResult.fail('x', 'timeout', { recoverable: false, data: [1] })).toMatchObject({ recoverable: false, data: [1] });
@@ -23,7 +29,12 @@ describe('ToolResult', () => {
       const copy = ToolResult.fromJSON(JSON.parse(JSON.stringify(result)));
       expect(copy.toJSON()).toEqual(result.toJSON());
     }
-    expect(JSON.parse(JSON.stringify(ToolResult.ok('hi', { a: null })))).toEqual({ success: true, output: 'hi', error: '', data: { a: null } });
+    expect(JSON.parse(JSON.stringify(ToolResult.ok('hi', { a: null })))).toEqual({
+      success: true,
+      output: 'hi',
+      error: '',
+      data: { a: null },
+    });
   });
 
   it('is immutable', () => {

@@ -101,7 +101,7 @@ export class ToolResult {
 
   static {
     // On the prototype, so every instance is recognised without a per-instance property.
-    Object.defineProperty(this.prototype, TOOL_RESULT, { value: true });
+    Object.defineProperty(ToolResult.prototype, TOOL_RESULT, { value: true });
   }
 
   /** True when the skill succeeded (`error === ''`). */

@@ -1,8 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, fstatSync, readFileSync } from 'node:fs';
 import { readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
-import { testdir, type TestDir } from '@nexus/test-utils';
 import { atomicWriteVerified, openVerified, openVerifiedDirectory, openVerifiedSync, withVerifiedDirectory } from './index.js';
 
 let dir: TestDir | undefined;
@@ -38,7 +38,10 @@ describe.each(Object.entries(verifiedReads))('%s', (_name, readVerified) => {
     expect(await readVerified(approved)).toBe('inside');
     await rm(approved);
     await symlink(dir.join('outside', 's.txt'), approved);
-    await expect(readVerified(approved)).rejects.toMatchObject({ kind: 'forbidden', message: expect.stringContaining('became a symbolic link') });
+    await expect(readVerified(approved)).rejects.toMatchObject({
+      kind: 'forbidden',
+      message: expect.stringContaining('became a symbolic link'),
+    });
   });
 
   test('refuses a file whose parent directory was swapped for a symlink', async () => {
@@ -46,9 +49,15 @@ describe.each(Object.entries(verifiedReads))('%s', (_name, readVerified) => {
     const approved = dir.join('inside', 'sub', 'f.txt');
     await rename(dir.join('inside', 'sub'), dir.join('inside', 'old'));
     await symlink(dir.join('outside'), dir.join('inside', 'sub'));
-    await expect(readVerified(approved)).rejects.toMatchObject({ kind: 'forbidden', message: expect.stringContaining('changed after it was checked') });
+    await expect(readVerified(approved)).rejects.toMatchObject({
+      kind: 'forbidden',
+      message: expect.stringContaining('changed after it was checked'),
+    });
     await rm(dir.join('outside', 'f.txt'));
-    await expect(readVerified(approved)).rejects.toMatchObject({ kind: 'forbidden', message: expect.stringContaining('parent directory became a symbolic link') });
+    await expect(readVerified(approved)).rejects.toMatchObject({
+      kind: 'forbidden',
+      message: expect.stringContaining('parent directory became a symbolic link'),
+    });
   });
 
   test('a missing file is a plain ENOENT, not a security error', async () => {

@@ -1,7 +1,7 @@
 import { closeSync, constants, lstatSync, openSync, readlinkSync, type Stats } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { atomicWriteBytes, type AtomicWriteOptions } from './atomic-write.js';
+import { type AtomicWriteOptions, atomicWriteBytes } from './atomic-write.js';
 import { PathSecurityError } from './errors.js';
 
 const PROC_FD = '/proc/self/fd';
@@ -42,7 +42,8 @@ function openFailure(error: unknown, realPath: string): unknown {
     return new PathSecurityError(realPath, `${what} became a symbolic link after it was checked`, { cause: error });
   }
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ELOOP' || code === 'EMLINK') return new PathSecurityError(realPath, 'it became a symbolic link after it was checked', { cause: error });
+  if (code === 'ELOOP' || code === 'EMLINK')
+    return new PathSecurityError(realPath, 'it became a symbolic link after it was checked', { cause: error });
   return error;
 }
 

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { mayAskForConfirmation, type AgentPermissions, type ConfirmationRequest } from '@nexus/core';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { type AgentPermissions, type ConfirmationRequest, mayAskForConfirmation } from '@nexus/core';
 
 /** The `tools/call` being served: who to ask and what to tie the question to. */
 export interface ToolCallScope {
@@ -49,7 +49,9 @@ export async function confirmWithElicitation(request: ConfirmationRequest): Prom
         message: describe(request),
         requestedSchema: {
           type: 'object',
-          properties: { approve: { type: 'boolean', title: 'Approve', description: `Tick to let ${request.tool} go ahead.`, default: false } },
+          properties: {
+            approve: { type: 'boolean', title: 'Approve', description: `Tick to let ${request.tool} go ahead.`, default: false },
+          },
           required: ['approve'],
         },
       },

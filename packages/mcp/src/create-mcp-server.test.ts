@@ -1,7 +1,7 @@
-import { testdir, type TestDir } from '@nexus/test-utils';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, ListRootsRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { confirmWithElicitation, createMcpServer } from './index.js';
 import { createClient, createTestRegistry } from './test-fixtures.js';
@@ -110,7 +110,9 @@ describe('createMcpServer — tools/call', () => {
     const { registry } = createTestRegistry(dir.path);
     const client = await connect(registry);
     const updates: Progress[] = [];
-    const result = await client.callTool({ name: 'sleep', arguments: { seconds: 2.2 } }, undefined, { onprogress: (progress) => updates.push(progress) });
+    const result = await client.callTool({ name: 'sleep', arguments: { seconds: 2.2 } }, undefined, {
+      onprogress: (progress) => updates.push(progress),
+    });
     expect(textOf(result)).toBe('Slept 2.2 s.');
     expect(updates.length).toBeGreaterThanOrEqual(2);
     expect(updates[0]?.total).toBe(2200);
@@ -126,7 +128,12 @@ describe('createMcpServer — roots', () => {
     let rootsAsked = 0;
     client.setRequestHandler(ListRootsRequestSchema, () => {
       rootsAsked++;
-      return { roots: [{ uri: 'file:///', name: 'everything' }, { uri: `file://${dir.path}`, name: 'parent' }] };
+      return {
+        roots: [
+          { uri: 'file:///', name: 'everything' },
+          { uri: `file://${dir.path}`, name: 'parent' },
+        ],
+      };
     });
     await connect(registry, client);
     await client.sendRootsListChanged();
@@ -140,7 +147,10 @@ describe('createMcpServer — roots', () => {
 
 describe('confirmWithElicitation', () => {
   function confirmingRegistry() {
-    return createTestRegistry(dir.path, { tools: { count: { enabled: true, requiresConfirmation: true } }, confirm: confirmWithElicitation });
+    return createTestRegistry(dir.path, {
+      tools: { count: { enabled: true, requiresConfirmation: true } },
+      confirm: confirmWithElicitation,
+    });
   }
 
   function elicitingClient(answer: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: { approve: boolean } }) {

@@ -1,6 +1,6 @@
-import type { SkillRegistry } from '@nexus/registry';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { SkillRegistry } from '@nexus/registry';
 import packageJson from '../package.json' with { type: 'json' };
 import { runInToolCall } from './confirm-with-elicitation.js';
 import { forwardProgress } from './progress-forwarder.js';
@@ -31,19 +31,26 @@ export interface McpServerOptions {
  */
 export function createMcpServer(registry: SkillRegistry, options: McpServerOptions = {}): Server {
   const { name = 'nexus', version = packageJson.version, instructions } = options;
-  const server = new Server({ name, version }, { capabilities: { tools: { listChanged: false } }, ...(instructions ? { instructions } : {}) });
+  const server = new Server(
+    { name, version },
+    { capabilities: { tools: { listChanged: false } }, ...(instructions ? { instructions } : {}) },
+  );
 
   server.setRequestHandler(ListToolsRequestSchema, () => {
     const permissions = registry.services.getPermissions();
-    const definitions = permissions ? registry.getDefinitionsForPermissions(permissions, { format: 'mcp' }) : registry.getDefinitions({ format: 'mcp' });
+    const definitions = permissions
+      ? registry.getDefinitionsForPermissions(permissions, { format: 'mcp' })
+      : registry.getDefinitions({ format: 'mcp' });
     return { tools: definitions as Tool[] };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name: tool, arguments: args = {}, _meta } = request.params;
     const onProgress = forwardProgress(_meta?.progressToken, extra);
-    const result = await runInToolCall({ server, requestId: extra.requestId, signal: extra.signal }, registry.services.getPermissions(), () =>
-      registry.execute(tool, args, onProgress ? { signal: extra.signal, onProgress } : { signal: extra.signal }),
+    const result = await runInToolCall(
+      { server, requestId: extra.requestId, signal: extra.signal },
+      registry.services.getPermissions(),
+      () => registry.execute(tool, args, onProgress ? { signal: extra.signal, onProgress } : { signal: extra.signal }),
     );
     return toCallToolResult(result);
   });

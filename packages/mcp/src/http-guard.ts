@@ -47,11 +47,19 @@ export function isJsonContentType(contentType: string | undefined): boolean {
  * the path → 404, the method → 405, a POST body that is not JSON → 415. Returns `undefined` for
  * a request that may proceed.
  */
-export function guardRequest(method: string | undefined, url: string | undefined, headers: IncomingHttpHeaders, policy: GuardPolicy): Refusal | undefined {
-  if (!policy.hosts.has((headers.host ?? '').toLowerCase())) return { status: 403, message: `Host "${headers.host ?? ''}" is not allowed.` };
-  if (headers.origin !== undefined && !policy.origins.has(headers.origin)) return { status: 403, message: `Origin "${headers.origin}" is not allowed.` };
+export function guardRequest(
+  method: string | undefined,
+  url: string | undefined,
+  headers: IncomingHttpHeaders,
+  policy: GuardPolicy,
+): Refusal | undefined {
+  if (!policy.hosts.has((headers.host ?? '').toLowerCase()))
+    return { status: 403, message: `Host "${headers.host ?? ''}" is not allowed.` };
+  if (headers.origin !== undefined && !policy.origins.has(headers.origin))
+    return { status: 403, message: `Origin "${headers.origin}" is not allowed.` };
   if (!hasToken(headers.authorization, policy.tokenDigest)) return { status: 401, message: 'Missing or wrong bearer token.' };
-  if (new URL(url ?? '/', 'http://localhost').pathname !== policy.path) return { status: 404, message: `Not found; MCP is served on ${policy.path}.` };
+  if (new URL(url ?? '/', 'http://localhost').pathname !== policy.path)
+    return { status: 404, message: `Not found; MCP is served on ${policy.path}.` };
   if (!METHODS.has(method ?? '')) return { status: 405, message: `Method ${method ?? ''} is not allowed; use POST, GET or DELETE.` };
   if (method === 'POST' && !isJsonContentType(headers['content-type'])) {
     return { status: 415, message: `Content-Type "${headers['content-type'] ?? ''}" is not accepted; send application/json.` };

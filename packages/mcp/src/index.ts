@@ -1,8 +1,8 @@
-export { createMcpServer } from './create-mcp-server.js';
-export type { McpServerOptions } from './create-mcp-server.js';
 export { confirmWithElicitation } from './confirm-with-elicitation.js';
-export { serveStdio } from './serve-stdio.js';
-export type { McpStdioServer, StdioServeOptions } from './serve-stdio.js';
-export { DEFAULT_MAX_BODY_BYTES, serveHttp } from './serve-http.js';
+export type { McpServerOptions } from './create-mcp-server.js';
+export { createMcpServer } from './create-mcp-server.js';
 export type { HttpServeOptions, McpHttpServer } from './serve-http.js';
+export { DEFAULT_MAX_BODY_BYTES, serveHttp } from './serve-http.js';
+export type { McpStdioServer, StdioServeOptions } from './serve-stdio.js';
+export { serveStdio } from './serve-stdio.js';
 export { toCallToolResult } from './tool-call-result.js';

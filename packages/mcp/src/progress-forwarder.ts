@@ -1,5 +1,5 @@
-import type { SkillProgress } from '@nexus/core';
 import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { SkillProgress } from '@nexus/core';
 
 /** The part of the SDK's request-handler `extra` that progress forwarding needs. */
 export interface ProgressChannel {
@@ -13,13 +13,19 @@ export interface ProgressChannel {
  * `progress` to grow with every notification, so a report that does not advance `current` is
  * sent as the previous value plus one.
  */
-export function forwardProgress(progressToken: string | number | undefined, channel: ProgressChannel): ((progress: SkillProgress) => void) | undefined {
+export function forwardProgress(
+  progressToken: string | number | undefined,
+  channel: ProgressChannel,
+): ((progress: SkillProgress) => void) | undefined {
   if (progressToken === undefined) return undefined;
   let last = 0;
   return ({ message, current, total }) => {
     if (channel.signal.aborted) return;
     last = current !== undefined && current > last ? current : last + 1;
-    const params: { progressToken: string | number; progress: number; total?: number; message?: string } = { progressToken, progress: last };
+    const params: { progressToken: string | number; progress: number; total?: number; message?: string } = {
+      progressToken,
+      progress: last,
+    };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
     channel.sendNotification({ method: 'notifications/progress', params }).catch(() => {

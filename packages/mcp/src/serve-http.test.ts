@@ -1,10 +1,10 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { testdir, type TestDir } from '@nexus/test-utils';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { confirmWithElicitation, DEFAULT_MAX_BODY_BYTES, serveHttp, type HttpServeOptions, type McpHttpServer } from './index.js';
+import { confirmWithElicitation, DEFAULT_MAX_BODY_BYTES, type HttpServeOptions, type McpHttpServer, serveHttp } from './index.js';
 import { createClient, createTestRegistry } from './test-fixtures.js';
 
 let dir: TestDir;
@@ -30,7 +30,9 @@ afterEach(async () => {
 
 async function connect(token = server.token): Promise<Client> {
   const client = createClient();
-  await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
   clients.push(client);
   return client;
 }
@@ -116,7 +118,10 @@ describe('serveHttp — with the SDK client', () => {
   });
 
   it('asks for confirmation through elicitation on the call’s own stream', async () => {
-    fixture = createTestRegistry(dir.path, { tools: { count: { enabled: true, requiresConfirmation: true } }, confirm: confirmWithElicitation });
+    fixture = createTestRegistry(dir.path, {
+      tools: { count: { enabled: true, requiresConfirmation: true } },
+      confirm: confirmWithElicitation,
+    });
     await start();
     const client = createClient({ elicitation: {} });
     const asked: string[] = [];
@@ -124,7 +129,9 @@ describe('serveHttp — with the SDK client', () => {
       asked.push(request.params.message);
       return { action: 'accept', content: { approve: true } };
     });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${server.token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${server.token}` } } }),
+    );
     clients.push(client);
     expect((await client.callTool({ name: 'count', arguments: {} })).content).toEqual([{ type: 'text', text: '1' }]);
     expect(asked).toEqual([expect.stringContaining('Allow count to run count?')]);
@@ -134,7 +141,11 @@ describe('serveHttp — with the SDK client', () => {
     await start();
     const first = await connect();
     const second = createClient();
-    await second.connect(new StreamableHTTPClientTransport(new URL(`http://localhost:${server.port}/mcp`), { requestInit: { headers: { authorization: `Bearer ${server.token}` } } }));
+    await second.connect(
+      new StreamableHTTPClientTransport(new URL(`http://localhost:${server.port}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${server.token}` } },
+      }),
+    );
     clients.push(second);
     expect((await first.callTool({ name: 'count', arguments: {} })).content).toEqual([{ type: 'text', text: '1' }]);
     expect((await second.callTool({ name: 'count', arguments: {} })).content).toEqual([{ type: 'text', text: '2' }]);
@@ -166,7 +177,13 @@ describe('serveHttp — hardening', () => {
 
   it('answers 403 to a foreign Host (DNS rebinding), even with the token', async () => {
     await start();
-    for (const host of [`evil.example:${server.port}`, 'evil.example', `127.0.0.1:${server.port + 1}`, `localhost.evil.example:${server.port}`, '']) {
+    for (const host of [
+      `evil.example:${server.port}`,
+      'evil.example',
+      `127.0.0.1:${server.port + 1}`,
+      `localhost.evil.example:${server.port}`,
+      '',
+    ]) {
       expect((await raw({ headers: goodHeaders({ host }), body: initialize })).status).toBe(403);
     }
   });
@@ -180,13 +197,21 @@ describe('serveHttp — hardening', () => {
 
   it('accepts the origins and hosts it was told to', async () => {
     await start({ allowedOrigins: ['http://localhost:6274'], allowedHosts: ['nexus.internal'] });
-    const response = await raw({ headers: goodHeaders({ origin: 'http://localhost:6274', host: `nexus.internal:${server.port}` }), body: initialize });
+    const response = await raw({
+      headers: goodHeaders({ origin: 'http://localhost:6274', host: `nexus.internal:${server.port}` }),
+      body: initialize,
+    });
     expect(response.status).toBe(200);
   });
 
   it('answers 415 to a body that is not JSON', async () => {
     await start();
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/plain; a=application/json']) {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'text/plain; a=application/json',
+    ]) {
       expect((await raw({ headers: goodHeaders({ 'content-type': type }), body: initialize })).status).toBe(415);
     }
   });
@@ -211,14 +236,24 @@ describe('serveHttp — hardening', () => {
     const sessionId = (clients[0] as unknown as { transport: StreamableHTTPClientTransport }).transport.sessionId as string;
     // A page can send a "simple" POST without a preflight: text/plain, its own Origin, no token.
     const simple = await raw({
-      headers: { host: `127.0.0.1:${server.port}`, origin: 'http://evil.example', 'content-type': 'text/plain', 'mcp-session-id': sessionId },
+      headers: {
+        host: `127.0.0.1:${server.port}`,
+        origin: 'http://evil.example',
+        'content-type': 'text/plain',
+        'mcp-session-id': sessionId,
+      },
       body: callCount,
     });
     expect(simple.status).toBe(403);
     expect(simple.headers['access-control-allow-origin']).toBeUndefined();
     const preflight = await raw({
       method: 'OPTIONS',
-      headers: { host: `127.0.0.1:${server.port}`, origin: 'http://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        host: `127.0.0.1:${server.port}`,
+        origin: 'http://evil.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
     });
     expect(preflight.status).toBeGreaterThanOrEqual(400);
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();

@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SkillRegistry } from '@nexus/registry';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { SkillRegistry } from '@nexus/registry';
 import { createMcpServer, type McpServerOptions } from './create-mcp-server.js';
-import { guardRequest, tokenDigest, type GuardPolicy } from './http-guard.js';
+import { type GuardPolicy, guardRequest, tokenDigest } from './http-guard.js';
 import { readBody } from './read-body.js';
 
 /** Options of {@link serveHttp}. */
@@ -75,7 +75,12 @@ function normalizeOptions(options: HttpServeOptions) {
   expect(typeof host === 'string' && host !== '', 'host', 'a host name or address', host);
   expect(Number.isInteger(port) && port >= 0 && port <= 65535, 'port', 'an integer from 0 to 65535', port);
   expect(typeof path === 'string' && path.startsWith('/'), 'path', 'a path starting with "/"', path);
-  expect(typeof token === 'string' && token.length >= MIN_TOKEN_LENGTH && !/\s/.test(token), 'token', `a string of at least ${MIN_TOKEN_LENGTH} characters without spaces`, '<hidden>');
+  expect(
+    typeof token === 'string' && token.length >= MIN_TOKEN_LENGTH && !/\s/.test(token),
+    'token',
+    `a string of at least ${MIN_TOKEN_LENGTH} characters without spaces`,
+    '<hidden>',
+  );
   expect(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0, 'maxBodyBytes', 'a positive integer', maxBodyBytes);
   expect(Number.isInteger(maxSessions) && maxSessions > 0, 'maxSessions', 'a positive integer', maxSessions);
   return { host, port, path, token, allowedHosts, allowedOrigins, maxBodyBytes, maxSessions, serverOptions };
@@ -100,10 +105,16 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
   const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const hosts = new Set<string>();
-  const policy: GuardPolicy = { hosts, origins: new Set(settings.allowedOrigins), tokenDigest: tokenDigest(settings.token), path: settings.path };
+  const policy: GuardPolicy = {
+    hosts,
+    origins: new Set(settings.allowedOrigins),
+    tokenDigest: tokenDigest(settings.token),
+    path: settings.path,
+  };
 
   async function openSession(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
-    if (sessions.size >= settings.maxSessions) return sendError(response, 503, `Too many open sessions (${settings.maxSessions}); close one first.`);
+    if (sessions.size >= settings.maxSessions)
+      return sendError(response, 503, `Too many open sessions (${settings.maxSessions}); close one first.`);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       maxRequestBodySize: settings.maxBodyBytes,
@@ -118,7 +129,13 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const refusal = guardRequest(request.method, request.url, request.headers, policy);
-    if (refusal) return sendError(response, refusal.status, refusal.message, refusal.status === 401 ? { 'www-authenticate': 'Bearer realm="nexus"' } : {});
+    if (refusal)
+      return sendError(
+        response,
+        refusal.status,
+        refusal.message,
+        refusal.status === 401 ? { 'www-authenticate': 'Bearer realm="nexus"' } : {},
+      );
     let body: unknown;
     if (request.method === 'POST') {
       const text = await readBody(request, settings.maxBodyBytes);

@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
-import { testdir, type TestDir } from '@nexus/test-utils';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serveStdio } from './index.js';
 import { createClient, createTestRegistry } from './test-fixtures.js';

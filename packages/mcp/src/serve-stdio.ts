@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
-import type { SkillRegistry } from '@nexus/registry';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { SkillRegistry } from '@nexus/registry';
 import { createMcpServer, type McpServerOptions } from './create-mcp-server.js';
 
 /** Options of {@link serveStdio}. */

@@ -1,9 +1,18 @@
 // Skills and clients shared by this package's tests. Not part of the public API.
 import { readFile } from 'node:fs/promises';
-import { authorizePath, defineSkill, resolvePreset, ServiceContainer, ToolResult, type ConfirmFunction, type PresetName, type ToolPermission } from '@nexus/core';
-import { SkillRegistry, utilitySkills } from '@nexus/registry';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import {
+  authorizePath,
+  type ConfirmFunction,
+  defineSkill,
+  type PresetName,
+  resolvePreset,
+  ServiceContainer,
+  type ToolPermission,
+  ToolResult,
+} from '@nexus/core';
+import { SkillRegistry, utilitySkills } from '@nexus/registry';
 
 /** What the test skills observed. */
 export interface Observations {
@@ -16,9 +25,14 @@ export interface Observations {
 }
 
 /** A registry with the utility skills and a few test skills, under `preset` rooted at `cwd`. */
-export function createTestRegistry(cwd: string, options: { preset?: PresetName; tools?: Record<string, Partial<ToolPermission>>; confirm?: ConfirmFunction } = {}) {
+export function createTestRegistry(
+  cwd: string,
+  options: { preset?: PresetName; tools?: Record<string, Partial<ToolPermission>>; confirm?: ConfirmFunction } = {},
+) {
   const { preset = 'sandboxed', tools, confirm } = options;
-  const services = new ServiceContainer().register('cwd', cwd).register('permissions', resolvePreset(preset, { cwd, ...(tools ? { tools } : {}) }));
+  const services = new ServiceContainer()
+    .register('cwd', cwd)
+    .register('permissions', resolvePreset(preset, { cwd, ...(tools ? { tools } : {}) }));
   if (confirm) services.register('confirm', confirm);
   let started: () => void = () => {};
   const observations: Observations = { counted: 0, abortReason: undefined, waiting: new Promise((resolve) => (started = resolve)) };
@@ -36,28 +50,36 @@ export function createTestRegistry(cwd: string, options: { preset?: PresetName; 
         description: 'Returns structured data.',
         readOnly: true,
         parameters: { type: 'object', properties: { list: { type: 'boolean' } } },
-        create: () => ({ list }: { list?: boolean }) => ToolResult.ok('two files', list ? [1, 2] : { files: 2 }),
+        create:
+          () =>
+          ({ list }: { list?: boolean }) =>
+            ToolResult.ok('two files', list ? [1, 2] : { files: 2 }),
       }),
       defineSkill({
         name: 'wait_for_abort',
         description: 'Waits until its signal is aborted.',
         readOnly: true,
         parameters: { type: 'object', properties: {} },
-        create: () => (_args, { signal }) =>
-          new Promise<ToolResult>((resolve) => {
-            started();
-            signal?.addEventListener('abort', () => {
-              observations.abortReason = signal.reason;
-              resolve(ToolResult.fail('aborted', 'cancelled'));
-            });
-          }),
+        create:
+          () =>
+          (_args, { signal }) =>
+            new Promise<ToolResult>((resolve) => {
+              started();
+              signal?.addEventListener('abort', () => {
+                observations.abortReason = signal.reason;
+                resolve(ToolResult.fail('aborted', 'cancelled'));
+              });
+            }),
       }),
       defineSkill<{ path: string }>({
         name: 'cat',
         description: 'Reads a file through the sandbox.',
         readOnly: true,
         parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-        create: (skillServices) => async ({ path }) => ToolResult.ok(await readFile(await authorizePath(skillServices, 'cat', path, { mustExist: true }), 'utf8')),
+        create:
+          (skillServices) =>
+          async ({ path }) =>
+            ToolResult.ok(await readFile(await authorizePath(skillServices, 'cat', path, { mustExist: true }), 'utf8')),
       }),
       defineSkill({
         name: 'exec_like',

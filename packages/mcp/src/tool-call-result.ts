@@ -1,5 +1,5 @@
-import type { JsonObject, JsonValue, ToolResult } from '@nexus/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonObject, JsonValue, ToolResult } from '@nexus/core';
 
 function isJsonObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -2,7 +2,7 @@
 // 1. the pipeline's cost per call: registry.execute('echo') vs the skill's own execute();
 // 2. start-up: a fresh process importing core + registry + utilitySkills and building definitions vs `node -e ''`.
 import { spawnSync } from 'node:child_process';
-import { ServiceContainer, resolvePreset } from '@nexus/core';
+import { resolvePreset, ServiceContainer } from '@nexus/core';
 import { SkillRegistry, utilitySkills } from '@nexus/registry';
 
 const median = (values) => {
@@ -53,10 +53,15 @@ import { SkillRegistry, utilitySkills } from '@nexus/registry';
 const services = new ServiceContainer().register('permissions', resolvePreset('sandboxed', { cwd: process.cwd() }));
 new SkillRegistry(services).use(utilitySkills).getDefinitions();
 `;
-const [bare, loaded] = startupMilliseconds([['-e', ''], ['--input-type=module', '-e', startupScript]]);
+const [bare, loaded] = startupMilliseconds([
+  ['-e', ''],
+  ['--input-type=module', '-e', startupScript],
+]);
 
 const row = (label, ours, baseline, unit, target) =>
-  console.log(`${label.padEnd(44)} ${ours.toFixed(2).padStart(9)} ${unit}  vs ${baseline.toFixed(2).padStart(9)} ${unit}  added ${(ours - baseline).toFixed(2).padStart(7)} ${unit}  ratio ${(ours / baseline).toFixed(2)}×  (target: ${target})`);
+  console.log(
+    `${label.padEnd(44)} ${ours.toFixed(2).padStart(9)} ${unit}  vs ${baseline.toFixed(2).padStart(9)} ${unit}  added ${(ours - baseline).toFixed(2).padStart(7)} ${unit}  ratio ${(ours / baseline).toFixed(2)}×  (target: ${target})`,
+  );
 
 console.log('@nexus/registry benchmarks (medians, baseline and subject measured in alternating batches)');
 row('registry.execute("echo") vs skill.execute', piped, direct, 'µs', '≤ 2 µs added');

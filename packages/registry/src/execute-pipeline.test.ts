@@ -1,4 +1,4 @@
-import { defineSkill, resolvePreset, ServiceContainer, ToolResult, type SkillSpec } from '@nexus/core';
+import { defineSkill, resolvePreset, ServiceContainer, type SkillSpec, ToolResult } from '@nexus/core';
 import { describe, expect, it } from 'vitest';
 import { SkillRegistry, utilitySkills } from './index.js';
 
@@ -57,16 +57,25 @@ describe('validation', () => {
 
 describe('registration', () => {
   it('refuses an invalid schema, a bad name and duplicates with clear errors', () => {
-    const bad = { ...schemaSkill, name: 'bad', parameters: { type: 'object', properties: { n: { type: 'integr' } } } } as unknown as SkillSpec;
+    const bad = {
+      ...schemaSkill,
+      name: 'bad',
+      parameters: { type: 'object', properties: { n: { type: 'integr' } } },
+    } as unknown as SkillSpec;
     expect(() => new SkillRegistry().register(bad)).toThrow(/Invalid parameters schema for skill "bad"/);
     expect(() => new SkillRegistry().register({ ...schemaSkill, parameters: { type: 'array' } as never })).toThrow(/root must be/);
     expect(() => new SkillRegistry().register({ ...schemaSkill, name: 'has space' })).toThrow(/Invalid tool name/);
     expect(() => registry().register(schemaSkill)).toThrow(/already registered/);
-    expect(() => new SkillRegistry().register('x', () => schemaSkill.factory(new ServiceContainer()), undefined as never)).toThrow(/needs a factory and metadata/);
+    expect(() => new SkillRegistry().register('x', () => schemaSkill.factory(new ServiceContainer()), undefined as never)).toThrow(
+      /needs a factory and metadata/,
+    );
   });
 
   it('accepts a name, factory and metadata', async () => {
-    const reg = new SkillRegistry().register('inspect2', (services) => schemaSkill.factory(services), { description: 'd', parameters: { type: 'object' } });
+    const reg = new SkillRegistry().register('inspect2', (services) => schemaSkill.factory(services), {
+      description: 'd',
+      parameters: { type: 'object' },
+    });
     expect(reg.getDefinitions({ format: 'anthropic' })).toEqual([{ name: 'inspect2', description: 'd', input_schema: { type: 'object' } }]);
   });
 });
@@ -74,9 +83,18 @@ describe('registration', () => {
 describe('definitions', () => {
   it('produce the three formats with MCP annotations', () => {
     const reg = registry();
-    expect(reg.getDefinitions({ format: 'mcp' })[0]).toEqual({ name: 'inspect', description: schemaSkill.description, inputSchema: schemaSkill.parameters, annotations: { readOnlyHint: false, destructiveHint: false } });
+    expect(reg.getDefinitions({ format: 'mcp' })[0]).toEqual({
+      name: 'inspect',
+      description: schemaSkill.description,
+      inputSchema: schemaSkill.parameters,
+      annotations: { readOnlyHint: false, destructiveHint: false },
+    });
     expect(reg.getDefinitions({ format: 'mcp' }).find((tool) => tool.name === 'echo')?.annotations.readOnlyHint).toBe(true);
-    expect(reg.getDefinitions({ format: 'anthropic' }).map((tool) => Object.keys(tool))).toEqual([['name', 'description', 'input_schema'], ['name', 'description', 'input_schema'], ['name', 'description', 'input_schema']]);
+    expect(reg.getDefinitions({ format: 'anthropic' }).map((tool) => Object.keys(tool))).toEqual([
+      ['name', 'description', 'input_schema'],
+      ['name', 'description', 'input_schema'],
+      ['name', 'description', 'input_schema'],
+    ]);
     expect(() => reg.getDefinitions({ format: 'xml' as never })).toThrow(/Expected `format`/);
   });
 
@@ -84,26 +102,45 @@ describe('definitions', () => {
     const reg = registry(undefined, { minimumLevel: 'trusted' });
     const sandboxed = resolvePreset('sandboxed', { cwd: '/tmp', tools: { sleep: { enabled: false } } });
     expect(reg.getDefinitionsForPermissions(sandboxed).map((tool) => tool.function.name)).toEqual(['echo']);
-    expect(reg.getDefinitionsForPermissions(resolvePreset('trusted', { cwd: '/tmp' })).map((tool) => tool.function.name)).toEqual(['inspect', 'echo', 'sleep']);
+    expect(reg.getDefinitionsForPermissions(resolvePreset('trusted', { cwd: '/tmp' })).map((tool) => tool.function.name)).toEqual([
+      'inspect',
+      'echo',
+      'sleep',
+    ]);
   });
 });
 
 describe('the pipeline', () => {
   it('reports an unknown tool with the available names', async () => {
-    expect(await registry().execute('nope')).toMatchObject({ kind: 'not_found', error: 'Unknown tool "nope". Available tools: inspect, echo, sleep.' });
+    expect(await registry().execute('nope')).toMatchObject({
+      kind: 'not_found',
+      error: 'Unknown tool "nope". Available tools: inspect, echo, sleep.',
+    });
   });
 
   it('gates by level and per-tool enabled before validating', async () => {
-    expect(await registry('sandboxed', { minimumLevel: 'trusted' }).execute('inspect', {})).toMatchObject({ kind: 'forbidden', error: expect.stringMatching(/needs the "trusted" permission level/) });
-    const services = new ServiceContainer().register('permissions', resolvePreset('yolo', { cwd: '/tmp', tools: { echo: { enabled: false } } }));
+    expect(await registry('sandboxed', { minimumLevel: 'trusted' }).execute('inspect', {})).toMatchObject({
+      kind: 'forbidden',
+      error: expect.stringMatching(/needs the "trusted" permission level/),
+    });
+    const services = new ServiceContainer().register(
+      'permissions',
+      resolvePreset('yolo', { cwd: '/tmp', tools: { echo: { enabled: false } } }),
+    );
     expect(await new SkillRegistry(services).use(utilitySkills).execute('echo', { message: 'x' })).toMatchObject({ kind: 'forbidden' });
   });
 
   it('asks for confirmation where the policy says so, and refuses without it', async () => {
     const asked: string[] = [];
-    const services = new ServiceContainer().register('permissions', resolvePreset('trusted', { cwd: '/tmp', tools: { echo: { requiresConfirmation: true } } }));
+    const services = new ServiceContainer().register(
+      'permissions',
+      resolvePreset('trusted', { cwd: '/tmp', tools: { echo: { requiresConfirmation: true } } }),
+    );
     const reg = new SkillRegistry(services).use(utilitySkills);
-    expect(await reg.execute('echo', { message: 'x' })).toMatchObject({ kind: 'forbidden', error: expect.stringMatching(/needs confirmation/) });
+    expect(await reg.execute('echo', { message: 'x' })).toMatchObject({
+      kind: 'forbidden',
+      error: expect.stringMatching(/needs confirmation/),
+    });
     services.register('confirm', (request) => (asked.push(`${request.tool}: ${request.detail}`), true));
     expect(await reg.execute('echo', { message: 'x' })).toMatchObject({ success: true, output: 'x' });
     expect(asked).toEqual(['echo: {"message":"x"}']);
@@ -111,7 +148,20 @@ describe('the pipeline', () => {
 
   it('stops a skill at the time limit, aborting its signal', async () => {
     let aborted = false;
-    const slow = defineSkill({ name: 'slow', description: 'Waits for abort.', parameters: { type: 'object' }, create: () => (_args, { signal }) => new Promise<ToolResult>((resolve) => signal?.addEventListener('abort', () => { aborted = true; resolve(ToolResult.ok('late')); })) });
+    const slow = defineSkill({
+      name: 'slow',
+      description: 'Waits for abort.',
+      parameters: { type: 'object' },
+      create:
+        () =>
+        (_args, { signal }) =>
+          new Promise<ToolResult>((resolve) =>
+            signal?.addEventListener('abort', () => {
+              aborted = true;
+              resolve(ToolResult.ok('late'));
+            }),
+          ),
+    });
     const result = await new SkillRegistry().register(slow).execute('slow', {}, { timeoutMs: 50 });
     expect(result).toMatchObject({ kind: 'timeout', error: 'slow did not finish within 0.05 s and was stopped.' });
     expect(aborted).toBe(true);
@@ -138,13 +188,34 @@ describe('the pipeline', () => {
   });
 
   it('turns throws and non-results into failed results', async () => {
-    const throwing = { name: 'throws', description: 'x', parameters: { type: 'object' as const }, factory: () => ({ name: 'throws', description: 'x', parameters: { type: 'object' as const }, execute: async () => { throw new Error('exploded'); } }) };
-    const factoryThrows = { ...throwing, name: 'factory_throws', factory: () => { throw new Error('cannot build'); } };
+    const throwing = {
+      name: 'throws',
+      description: 'x',
+      parameters: { type: 'object' as const },
+      factory: () => ({
+        name: 'throws',
+        description: 'x',
+        parameters: { type: 'object' as const },
+        execute: async () => {
+          throw new Error('exploded');
+        },
+      }),
+    };
+    const factoryThrows = {
+      ...throwing,
+      name: 'factory_throws',
+      factory: () => {
+        throw new Error('cannot build');
+      },
+    };
     const wrong = { ...throwing, name: 'wrong', factory: () => ({ ...throwing.factory(), execute: async () => 'text' as never }) };
     const reg = new SkillRegistry().register(throwing).register(factoryThrows).register(wrong);
     expect(await reg.execute('throws')).toMatchObject({ kind: 'execution_failed', error: 'exploded' });
     expect(await reg.execute('factory_throws')).toMatchObject({ kind: 'execution_failed', error: 'cannot build' });
-    expect(await reg.execute('wrong')).toMatchObject({ kind: 'execution_failed', error: 'wrong returned something other than a ToolResult.' });
+    expect(await reg.execute('wrong')).toMatchObject({
+      kind: 'execution_failed',
+      error: 'wrong returned something other than a ToolResult.',
+    });
   });
 });
 
@@ -155,7 +226,10 @@ describe('utility skills', () => {
     expect(result).toMatchObject({ success: true, output: 'Slept 1.2 s (nap).' });
     expect(progress.length).toBeGreaterThanOrEqual(2);
     expect(progress.at(-1)).toEqual({ message: 'slept 1.2 of 1.2 s (nap)', current: 1200, total: 1200 });
-    expect(await registry().execute('sleep', { seconds: 3601 })).toMatchObject({ kind: 'invalid_input', error: expect.stringMatching(/`seconds` must be <= 3600/) });
+    expect(await registry().execute('sleep', { seconds: 3601 })).toMatchObject({
+      kind: 'invalid_input',
+      error: expect.stringMatching(/`seconds` must be <= 3600/),
+    });
   });
 
   it('the SkillRegistry refuses a non-positive timeout', () => {

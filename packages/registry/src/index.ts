@@ -1,9 +1,8 @@
-export { DEFAULT_EXECUTION_TIMEOUT_MS, SkillRegistry } from './skill-registry.js';
-export type { DefinitionOptions, ExecuteOptions, SkillRegistryOptions } from './skill-registry.js';
-export { ParameterValidator } from './parameter-validator.js';
 export type { ValidationOutcome } from './parameter-validator.js';
+export { ParameterValidator } from './parameter-validator.js';
 export { checkSchemaShape, SUPPORTED_KEYWORDS } from './schema-shape.js';
-export { toToolDefinition } from './tool-definitions.js';
+export type { DefinitionOptions, ExecuteOptions, SkillRegistryOptions } from './skill-registry.js';
+export { DEFAULT_EXECUTION_TIMEOUT_MS, SkillRegistry } from './skill-registry.js';
 export type {
   AnthropicToolDefinition,
   DefinitionFormat,
@@ -11,4 +10,5 @@ export type {
   OpenAiToolDefinition,
   ToolDefinitionByFormat,
 } from './tool-definitions.js';
+export { toToolDefinition } from './tool-definitions.js';
 export { echoSkill, MAX_SLEEP_SECONDS, sleepSkill, utilitySkills } from './utility-skills.js';

@@ -2,9 +2,7 @@ import { ConfigError, type JsonSchemaObject } from '@nexus/core';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 
 /** Outcome of validating arguments against a skill's parameters. */
-export type ValidationOutcome =
-  | { valid: true; args: Record<string, unknown> }
-  | { valid: false; message: string; parameters: string[] };
+export type ValidationOutcome = { valid: true; args: Record<string, unknown> } | { valid: false; message: string; parameters: string[] };
 
 function describeValue(value: unknown): string {
   if (value === null) return 'null';
@@ -58,11 +56,16 @@ function describeError(error: ErrorObject, args: unknown, schema: JsonSchemaObje
       return { parameter: extra, message: `Unknown parameter \`${extra}\`${known ? `; expected one of: ${known}` : ''}.` };
     }
     case 'type': {
-      const types = String(params.type).split(',').map((type) => TYPE_WORDS[type] ?? type);
+      const types = String(params.type)
+        .split(',')
+        .map((type) => TYPE_WORDS[type] ?? type);
       return { parameter: at, message: `Parameter \`${at}\` must be ${types.join(' or ')}${got()}.` };
     }
     case 'enum':
-      return { parameter: at, message: `Parameter \`${at}\` must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}${got()}.` };
+      return {
+        parameter: at,
+        message: `Parameter \`${at}\` must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}${got()}.`,
+      };
     case 'const':
       return { parameter: at, message: `Parameter \`${at}\` must be ${JSON.stringify(params.allowedValue)}${got()}.` };
     case 'minimum':
@@ -81,7 +84,10 @@ function describeError(error: ErrorObject, args: unknown, schema: JsonSchemaObje
     case 'pattern':
       return { parameter: at, message: `Parameter \`${at}\` must match the pattern ${String(params.pattern)}${got()}.` };
     default:
-      return { parameter: at, message: at ? `Parameter \`${at}\` ${error.message ?? 'is invalid'}.` : `Arguments ${error.message ?? 'are invalid'}.` };
+      return {
+        parameter: at,
+        message: at ? `Parameter \`${at}\` ${error.message ?? 'is invalid'}.` : `Arguments ${error.message ?? 'are invalid'}.`,
+      };
   }
 }
 

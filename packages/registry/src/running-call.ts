@@ -1,4 +1,4 @@
-import { ToolResult, type SkillContext, type SkillProgress } from '@nexus/core';
+import { type SkillContext, type SkillProgress, ToolResult } from '@nexus/core';
 import type { Deadline } from './deadline-timer.js';
 
 /**
@@ -19,7 +19,12 @@ export class RunningCall implements SkillContext, Deadline {
   #resolve!: (result: ToolResult) => void;
   #reject!: (error: unknown) => void;
 
-  constructor(name: string, timeoutMs: number, callerSignal: AbortSignal | undefined, onProgress: ((progress: SkillProgress) => void) | undefined) {
+  constructor(
+    name: string,
+    timeoutMs: number,
+    callerSignal: AbortSignal | undefined,
+    onProgress: ((progress: SkillProgress) => void) | undefined,
+  ) {
     this.#name = name;
     this.#timeoutMs = timeoutMs;
     this.at = Date.now() + timeoutMs;
@@ -39,7 +44,10 @@ export class RunningCall implements SkillContext, Deadline {
 
   /** The deadline passed. */
   expire(): void {
-    this.#stop(ToolResult.fail(`${this.#name} did not finish within ${this.#timeoutMs / 1000} s and was stopped.`, 'timeout'), new Error(`${this.#name} timed out`));
+    this.#stop(
+      ToolResult.fail(`${this.#name} did not finish within ${this.#timeoutMs / 1000} s and was stopped.`, 'timeout'),
+      new Error(`${this.#name} timed out`),
+    );
   }
 
   /** The caller's signal aborted (EventListener interface, so no closure is needed). */

@@ -4,9 +4,33 @@ const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'objec
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs']);
 const SCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
 const SCHEMAS = new Set(['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames']);
-const NUMBERS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties']);
+const NUMBERS = new Set([
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+]);
 const STRINGS = new Set(['description', 'title', 'pattern', 'format', '$ref', '$schema', '$id', '$comment']);
-const FREE = new Set(['default', 'const', 'examples', 'enum', 'required', 'type', 'uniqueItems', 'deprecated', 'readOnly', 'writeOnly', 'dependentRequired']);
+const FREE = new Set([
+  'default',
+  'const',
+  'examples',
+  'enum',
+  'required',
+  'type',
+  'uniqueItems',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'dependentRequired',
+]);
 
 /** The JSON Schema keywords a skill's parameters may use: the 2020-12 subset LLM providers accept. */
 export const SUPPORTED_KEYWORDS: readonly string[] = [...SCHEMA_MAPS, ...SCHEMA_LISTS, ...SCHEMAS, ...NUMBERS, ...STRINGS, ...FREE];
@@ -28,7 +52,7 @@ function checkNode(node: unknown, at: string, problems: string[]): void {
       else for (const [name, child] of Object.entries(value)) checkNode(child, `${where}.${name}`, problems);
     } else if (SCHEMA_LISTS.has(keyword)) {
       if (!Array.isArray(value)) problems.push(`${where} must be an array of schemas`);
-      else value.forEach((child, index) => checkNode(child, `${where}[${index}]`, problems));
+      else for (const [index, child] of value.entries()) checkNode(child, `${where}[${index}]`, problems);
     } else if (SCHEMAS.has(keyword)) {
       checkNode(value, where, problems);
     } else if (NUMBERS.has(keyword)) {
@@ -41,7 +65,8 @@ function checkNode(node: unknown, at: string, problems: string[]): void {
         problems.push(`${where} must be one of ${[...TYPES].join(', ')} (or an array of them), got ${JSON.stringify(value)}`);
       }
     } else if (keyword === 'required') {
-      if (!Array.isArray(value) || value.some((name) => typeof name !== 'string')) problems.push(`${where} must be an array of property names`);
+      if (!Array.isArray(value) || value.some((name) => typeof name !== 'string'))
+        problems.push(`${where} must be an array of property names`);
     } else if (keyword === 'enum') {
       if (!Array.isArray(value) || value.length === 0) problems.push(`${where} must be a non-empty array`);
     } else if (!FREE.has(keyword)) {

@@ -1,4 +1,4 @@
-import { defineSkill, resolvePreset, ServiceContainer, SkillNotFoundError, ToolResult, type Skill } from '@nexus/core';
+import { defineSkill, resolvePreset, ServiceContainer, type Skill, SkillNotFoundError, ToolResult } from '@nexus/core';
 import { testdir } from '@nexus/test-utils';
 import { describe, expect, it } from 'vitest';
 import { SkillRegistry, utilitySkills } from './index.js';

@@ -1,24 +1,24 @@
 import {
+  type AgentPermissions,
   ConfigError,
   isToolEnabled,
   levelAtLeast,
   ServiceContainer,
-  SkillNotFoundError,
-  ToolResult,
-  validateToolName,
-  type AgentPermissions,
   type Skill,
   type SkillContext,
   type SkillFactory,
   type SkillFamily,
   type SkillMetadata,
+  SkillNotFoundError,
   type SkillSpec,
+  ToolResult,
+  validateToolName,
 } from '@nexus/core';
 import { DeadlineTimer } from './deadline-timer.js';
 import { ParameterValidator } from './parameter-validator.js';
 import { RunningCall } from './running-call.js';
 import { checkSchemaShape } from './schema-shape.js';
-import { toToolDefinition, type DefinitionFormat, type ToolDefinitionByFormat } from './tool-definitions.js';
+import { type DefinitionFormat, type ToolDefinitionByFormat, toToolDefinition } from './tool-definitions.js';
 
 /** Time limit of a call when neither the registry nor the call sets one: a little over `sleep`'s maximum. */
 export const DEFAULT_EXECUTION_TIMEOUT_MS = 3_660_000;
@@ -47,7 +47,12 @@ interface Entry {
 }
 
 function isSkill(value: unknown): value is Skill {
-  return typeof value === 'object' && value !== null && typeof (value as Skill).execute === 'function' && typeof (value as Skill).name === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Skill).execute === 'function' &&
+    typeof (value as Skill).name === 'string'
+  );
 }
 
 function checkTimeout(timeoutMs: unknown): number {
@@ -88,12 +93,16 @@ export class SkillRegistry {
   register(first: SkillSpec | Skill | string, second?: SkillFactory | Partial<SkillMetadata>, third?: SkillMetadata): this {
     let entry: Entry;
     if (typeof first === 'string') {
-      if (typeof second !== 'function' || !third) throw new ConfigError(`register("${first}") needs a factory and metadata ({ description, parameters }).`);
+      if (typeof second !== 'function' || !third)
+        throw new ConfigError(`register("${first}") needs a factory and metadata ({ description, parameters }).`);
       entry = { spec: { ...third, name: first, factory: second } };
     } else if (isSkill(first)) {
       const skill = first;
       const metadata = (second ?? {}) as Partial<SkillMetadata>;
-      entry = { spec: { description: skill.description, parameters: skill.parameters, ...metadata, name: skill.name, factory: () => skill }, instance: skill };
+      entry = {
+        spec: { description: skill.description, parameters: skill.parameters, ...metadata, name: skill.name, factory: () => skill },
+        instance: skill,
+      };
     } else {
       entry = { spec: first };
     }
@@ -159,7 +168,10 @@ export class SkillRegistry {
   }
 
   /** Tool definitions of the skills `permissions` enables (disabled and above-level skills left out). */
-  getDefinitionsForPermissions<F extends DefinitionFormat = 'openai'>(permissions: AgentPermissions, options: DefinitionOptions<F> = {}): ToolDefinitionByFormat[F][] {
+  getDefinitionsForPermissions<F extends DefinitionFormat = 'openai'>(
+    permissions: AgentPermissions,
+    options: DefinitionOptions<F> = {},
+  ): ToolDefinitionByFormat[F][] {
     const format = (options.format ?? 'openai') as F;
     return this.list()
       .filter((spec) => isToolEnabled(permissions, spec.name, spec.minimumLevel))
@@ -201,7 +213,10 @@ export class SkillRegistry {
     }
     const minimum = spec.minimumLevel ?? 'sandboxed';
     if (!levelAtLeast(permissions.level, minimum)) {
-      return ToolResult.fail(`Tool "${spec.name}" needs the "${minimum}" permission level or higher; this agent is "${permissions.level}".`, 'forbidden');
+      return ToolResult.fail(
+        `Tool "${spec.name}" needs the "${minimum}" permission level or higher; this agent is "${permissions.level}".`,
+        'forbidden',
+      );
     }
     return undefined;
   }

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { defineSkill, ToolResult, type SkillFamily } from '@nexus/core';
+import { defineSkill, type SkillFamily, ToolResult } from '@nexus/core';
 
 /** Echoes its `message`: the smallest possible skill, for wiring tests. */
 export const echoSkill = defineSkill<{ message: string }>({
@@ -11,7 +11,10 @@ export const echoSkill = defineSkill<{ message: string }>({
     properties: { message: { type: 'string', description: 'Text to return.' } },
     required: ['message'],
   },
-  create: () => ({ message }) => ToolResult.ok(message),
+  create:
+    () =>
+    ({ message }) =>
+      ToolResult.ok(message),
 });
 
 /** Longest `sleep`, in seconds. */
@@ -30,21 +33,23 @@ export const sleepSkill = defineSkill<{ seconds: number; label?: string }>({
     },
     required: ['seconds'],
   },
-  create: () => async ({ seconds, label }, { signal, onProgress }) => {
-    const name = label ? ` (${label})` : '';
-    const deadline = Date.now() + seconds * 1000;
-    try {
-      for (let remaining = deadline - Date.now(); remaining > 0; remaining = deadline - Date.now()) {
-        await delay(Math.min(remaining, 1000), undefined, { signal });
-        const elapsed = Math.min(seconds * 1000, seconds * 1000 - (deadline - Date.now()));
-        onProgress?.({ message: `slept ${(elapsed / 1000).toFixed(1)} of ${seconds} s${name}`, current: elapsed, total: seconds * 1000 });
+  create:
+    () =>
+    async ({ seconds, label }, { signal, onProgress }) => {
+      const name = label ? ` (${label})` : '';
+      const deadline = Date.now() + seconds * 1000;
+      try {
+        for (let remaining = deadline - Date.now(); remaining > 0; remaining = deadline - Date.now()) {
+          await delay(Math.min(remaining, 1000), undefined, { signal });
+          const elapsed = Math.min(seconds * 1000, seconds * 1000 - (deadline - Date.now()));
+          onProgress?.({ message: `slept ${(elapsed / 1000).toFixed(1)} of ${seconds} s${name}`, current: elapsed, total: seconds * 1000 });
+        }
+      } catch (error) {
+        if (signal?.aborted) return ToolResult.fail(`Sleep${name} cancelled.`, 'cancelled');
+        throw error;
       }
-    } catch (error) {
-      if (signal?.aborted) return ToolResult.fail(`Sleep${name} cancelled.`, 'cancelled');
-      throw error;
-    }
-    return ToolResult.ok(`Slept ${seconds} s${name}.`);
-  },
+      return ToolResult.ok(`Slept ${seconds} s${name}.`);
+    },
 });
 
 /** The utility family: `echo` and `sleep`. */

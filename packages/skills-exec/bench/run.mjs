@@ -33,7 +33,9 @@ function importTime(specifier) {
 
 const imports = Array.from({ length: 5 }, () => [importTime('../dist/index.js'), importTime('execa')]);
 console.log('Import time in a fresh process, median of 5:');
-console.log(`  @nexus/skills-exec ${median(imports.map(([entry]) => entry)).toFixed(1)} ms   execa ${median(imports.map(([, execa]) => execa)).toFixed(1)} ms (loaded on the first run)\n`);
+console.log(
+  `  @nexus/skills-exec ${median(imports.map(([entry]) => entry)).toFixed(1)} ms   execa ${median(imports.map(([, execa]) => execa)).toFixed(1)} ms (loaded on the first run)\n`,
+);
 
 const dir = await realpath(await mkdtemp(join(tmpdir(), 'nexus-exec-bench-')));
 try {
@@ -75,8 +77,12 @@ try {
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage().rss);
   console.log('Memory while a command prints 1 GiB (head -c 1GiB /dev/zero), default 1 MiB cap:');
-  console.log(`  idle RSS ${(idle / MB).toFixed(1)} MB, peak RSS ${(peak / MB).toFixed(1)} MB, above idle ${((peak - idle) / MB).toFixed(1)} MB   target ≤ 64 MB`);
-  console.log(`  exit ${result.exitCode}, truncated ${result.truncated}, kept ${result.stdout.length} characters, ${seconds.toFixed(1)} s (${(1024 / seconds).toFixed(0)} MiB/s)`);
+  console.log(
+    `  idle RSS ${(idle / MB).toFixed(1)} MB, peak RSS ${(peak / MB).toFixed(1)} MB, above idle ${((peak - idle) / MB).toFixed(1)} MB   target ≤ 64 MB`,
+  );
+  console.log(
+    `  exit ${result.exitCode}, truncated ${result.truncated}, kept ${result.stdout.length} characters, ${seconds.toFixed(1)} s (${(1024 / seconds).toFixed(0)} MiB/s)`,
+  );
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

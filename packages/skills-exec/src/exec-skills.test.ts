@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
-import { resolvePreset, ServiceContainer, type ConfirmationRequest, type PermissionLevel, type PresetOptions } from '@nexus/core';
+import { type ConfirmationRequest, type PermissionLevel, type PresetOptions, resolvePreset, ServiceContainer } from '@nexus/core';
 import { SkillRegistry } from '@nexus/registry';
-import { testdir, type TestDir } from '@nexus/test-utils';
+import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bashSafeSkill, clampTimeoutSeconds, execSkills, runPythonSkill, shellUnsafeSkill } from './index.js';
 import { awaitGo, isAlive } from './process-test-helpers.js';
@@ -22,7 +22,9 @@ interface Setup {
 }
 
 function createRegistry({ level = 'yolo', confirm, preset = {} }: Setup = {}): SkillRegistry {
-  const services = new ServiceContainer().register('cwd', dir.path).register('permissions', resolvePreset(level, { cwd: dir.path, ...preset }));
+  const services = new ServiceContainer()
+    .register('cwd', dir.path)
+    .register('permissions', resolvePreset(level, { cwd: dir.path, ...preset }));
   if (confirm) services.register('confirm', confirm);
   return new SkillRegistry(services).use(execSkills);
 }
@@ -36,23 +38,29 @@ describe('execSkills family', () => {
     expect(registry.getDefinitionsForPermissions(resolvePreset('sandboxed', { cwd: dir.path }))).toEqual([]);
     expect(registry.getDefinitionsForPermissions(resolvePreset('trusted', { cwd: dir.path }))).toHaveLength(3);
     const [bash] = registry.getDefinitions({ format: 'anthropic' });
-    expect(bash?.input_schema).toMatchObject({ required: ['command'], properties: { command: { type: 'string' }, timeout: { default: 30 }, cwd: { type: 'string' } } });
+    expect(bash?.input_schema).toMatchObject({
+      required: ['command'],
+      properties: { command: { type: 'string' }, timeout: { default: 30 }, cwd: { type: 'string' } },
+    });
   });
 });
 
 describe('permission levels', () => {
-  it.each(execSkills.skills.map((spec) => spec.name))('%s refuses to run at sandboxed, even when called without the registry', async (name) => {
-    const marker = dir.join('ran');
-    const args = name === 'run_python' ? { code: `open(${JSON.stringify(marker)}, 'w')` } : { command: `touch ${marker}` };
-    const registry = createRegistry({ level: 'sandboxed' });
-    expect(await registry.execute(name, args)).toMatchObject({ kind: 'forbidden' });
-    const spec = execSkills.skills.find((candidate) => candidate.name === name);
-    const direct = await spec?.factory(registry.services).execute(args);
-    expect(direct).toMatchObject({ kind: 'forbidden', error: expect.stringContaining('defense-in-depth') });
-    const noPolicy = await spec?.factory(new ServiceContainer().register('cwd', dir.path)).execute(args);
-    expect(noPolicy).toMatchObject({ kind: 'forbidden' });
-    expect(existsSync(marker)).toBe(false);
-  });
+  it.each(execSkills.skills.map((spec) => spec.name))(
+    '%s refuses to run at sandboxed, even when called without the registry',
+    async (name) => {
+      const marker = dir.join('ran');
+      const args = name === 'run_python' ? { code: `open(${JSON.stringify(marker)}, 'w')` } : { command: `touch ${marker}` };
+      const registry = createRegistry({ level: 'sandboxed' });
+      expect(await registry.execute(name, args)).toMatchObject({ kind: 'forbidden' });
+      const spec = execSkills.skills.find((candidate) => candidate.name === name);
+      const direct = await spec?.factory(registry.services).execute(args);
+      expect(direct).toMatchObject({ kind: 'forbidden', error: expect.stringContaining('defense-in-depth') });
+      const noPolicy = await spec?.factory(new ServiceContainer().register('cwd', dir.path)).execute(args);
+      expect(noPolicy).toMatchObject({ kind: 'forbidden' });
+      expect(existsSync(marker)).toBe(false);
+    },
+  );
 
   it('asks for confirmation at trusted and runs nothing when refused or when no confirmer is registered', async () => {
     const requests: ConfirmationRequest[] = [];
@@ -60,7 +68,9 @@ describe('permission levels', () => {
     const refused = await refusing.execute('bash_safe', { command: `touch ${dir.join('ran')}` });
     expect(refused).toMatchObject({ kind: 'forbidden', error: 'bash_safe needs confirmation at the trusted level, and it was not given.' });
     expect(requests).toEqual([{ tool: 'bash_safe', action: `run: touch ${dir.join('ran')}`, detail: `working directory: ${dir.path}` }]);
-    expect(await createRegistry({ level: 'trusted' }).execute('shell_UNSAFE', { command: `touch ${dir.join('ran')}` })).toMatchObject({ kind: 'forbidden' });
+    expect(await createRegistry({ level: 'trusted' }).execute('shell_UNSAFE', { command: `touch ${dir.join('ran')}` })).toMatchObject({
+      kind: 'forbidden',
+    });
     expect(existsSync(dir.join('ran'))).toBe(false);
 
     const approving = createRegistry({ level: 'trusted', confirm: () => true });
@@ -81,7 +91,15 @@ describe('bash_safe', () => {
     const result = await createRegistry().execute('bash_safe', { command: `sh -c 'echo out; echo err >&2'` });
     expect(result.success).toBe(true);
     expect(result.output).toBe('out\n[stderr]\nerr');
-    expect(result.data).toMatchObject({ stdout: 'out\n', stderr: 'err\n', exitCode: 0, signal: null, timedOut: false, cancelled: false, truncated: false });
+    expect(result.data).toMatchObject({
+      stdout: 'out\n',
+      stderr: 'err\n',
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      cancelled: false,
+      truncated: false,
+    });
   });
 
   it('reports a non-zero exit as a failure that carries the output', async () => {
@@ -117,7 +135,9 @@ describe('bash_safe', () => {
 
   it('passes quoted shell syntax to the program as plain arguments', async () => {
     const marker = dir.join('pwned');
-    const result = await createRegistry().execute('bash_safe', { command: `printf '%s|' 'a; touch ${marker}' "b && c" '$(id)' "-n" '--help'` });
+    const result = await createRegistry().execute('bash_safe', {
+      command: `printf '%s|' 'a; touch ${marker}' "b && c" '$(id)' "-n" '--help'`,
+    });
     expect(result.output).toBe(`a; touch ${marker}|b && c|$(id)|-n|--help|`);
     expect(existsSync(marker)).toBe(false);
   });
@@ -128,7 +148,10 @@ describe('bash_safe', () => {
   });
 
   it('says which program is missing', async () => {
-    expect(await createRegistry().execute('bash_safe', { command: 'nexus-missing-program --x' })).toMatchObject({ kind: 'not_found', error: expect.stringContaining('nexus-missing-program') });
+    expect(await createRegistry().execute('bash_safe', { command: 'nexus-missing-program --x' })).toMatchObject({
+      kind: 'not_found',
+      error: expect.stringContaining('nexus-missing-program'),
+    });
   });
 });
 
@@ -161,7 +184,10 @@ describe('run_python', () => {
   it('uses the pythonExecutable service when registered', async () => {
     const registry = createRegistry();
     registry.services.register('pythonExecutable', 'nexus-no-such-python');
-    expect(await registry.execute('run_python', { code: 'print(1)' })).toMatchObject({ kind: 'not_found', error: expect.stringContaining('nexus-no-such-python') });
+    expect(await registry.execute('run_python', { code: 'print(1)' })).toMatchObject({
+      kind: 'not_found',
+      error: expect.stringContaining('nexus-no-such-python'),
+    });
   });
 });
 
@@ -186,9 +212,18 @@ describe('parameters', () => {
   it('names the parameter when called without the registry too', async () => {
     const skill = bashSafeSkill.factory(createRegistry().services);
     expect(await skill.execute({ command: 7 })).toMatchObject({ kind: 'invalid_input', error: expect.stringContaining('`command`') });
-    expect(await skill.execute({ command: 'ls', timeout: 'x' })).toMatchObject({ kind: 'invalid_input', error: expect.stringContaining('`timeout`') });
-    expect(await skill.execute({ command: 'ls', cwd: 3 })).toMatchObject({ kind: 'invalid_input', error: expect.stringContaining('`cwd`') });
-    expect(await runPythonSkill.factory(createRegistry().services).execute({})).toMatchObject({ kind: 'invalid_input', error: expect.stringContaining('`code`') });
+    expect(await skill.execute({ command: 'ls', timeout: 'x' })).toMatchObject({
+      kind: 'invalid_input',
+      error: expect.stringContaining('`timeout`'),
+    });
+    expect(await skill.execute({ command: 'ls', cwd: 3 })).toMatchObject({
+      kind: 'invalid_input',
+      error: expect.stringContaining('`cwd`'),
+    });
+    expect(await runPythonSkill.factory(createRegistry().services).execute({})).toMatchObject({
+      kind: 'invalid_input',
+      error: expect.stringContaining('`code`'),
+    });
   });
 
   it('clamps the timeout to 1–300 seconds', async () => {
@@ -203,7 +238,11 @@ describe('parameters', () => {
     expect(await registry.execute('bash_safe', { command: 'cat file.txt', cwd: 'sub' })).toMatchObject({ output: 'inside' });
     expect(await registry.execute('bash_safe', { command: 'ls', cwd: 'missing' })).toMatchObject({ kind: 'not_found' });
     expect(await registry.execute('bash_safe', { command: 'ls', cwd: 'sub/file.txt' })).toMatchObject({ kind: 'invalid_input' });
-    const confined = createRegistry({ level: 'trusted', confirm: () => true, preset: { tools: { bash_safe: { allowedPaths: [dir.join('sub')] } }, blockedPaths: [dir.join('blocked')] } });
+    const confined = createRegistry({
+      level: 'trusted',
+      confirm: () => true,
+      preset: { tools: { bash_safe: { allowedPaths: [dir.join('sub')] } }, blockedPaths: [dir.join('blocked')] },
+    });
     for (const cwd of ['/', '..', dir.path, `${dir.join('sub')}-evil`]) {
       expect(await confined.execute('bash_safe', { command: 'ls', cwd }), cwd).toMatchObject({ kind: 'forbidden' });
     }
@@ -213,7 +252,12 @@ describe('parameters', () => {
 });
 
 describe('attacks through the skills', () => {
-  const secrets = { ANTHROPIC_API_KEY: 'sk-ant-planted', GITHUB_TOKEN: 'ghp_planted', AWS_SECRET_ACCESS_KEY: 'aws-planted', PGPASSWORD: 'pg-planted' };
+  const secrets = {
+    ANTHROPIC_API_KEY: 'sk-ant-planted',
+    GITHUB_TOKEN: 'ghp_planted',
+    AWS_SECRET_ACCESS_KEY: 'aws-planted',
+    PGPASSWORD: 'pg-planted',
+  };
   beforeEach(() => {
     Object.assign(process.env, secrets);
   });
@@ -225,7 +269,9 @@ describe('attacks through the skills', () => {
     const registry = createRegistry();
     const shell = await registry.execute('shell_UNSAFE', { command: 'env; tr "\\0" "\\n" < /proc/self/environ' });
     const bash = await registry.execute('bash_safe', { command: 'cat /proc/self/environ' });
-    const python = await registry.execute('run_python', { code: 'import os\nprint(dict(os.environ))\nprint(open("/proc/self/environ").read())' });
+    const python = await registry.execute('run_python', {
+      code: 'import os\nprint(dict(os.environ))\nprint(open("/proc/self/environ").read())',
+    });
     for (const result of [shell, bash, python]) {
       expect(result.success).toBe(true);
       for (const secret of Object.values(secrets)) expect(result.output).not.toContain(secret);
@@ -263,7 +309,11 @@ describe('attacks through the skills', () => {
   it('stops the command when the call is cancelled', async () => {
     const controller = new AbortController();
     const pidFile = dir.join('pid');
-    const pending = createRegistry().execute('shell_UNSAFE', { command: `echo $$ > ${pidFile}; exec sleep 60` }, { signal: controller.signal });
+    const pending = createRegistry().execute(
+      'shell_UNSAFE',
+      { command: `echo $$ > ${pidFile}; exec sleep 60` },
+      { signal: controller.signal },
+    );
     while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8') === '') await delay(20);
     controller.abort();
     expect(await pending).toMatchObject({ kind: 'cancelled' });

@@ -1,4 +1,4 @@
-import { InvalidParametersError, ToolResult, defineSkill, type JsonSchema, type ServiceContainer, type SkillSpec } from '@nexus/core';
+import { defineSkill, InvalidParametersError, type JsonSchema, type ServiceContainer, type SkillSpec, ToolResult } from '@nexus/core';
 import { clampTimeoutSeconds, timeoutParameter } from './command-timeout.js';
 import { resolveWorkingDirectory } from './resolve-working-directory.js';
 import { runProcess } from './run-process.js';
@@ -39,7 +39,10 @@ export interface ExecutionSkillDefinition<Args extends ExecutionArguments> {
 export function requireString(args: object, name: string): string {
   const value = (args as Record<string, unknown>)[name];
   if (typeof value !== 'string' || value === '') {
-    throw new InvalidParametersError(`Expected \`${name}\` to be a non-empty string, got ${value === '' ? 'an empty string' : value === null ? 'null' : typeof value}.`, name);
+    throw new InvalidParametersError(
+      `Expected \`${name}\` to be a non-empty string, got ${value === '' ? 'an empty string' : value === null ? 'null' : typeof value}.`,
+      name,
+    );
   }
   return value;
 }
@@ -62,7 +65,10 @@ export function defineExecutionSkill<Args extends ExecutionArguments>(definition
       properties: {
         ...parameters,
         timeout: timeoutParameter,
-        cwd: { type: 'string', description: 'Working directory (default: the agent\'s working directory); must be inside the allowed paths.' },
+        cwd: {
+          type: 'string',
+          description: "Working directory (default: the agent's working directory); must be inside the allowed paths.",
+        },
       },
       required,
       additionalProperties: false,
@@ -70,20 +76,25 @@ export function defineExecutionSkill<Args extends ExecutionArguments>(definition
     readOnly: false,
     destructive: true,
     minimumLevel: 'trusted',
-    create: (services) => async (args, { signal }) => {
-      const level = services.getPermissionLevel();
-      if (level !== 'trusted' && level !== 'yolo') {
-        return ToolResult.fail(`${name} is disabled at the ${level ?? 'default (sandboxed)'} permission level; it needs trusted or yolo. This is a defense-in-depth check inside the skill.`, 'forbidden');
-      }
-      const timeout = clampTimeoutSeconds(args.timeout);
-      const command = prepare(args, services);
-      const cwd = await resolveWorkingDirectory(services, name, args.cwd);
-      if (!(await services.confirm({ tool: name, action: describe(args, command), detail: `working directory: ${cwd}` }))) {
-        return ToolResult.fail(`${name} needs confirmation at the ${level} level, and it was not given.`, 'forbidden');
-      }
-      const { file, args: argv, input, env } = command;
-      const result = await runProcess(file, argv, { cwd, timeoutMs: timeout * 1000, signal, input, env });
-      return toolResultFromRun(name, result, timeout);
-    },
+    create:
+      (services) =>
+      async (args, { signal }) => {
+        const level = services.getPermissionLevel();
+        if (level !== 'trusted' && level !== 'yolo') {
+          return ToolResult.fail(
+            `${name} is disabled at the ${level ?? 'default (sandboxed)'} permission level; it needs trusted or yolo. This is a defense-in-depth check inside the skill.`,
+            'forbidden',
+          );
+        }
+        const timeout = clampTimeoutSeconds(args.timeout);
+        const command = prepare(args, services);
+        const cwd = await resolveWorkingDirectory(services, name, args.cwd);
+        if (!(await services.confirm({ tool: name, action: describe(args, command), detail: `working directory: ${cwd}` }))) {
+          return ToolResult.fail(`${name} needs confirmation at the ${level} level, and it was not given.`, 'forbidden');
+        }
+        const { file, args: argv, input, env } = command;
+        const result = await runProcess(file, argv, { cwd, timeoutMs: timeout * 1000, signal, input, env });
+        return toolResultFromRun(name, result, timeout);
+      },
   });
 }

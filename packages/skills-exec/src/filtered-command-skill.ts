@@ -1,15 +1,8 @@
-import {
-  InvalidParametersError,
-  ToolResult,
-  defineSkill,
-  type PermissionLevel,
-  type ServiceContainer,
-  type SkillSpec,
-} from '@nexus/core';
+import { defineSkill, InvalidParametersError, type PermissionLevel, type ServiceContainer, type SkillSpec, ToolResult } from '@nexus/core';
 import { DEFAULT_TIMEOUT_SECONDS } from './command-timeout.js';
 import { requireString } from './execution-skill.js';
 import { resolveWorkingDirectory } from './resolve-working-directory.js';
-import { runProcess, type RunResult } from './run-process.js';
+import { type RunResult, runProcess } from './run-process.js';
 import { splitCommand } from './split-command.js';
 import { toolResultFromRun } from './tool-result-from-run.js';
 
@@ -110,15 +103,31 @@ function firstNonOption(argv: readonly string[]): string | undefined {
  * is not read-only), and the program runs through the process runner. Offered at every level.
  */
 export function defineFilteredCommandSkill(definition: FilteredCommandSkillDefinition): SkillSpec {
-  const { name, description, program, filter, findSubcommand = firstNonOption, prepare, present, timeoutSeconds = DEFAULT_TIMEOUT_SECONDS } = definition;
+  const {
+    name,
+    description,
+    program,
+    filter,
+    findSubcommand = firstNonOption,
+    prepare,
+    present,
+    timeoutSeconds = DEFAULT_TIMEOUT_SECONDS,
+  } = definition;
   return defineSkill<{ command: string; cwd?: string }>({
     name,
     description,
     parameters: {
       type: 'object',
       properties: {
-        command: { type: 'string', minLength: 1, description: definition.commandDescription ?? `Arguments for ${program}, e.g. \`--version\`.` },
-        cwd: { type: 'string', description: 'Working directory (default: the agent\'s working directory); must be inside the allowed paths.' },
+        command: {
+          type: 'string',
+          minLength: 1,
+          description: definition.commandDescription ?? `Arguments for ${program}, e.g. \`--version\`.`,
+        },
+        cwd: {
+          type: 'string',
+          description: "Working directory (default: the agent's working directory); must be inside the allowed paths.",
+        },
       },
       required: ['command'],
       additionalProperties: false,
@@ -126,20 +135,22 @@ export function defineFilteredCommandSkill(definition: FilteredCommandSkillDefin
     readOnly: false,
     destructive: true,
     minimumLevel: 'sandboxed',
-    create: (services) => async (args, { signal }) => {
-      const words = splitCommand(requireString(args, 'command'), { hint: `Give only the ${program} arguments.` });
-      const argv = words[0] === program ? words.slice(1) : words;
-      if (argv.length === 0) throw new InvalidParametersError(`\`command\` holds no arguments for ${program}.`, 'command');
-      const invocation: CommandInvocation = { argv, subcommand: findSubcommand(argv) };
-      const level = services.getPermissionLevel() ?? 'sandboxed';
-      const refusal = findCommandRefusal(filter, level, invocation);
-      if (refusal) return ToolResult.fail(refusal, 'forbidden');
-      const readOnly = isReadOnlyInvocation(filter, invocation);
-      const cwd = await resolveWorkingDirectory(services, name, args.cwd, readOnly ? 'read' : 'write');
-      const context: FilteredCommandContext = { invocation, level, readOnly, cwd, services, signal };
-      const prepared = prepare ? await prepare(context) : { args: argv };
-      const result = await runProcess(program, prepared.args, { cwd, timeoutMs: timeoutSeconds * 1000, signal, env: prepared.env });
-      return present ? present(result, context) : toolResultFromRun(name, result, timeoutSeconds);
-    },
+    create:
+      (services) =>
+      async (args, { signal }) => {
+        const words = splitCommand(requireString(args, 'command'), { hint: `Give only the ${program} arguments.` });
+        const argv = words[0] === program ? words.slice(1) : words;
+        if (argv.length === 0) throw new InvalidParametersError(`\`command\` holds no arguments for ${program}.`, 'command');
+        const invocation: CommandInvocation = { argv, subcommand: findSubcommand(argv) };
+        const level = services.getPermissionLevel() ?? 'sandboxed';
+        const refusal = findCommandRefusal(filter, level, invocation);
+        if (refusal) return ToolResult.fail(refusal, 'forbidden');
+        const readOnly = isReadOnlyInvocation(filter, invocation);
+        const cwd = await resolveWorkingDirectory(services, name, args.cwd, readOnly ? 'read' : 'write');
+        const context: FilteredCommandContext = { invocation, level, readOnly, cwd, services, signal };
+        const prepared = prepare ? await prepare(context) : { args: argv };
+        const result = await runProcess(program, prepared.args, { cwd, timeoutMs: timeoutSeconds * 1000, signal, env: prepared.env });
+        return present ? present(result, context) : toolResultFromRun(name, result, timeoutSeconds);
+      },
   });
 }

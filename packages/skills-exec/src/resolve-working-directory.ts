@@ -9,7 +9,12 @@ import { authorizePath, InvalidParametersError, type PathAccess, type ServiceCon
  * `cwd` when it is not a directory. `access` is `write` for commands that change files there
  * (a write outside the write roots asks for confirmation under `trusted`).
  */
-export async function resolveWorkingDirectory(services: ServiceContainer, tool: string, cwd?: string, access: PathAccess = 'read'): Promise<string> {
+export async function resolveWorkingDirectory(
+  services: ServiceContainer,
+  tool: string,
+  cwd?: string,
+  access: PathAccess = 'read',
+): Promise<string> {
   if (cwd !== undefined && typeof cwd !== 'string') {
     throw new InvalidParametersError(`Expected \`cwd\` to be a path string, got ${cwd === null ? 'null' : typeof cwd}.`, 'cwd');
   }

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { NexusError, NotFoundError, PathSecurityError, resolvePreset, ServiceContainer } from '@nexus/core';
-import { testdir, type TestDir } from '@nexus/test-utils';
+import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveWorkingDirectory, RUN_TAG_VARIABLE, runProcess } from './index.js';
+import { RUN_TAG_VARIABLE, resolveWorkingDirectory, runProcess } from './index.js';
 import { awaitGo, isAlive } from './process-test-helpers.js';
 
 let dir: TestDir;
@@ -23,12 +23,20 @@ async function readPids(path: string): Promise<number[]> {
 describe('runProcess', () => {
   it('captures stdout, stderr and a non-zero exit code without rejecting', async () => {
     const result = await runProcess('sh', ['-c', 'echo out; echo err >&2; exit 3'], { cwd: dir.path });
-    expect(result).toMatchObject({ stdout: 'out\n', stderr: 'err\n', exitCode: 3, signal: null, timedOut: false, cancelled: false, truncated: false });
+    expect(result).toMatchObject({
+      stdout: 'out\n',
+      stderr: 'err\n',
+      exitCode: 3,
+      signal: null,
+      timedOut: false,
+      cancelled: false,
+      truncated: false,
+    });
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
   });
 
   it('passes arguments verbatim, without a shell', async () => {
-    const tricky = ['$(touch pwned)', '; rm -rf /', '`id`', '*', "a'b\"c", 'line\nbreak'];
+    const tricky = ['$(touch pwned)', '; rm -rf /', '`id`', '*', 'a\'b"c', 'line\nbreak'];
     const result = await runProcess('printf', ['%s\\0', ...tricky], { cwd: dir.path });
     expect(result.stdout.split('\0').slice(0, -1)).toEqual(tricky);
     expect(existsSync(dir.join('pwned'))).toBe(false);
@@ -46,14 +54,19 @@ describe('runProcess', () => {
   });
 
   it('rejects with not_found when the working directory is missing', async () => {
-    await expect(runProcess('true', [], { cwd: dir.join('missing') })).rejects.toMatchObject({ kind: 'not_found', message: expect.stringContaining('working directory') });
+    await expect(runProcess('true', [], { cwd: dir.join('missing') })).rejects.toMatchObject({
+      kind: 'not_found',
+      message: expect.stringContaining('working directory'),
+    });
   });
 
   it('rejects a program that is not executable', async () => {
     await writeFile(dir.join('script'), '#!/bin/sh\necho hi\n');
     await chmod(dir.join('script'), 0o644);
     const attempt = runProcess(dir.join('script'), [], { cwd: dir.path });
-    await expect(attempt).rejects.toSatisfy((error) => NexusError.isInstance(error) && error.kind === 'execution_failed' && /permission denied/.test(error.message));
+    await expect(attempt).rejects.toSatisfy(
+      (error) => NexusError.isInstance(error) && error.kind === 'execution_failed' && /permission denied/.test(error.message),
+    );
   });
 
   it('writes input to stdin and closes it; without input stdin is empty', async () => {
@@ -67,7 +80,9 @@ describe('runProcess', () => {
 
   it('validates its options with messages naming them', async () => {
     await expect(runProcess('true', [], { cwd: 'relative' })).rejects.toThrow('Expected `cwd` to be an absolute path, got "relative".');
-    await expect(runProcess('true', [], { cwd: dir.path, timeoutMs: -5 })).rejects.toThrow('Expected `timeoutMs` to be a positive number, got -5.');
+    await expect(runProcess('true', [], { cwd: dir.path, timeoutMs: -5 })).rejects.toThrow(
+      'Expected `timeoutMs` to be a positive number, got -5.',
+    );
     await expect(runProcess('true', [], { cwd: dir.path, maxOutputBytes: Number.NaN })).rejects.toThrow('Expected `maxOutputBytes`');
   });
 
@@ -132,7 +147,9 @@ describe('runProcess', () => {
       expect(recorded.filter(isAlive)).toEqual([]);
       await writeFile(go, '');
       await delay(1_000);
-      const sentinels = ['background', 'setsid', 'nohup', 'double-fork', 'setsid-fork', 'trap'].filter((name) => existsSync(dir.join(`sentinel-${name}`)));
+      const sentinels = ['background', 'setsid', 'nohup', 'double-fork', 'setsid-fork', 'trap'].filter((name) =>
+        existsSync(dir.join(`sentinel-${name}`)),
+      );
       expect(sentinels).toEqual([]);
     });
 
@@ -153,7 +170,11 @@ describe('runProcess', () => {
     it('ends the tree when the signal aborts', async () => {
       const controller = new AbortController();
       const pidFile = dir.join('pid');
-      const pending = runProcess('sh', ['-c', `trap '' TERM; sleep 60 & echo $! > ${pidFile}; wait`], { cwd: dir.path, signal: controller.signal, killGraceMs: 300 });
+      const pending = runProcess('sh', ['-c', `trap '' TERM; sleep 60 & echo $! > ${pidFile}; wait`], {
+        cwd: dir.path,
+        signal: controller.signal,
+        killGraceMs: 300,
+      });
       while (!existsSync(pidFile) || (await readPids(pidFile)).length === 0) await delay(20);
       controller.abort();
       const result = await pending;
@@ -189,7 +210,10 @@ describe('runProcess', () => {
     });
 
     it('caps each stream separately and lets a large finite output finish', async () => {
-      const result = await runProcess('sh', ['-c', 'head -c 3000000 /dev/zero | tr "\\0" a; echo short >&2'], { cwd: dir.path, maxOutputBytes: 1000 });
+      const result = await runProcess('sh', ['-c', 'head -c 3000000 /dev/zero | tr "\\0" a; echo short >&2'], {
+        cwd: dir.path,
+        maxOutputBytes: 1000,
+      });
       expect(result).toMatchObject({ exitCode: 0, truncated: true, stderr: 'short\n' });
       expect(result.stdout).toBe(`${'a'.repeat(1000)}\n[output truncated: showing the first 1000 B of 2.9 MiB]`);
     });

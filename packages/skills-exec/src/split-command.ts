@@ -56,7 +56,11 @@ export function splitCommand(command: string, options: SplitCommandOptions = {})
     const message = `\`${parameter}\` contains ${what} at position ${index + 1}; it runs a single program without a shell, so shell syntax is refused.${hint ? ` ${hint}` : ''}`;
     throw new InvalidParametersError(message, parameter);
   };
-  if (typeof command !== 'string') throw new InvalidParametersError(`Expected \`${parameter}\` to be a string, got ${command === null ? 'null' : typeof command}.`, parameter);
+  if (typeof command !== 'string')
+    throw new InvalidParametersError(
+      `Expected \`${parameter}\` to be a string, got ${command === null ? 'null' : typeof command}.`,
+      parameter,
+    );
 
   const words: string[] = [];
   let word = '';
@@ -101,7 +105,8 @@ export function splitCommand(command: string, options: SplitCommandOptions = {})
       index++;
     } else word += char;
   }
-  if (quote) throw new InvalidParametersError(`\`${parameter}\` has an unterminated ${quote === '"' ? 'double' : 'single'} quote.`, parameter);
+  if (quote)
+    throw new InvalidParametersError(`\`${parameter}\` has an unterminated ${quote === '"' ? 'double' : 'single'} quote.`, parameter);
   if (inWord) words.push(word);
   if (words.length === 0) throw new InvalidParametersError(`\`${parameter}\` is empty; expected a program and its arguments.`, parameter);
   if (ASSIGNMENT.test(words[0] as string)) refuse('an environment assignment `NAME=value` before the program', command.search(/\S/));

@@ -1,4 +1,4 @@
-import { ToolResult, type JsonObject } from '@nexus/core';
+import { type JsonObject, ToolResult } from '@nexus/core';
 import type { RunResult } from './run-process.js';
 
 /** The structured form of a run, for `ToolResult.data`. */

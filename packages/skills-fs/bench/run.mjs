@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ServiceContainer, resolvePreset } from '@nexus/core';
+import { resolvePreset, ServiceContainer } from '@nexus/core';
 import { SkillRegistry } from '@nexus/registry';
 import { fsSkills } from '../dist/index.js';
 
@@ -18,7 +18,23 @@ const FILES_PER_DIRECTORY = 20;
 const FILE_BYTES = 10_000;
 const NEEDLE = 'xq_needle_zx';
 
-const words = ['alpha', 'beta', 'gamma', 'delta', 'const', 'return', 'function', 'value', 'index', 'buffer', 'stream', 'error', 'result', 'import', 'export'];
+const words = [
+  'alpha',
+  'beta',
+  'gamma',
+  'delta',
+  'const',
+  'return',
+  'function',
+  'value',
+  'index',
+  'buffer',
+  'stream',
+  'error',
+  'result',
+  'import',
+  'export',
+];
 
 /** One file of ~10 kB of code-like lines; every 20th file holds the needle on one line. */
 function fileContent(seed) {
@@ -57,7 +73,10 @@ async function compare(ours, baseline) {
   if (baseline) await baseline();
   const times = { ours: [], baseline: [] };
   for (let index = 0; index < RUNS; index++) {
-    for (const [name, task] of [['baseline', baseline], ['ours', ours]]) {
+    for (const [name, task] of [
+      ['baseline', baseline],
+      ['ours', ours],
+    ]) {
       if (!task) continue;
       const start = performance.now();
       await task();
@@ -85,7 +104,9 @@ const rows = [];
 function report(name, ours, baseline, baselineName, target) {
   rows.push({ name, ours, baseline, baselineName, target });
   const ratio = baseline ? `${(ours / baseline).toFixed(2)}×` : '';
-  console.log(`${name.padEnd(34)} ${ours.toFixed(1).padStart(9)} ms   ${baselineName.padEnd(30)} ${baseline ? `${baseline.toFixed(1).padStart(9)} ms` : ''.padStart(12)}   ratio ${ratio.padStart(7)}   target ${target}`);
+  console.log(
+    `${name.padEnd(34)} ${ours.toFixed(1).padStart(9)} ms   ${baselineName.padEnd(30)} ${baseline ? `${baseline.toFixed(1).padStart(9)} ms` : ''.padStart(12)}   ratio ${ratio.padStart(7)}   target ${target}`,
+  );
 }
 
 const root = await mkdtemp(join(tmpdir(), 'nexus-fs-bench-'));
@@ -93,7 +114,9 @@ try {
   const tree = join(root, 'tree');
   const started = performance.now();
   const files = await generateTree(tree);
-  console.log(`Generated ${files} files (~${Math.round((files * FILE_BYTES) / 1e6)} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s. Medians of ${RUNS} alternating runs after a warm-up; load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores.\n`);
+  console.log(
+    `Generated ${files} files (~${Math.round((files * FILE_BYTES) / 1e6)} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s. Medians of ${RUNS} alternating runs after a warm-up; load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores.\n`,
+  );
 
   let hasRipgrep = true;
   try {
@@ -119,17 +142,23 @@ try {
   report('grep skill (built-in engine)', builtinTiming.ours, builtinTiming.baseline, 'rg -n PATTERN dir', '≤ 4×');
   // A real regular expression: no literal shortcut, every file is decoded and matched.
   const regexArgs = { ...grepArgs, pattern: 'xq_\\w+_zx' };
-  const regexTiming = await compare(async () => expectOk(await builtin.execute('grep', regexArgs)), rg(['--no-ignore', '--hidden', '-n', regexArgs.pattern, tree]));
+  const regexTiming = await compare(
+    async () => expectOk(await builtin.execute('grep', regexArgs)),
+    rg(['--no-ignore', '--hidden', '-n', regexArgs.pattern, tree]),
+  );
   report('grep skill (built-in), regex', regexTiming.ours, regexTiming.baseline, 'rg -n REGEX dir', '≤ 4×');
 
   const globArgs = { pattern: '*.ts', path: '.', max_results: 100_000 };
   const globbed = await expectOk(await builtin.execute('glob', globArgs));
   console.log(`glob finds ${globbed.data.total} files.`);
-  const globTiming = await compare(async () => expectOk(await builtin.execute('glob', globArgs)), rg(['--files', '--no-ignore', '--hidden', '-g', '*.ts', tree]));
+  const globTiming = await compare(
+    async () => expectOk(await builtin.execute('glob', globArgs)),
+    rg(['--files', '--no-ignore', '--hidden', '-g', '*.ts', tree]),
+  );
   report('glob skill', globTiming.ours, globTiming.baseline, "rg --files -g '*.ts' dir", '≤ 1.5×');
 
   const big = join(root, 'big.log');
-  const head = Array.from({ length: 5000 }, (_, index) => `log line ${index + 1} ${words[index % words.length]}`).join('\n') + '\n';
+  const head = `${Array.from({ length: 5000 }, (_, index) => `log line ${index + 1} ${words[index % words.length]}`).join('\n')}\n`;
   await writeFile(big, head);
   const handle = await open(big, 'r+');
   await handle.truncate(1024 ** 3);

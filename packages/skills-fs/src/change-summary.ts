@@ -35,9 +35,16 @@ export function summarizeChange(name: string, before: string, after: string): Ch
   const keepTail = Math.max(0, tail - CONTEXT_LINES);
   const oldMiddle = old.slice(keepHead, old.length - keepTail);
   const newMiddle = next.slice(keepHead, next.length - keepTail);
-  const patch = structuredPatch(name, name, oldMiddle.join('\n') + '\n', newMiddle.join('\n') + '\n', '', '', { context: CONTEXT_LINES, timeout: 2000 });
+  const patch = structuredPatch(name, name, `${oldMiddle.join('\n')}\n`, `${newMiddle.join('\n')}\n`, '', '', {
+    context: CONTEXT_LINES,
+    timeout: 2000,
+  });
   if (!patch) {
-    return { added: next.length - head - tail, removed: old.length - head - tail, diff: `(diff too large to show: lines ${head + 1}–${old.length - tail} replaced)` };
+    return {
+      added: next.length - head - tail,
+      removed: old.length - head - tail,
+      diff: `(diff too large to show: lines ${head + 1}–${old.length - tail} replaced)`,
+    };
   }
   let added = 0;
   let removed = 0;

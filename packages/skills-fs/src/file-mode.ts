@@ -13,7 +13,19 @@ export function entryKind(stats: Stats): string {
 
 /** `ls -l` style mode string, e.g. `drwxr-xr-x` or `-rw-r--r--`. */
 export function modeString(stats: Stats): string {
-  const type = stats.isDirectory() ? 'd' : stats.isSymbolicLink() ? 'l' : stats.isFIFO() ? 'p' : stats.isSocket() ? 's' : stats.isCharacterDevice() ? 'c' : stats.isBlockDevice() ? 'b' : '-';
+  const type = stats.isDirectory()
+    ? 'd'
+    : stats.isSymbolicLink()
+      ? 'l'
+      : stats.isFIFO()
+        ? 'p'
+        : stats.isSocket()
+          ? 's'
+          : stats.isCharacterDevice()
+            ? 'c'
+            : stats.isBlockDevice()
+              ? 'b'
+              : '-';
   const bits = 'rwxrwxrwx';
   let permissions = '';
   for (let index = 0; index < 9; index++) permissions += stats.mode & (1 << (8 - index)) ? bits[index] : '-';

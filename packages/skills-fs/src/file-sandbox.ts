@@ -1,15 +1,15 @@
 import { closeSync, fstatSync, lstatSync, realpathSync, type Stats } from 'node:fs';
-import { lstat, mkdir, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdir } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import {
-  authorizePath,
   type AuthorizePathOptions,
+  authorizePath,
   defineSkill,
   InvalidParametersError,
   isWithin,
   NexusError,
-  normalizePath,
   NotFoundError,
+  normalizePath,
   openVerified,
   openVerifiedDirectory,
   openVerifiedSync,
@@ -23,7 +23,7 @@ import {
   type VerifiedDirectory,
 } from '@nexus/core';
 import { ChunkReader } from './chunk-reader.js';
-import { resolveFileSkillOptions, type ResolvedFileSkillOptions } from './file-skill-options.js';
+import { type ResolvedFileSkillOptions, resolveFileSkillOptions } from './file-skill-options.js';
 import { fileVersion } from './read-tracker.js';
 
 /** Thrown when a write would overwrite a file the agent has not read, or that changed since. */
@@ -60,8 +60,13 @@ function fileOpenError(error: unknown, path: string): unknown {
 
 /** Refuses anything but a regular file, saying what to use instead. */
 function assertRegularFile(stats: Stats, path: string, parameter: string): void {
-  if (stats.isDirectory()) throw new InvalidParametersError(`Expected \`${parameter}\` to be a file, but ${path} is a directory; use list_directory or glob to see what it holds.`, parameter);
-  if (!stats.isFile()) throw new InvalidParametersError(`Expected \`${parameter}\` to be a regular file, but ${path} is a device, socket or pipe.`, parameter);
+  if (stats.isDirectory())
+    throw new InvalidParametersError(
+      `Expected \`${parameter}\` to be a file, but ${path} is a directory; use list_directory or glob to see what it holds.`,
+      parameter,
+    );
+  if (!stats.isFile())
+    throw new InvalidParametersError(`Expected \`${parameter}\` to be a regular file, but ${path} is a device, socket or pipe.`, parameter);
 }
 
 /**
@@ -209,8 +214,10 @@ export class FileSandbox {
     for (;;) {
       try {
         const stats = await lstat(existing);
-        if (stats.isSymbolicLink()) throw new PathSecurityError(await this.display(existing), 'it became a symbolic link after it was checked');
-        if (!stats.isDirectory()) throw new InvalidParametersError(`\`path\` ${await this.display(existing)} exists and is not a directory.`, 'path');
+        if (stats.isSymbolicLink())
+          throw new PathSecurityError(await this.display(existing), 'it became a symbolic link after it was checked');
+        if (!stats.isDirectory())
+          throw new InvalidParametersError(`\`path\` ${await this.display(existing)} exists and is not a directory.`, 'path');
         break;
       } catch (error) {
         if (errnoCode(error) !== 'ENOENT') throw error;

@@ -1,14 +1,21 @@
+import { resolvePreset, ServiceContainer } from '@nexus/core';
 import { SkillRegistry } from '@nexus/registry';
-import { ServiceContainer, resolvePreset } from '@nexus/core';
 import { expect, test } from 'vitest';
 import { fsSkills, resolveFileSkillOptions } from './index.js';
 
 const READ_ONLY = ['read_file', 'tail', 'file_info', 'list_directory', 'glob', 'grep'];
 const DESTRUCTIVE = ['write_file', 'edit_file', 'edit_lines', 'regex_replace', 'patch', 'copy_file', 'rename'];
 
-test('fsSkills holds the fifteen file skills with the seeds\' names, flags and parameters', () => {
+test("fsSkills holds the fifteen file skills with the seeds' names, flags and parameters", () => {
   expect(fsSkills.name).toBe('fs');
-  expect(fsSkills.skills.map((spec) => spec.name)).toEqual([...READ_ONLY, ...DESTRUCTIVE.slice(0, 3), 'append_file', ...DESTRUCTIVE.slice(3, 6), 'mkdir', 'rename']);
+  expect(fsSkills.skills.map((spec) => spec.name)).toEqual([
+    ...READ_ONLY,
+    ...DESTRUCTIVE.slice(0, 3),
+    'append_file',
+    ...DESTRUCTIVE.slice(3, 6),
+    'mkdir',
+    'rename',
+  ]);
   for (const spec of fsSkills.skills) {
     expect(spec.readOnly, spec.name).toBe(READ_ONLY.includes(spec.name));
     expect(spec.destructive, spec.name).toBe(DESTRUCTIVE.includes(spec.name));
@@ -21,7 +28,16 @@ test('fsSkills holds the fifteen file skills with the seeds\' names, flags and p
     list_directory: ['path', 'all', 'long'],
     glob: ['pattern', 'path', 'max_results', 'exclude'],
     grep: ['pattern', 'path', 'recursive', 'ignore_case', 'max_matches', 'include', 'context'],
-    edit_file: expect.arrayContaining(['old_string', 'new_string', 'replace_all', 'edits', 'start_line', 'end_line', 'new_content', 'dry_run']),
+    edit_file: expect.arrayContaining([
+      'old_string',
+      'new_string',
+      'replace_all',
+      'edits',
+      'start_line',
+      'end_line',
+      'new_content',
+      'dry_run',
+    ]),
     edit_lines: expect.arrayContaining(['start_line', 'end_line', 'new_content']),
     append_file: ['path', 'content', 'newline'],
     regex_replace: expect.arrayContaining(['pattern', 'replacement', 'count', 'ignore_case', 'multiline', 'dotall']),
@@ -35,7 +51,9 @@ test('a registry offers every file skill in every definition format without inst
   const services = new ServiceContainer().register('permissions', resolvePreset('sandboxed', { cwd: '/tmp' }));
   const registry = new SkillRegistry(services).use(fsSkills);
   expect(registry.getDefinitions()).toHaveLength(15);
-  expect(registry.getDefinitionsForPermissions(services.getPermissions()!, { format: 'anthropic' }).map((tool) => tool.name)).toContain('grep');
+  expect(registry.getDefinitionsForPermissions(services.getPermissions()!, { format: 'anthropic' }).map((tool) => tool.name)).toContain(
+    'grep',
+  );
 });
 
 test('settings are validated with messages that name the option', () => {

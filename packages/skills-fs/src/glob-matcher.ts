@@ -10,7 +10,13 @@ export function createGlobMatcher(patterns: string | readonly string[]): (relati
   const byName = list.filter((pattern) => !pattern.includes('/'));
   const byPath = list.filter((pattern) => pattern.includes('/'));
   const nameMatch = byName.length > 0 ? picomatch(byName, { dot: true }) : undefined;
-  const pathMatch = byPath.length > 0 ? picomatch(byPath.map((pattern) => pattern.replace(/^\.\//, '')), { dot: true }) : undefined;
+  const pathMatch =
+    byPath.length > 0
+      ? picomatch(
+          byPath.map((pattern) => pattern.replace(/^\.\//, '')),
+          { dot: true },
+        )
+      : undefined;
   return (relativePath) => {
     if (pathMatch?.(relativePath)) return true;
     if (!nameMatch) return false;

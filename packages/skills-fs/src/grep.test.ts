@@ -1,8 +1,8 @@
 import { link } from 'node:fs/promises';
+import type { Tree } from '@nexus/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
 import { findRipgrep } from './grep/ripgrep-search.js';
 import { createWorkspace, type Workspace, type WorkspaceOptions } from './test-helpers.js';
-import type { Tree } from '@nexus/test-utils';
 
 const hasRipgrep = (await findRipgrep()) !== undefined;
 
@@ -31,7 +31,11 @@ const engines = [
 ] as const;
 
 async function setUp(engine: 'builtin' | 'ripgrep', tree: Tree = TREE, options: WorkspaceOptions = {}): Promise<Workspace> {
-  workspace = await createWorkspace(tree, { outside: { 'secret.txt': 'needle secret\n' }, ...options, fileSkillOptions: { grepEngine: engine, ...options.fileSkillOptions } });
+  workspace = await createWorkspace(tree, {
+    outside: { 'secret.txt': 'needle secret\n' },
+    ...options,
+    fileSkillOptions: { grepEngine: engine, ...options.fileSkillOptions },
+  });
   return workspace;
 }
 
@@ -41,29 +45,58 @@ describe.each(engines)('grep with the %s engine', (engine, available) => {
     const result = await ws.run('grep', { pattern: 'needle', path: '.' });
     expect(result.data).toMatchObject({ engine });
     expect(result.output).toBe(
-      ['.hidden.ts:1:needle hidden', 'a.ts:1:const needle = 1;', 'a.ts:3:needle again', 'crlf.txt:2:needle here', 'src/deep.ts:3:needle three', 'src/deep.ts:7:needle seven', '[6 matches in 4 files.]'].join('\n'),
+      [
+        '.hidden.ts:1:needle hidden',
+        'a.ts:1:const needle = 1;',
+        'a.ts:3:needle again',
+        'crlf.txt:2:needle here',
+        'src/deep.ts:3:needle three',
+        'src/deep.ts:7:needle seven',
+        '[6 matches in 4 files.]',
+      ].join('\n'),
     );
   });
 
   test.skipIf(!available)('honours include, ignore_case, recursive and a single file as path', async () => {
     const ws = await setUp(engine);
-    expect((await ws.run('grep', { pattern: 'needle', path: '.', include: '*.py', ignore_case: true })).output).toBe('b.py:2:NEEDLE = 2\n[1 match in 1 file.]');
+    expect((await ws.run('grep', { pattern: 'needle', path: '.', include: '*.py', ignore_case: true })).output).toBe(
+      'b.py:2:NEEDLE = 2\n[1 match in 1 file.]',
+    );
     expect((await ws.run('grep', { pattern: 'needle', path: '.', include: 'src/*.ts' })).output).toContain('src/deep.ts:3:');
     expect((await ws.run('grep', { pattern: 'needle', path: '.', recursive: false })).output).not.toContain('src/');
-    expect((await ws.run('grep', { pattern: 'needle', path: 'src/deep.ts' })).output).toBe('src/deep.ts:3:needle three\nsrc/deep.ts:7:needle seven\n[2 matches in 1 file.]');
+    expect((await ws.run('grep', { pattern: 'needle', path: 'src/deep.ts' })).output).toBe(
+      'src/deep.ts:3:needle three\nsrc/deep.ts:7:needle seven\n[2 matches in 1 file.]',
+    );
     expect((await ws.run('grep', { pattern: 'absent', path: '.' })).output).toBe('No matches for "absent" in ..');
   });
 
   test.skipIf(!available)('adds context lines and separates groups with --', async () => {
     const ws = await setUp(engine);
     const result = await ws.run('grep', { pattern: 'needle', path: 'src', context: 1 });
-    expect(result.output).toBe(['src/deep.ts-2-two', 'src/deep.ts:3:needle three', 'src/deep.ts-4-four', '--', 'src/deep.ts-6-six', 'src/deep.ts:7:needle seven', 'src/deep.ts-8-eight', '[2 matches in 1 file.]'].join('\n'));
+    expect(result.output).toBe(
+      [
+        'src/deep.ts-2-two',
+        'src/deep.ts:3:needle three',
+        'src/deep.ts-4-four',
+        '--',
+        'src/deep.ts-6-six',
+        'src/deep.ts:7:needle seven',
+        'src/deep.ts-8-eight',
+        '[2 matches in 1 file.]',
+      ].join('\n'),
+    );
   });
 
   test.skipIf(!available)('stops at max_matches and says so', async () => {
     const ws = await setUp(engine, { 'many.txt': 'hit\n'.repeat(50), 'more.txt': 'hit\n' });
     const result = await ws.run('grep', { pattern: 'hit', path: '.', max_matches: 5 });
-    expect(result.output.split('\n').slice(0, 5)).toEqual(['many.txt:1:hit', 'many.txt:2:hit', 'many.txt:3:hit', 'many.txt:4:hit', 'many.txt:5:hit']);
+    expect(result.output.split('\n').slice(0, 5)).toEqual([
+      'many.txt:1:hit',
+      'many.txt:2:hit',
+      'many.txt:3:hit',
+      'many.txt:4:hit',
+      'many.txt:5:hit',
+    ]);
     expect(result.output).toContain('[Stopped at 5 matches (max_matches=5); there are more.');
   });
 
@@ -76,7 +109,11 @@ describe.each(engines)('grep with the %s engine', (engine, available) => {
 
   test.skipIf(!available)('is not hung by a catastrophic pattern, and the process stays responsive', async () => {
     // The built-in engine must hit the limit; ripgrep gets a generous one, as it answers at once.
-    const ws = await setUp(engine, { 'evil.txt': `${'a'.repeat(40)}!\n` }, { fileSkillOptions: { regexTimeoutMs: engine === 'builtin' ? 1000 : 30_000 } });
+    const ws = await setUp(
+      engine,
+      { 'evil.txt': `${'a'.repeat(40)}!\n` },
+      { fileSkillOptions: { regexTimeoutMs: engine === 'builtin' ? 1000 : 30_000 } },
+    );
     let ticks = 0;
     const timer = setInterval(() => ticks++, 20);
     const result = await ws.run('grep', { pattern: '(a+)+$', path: '.' });
@@ -108,7 +145,11 @@ describe.each(engines)('grep with the %s engine', (engine, available) => {
   });
 
   test.skipIf(!available)('shows invalid UTF-8 as replacement characters and cuts long lines', async () => {
-    const ws = await setUp(engine, { 'l.txt': new Uint8Array([...Buffer.from('caf'), 0xe9, ...Buffer.from(' needle\n')]), 'long.txt': `needle${'x'.repeat(300)}\n` }, { fileSkillOptions: { maxLineLength: 50 } });
+    const ws = await setUp(
+      engine,
+      { 'l.txt': new Uint8Array([...Buffer.from('caf'), 0xe9, ...Buffer.from(' needle\n')]), 'long.txt': `needle${'x'.repeat(300)}\n` },
+      { fileSkillOptions: { maxLineLength: 50 } },
+    );
     const result = await ws.run('grep', { pattern: 'needle', path: '.' });
     expect(result.output).toContain('l.txt:1:caf\uFFFD needle');
     expect(result.output).toContain(`long.txt:1:needle${'x'.repeat(44)}… [line cut at 50 characters]`);

@@ -37,6 +37,29 @@ export const fsSkills: SkillFamily = {
   ],
 };
 
+export type { ChunkReader } from './chunk-reader.js';
+export type { FileSkillDefinition, OpenedFile } from './file-sandbox.js';
+export { defineFileSkill, FileSandbox, StaleFileError } from './file-sandbox.js';
+export type { FileSkillOptions, GrepEngine, ResolvedFileSkillOptions } from './file-skill-options.js';
+export { resolveFileSkillOptions } from './file-skill-options.js';
+export type { FileVersion, ReadState, ReadTracker } from './read-tracker.js';
+export { fileVersion, InMemoryReadTracker } from './read-tracker.js';
+export type { AppendFileArgs } from './skills/append-file.js';
+export type { CopyFileArgs } from './skills/copy-file.js';
+export type { EditFileArgs } from './skills/edit-file.js';
+export type { EditLinesArgs } from './skills/edit-lines.js';
+export type { FileInfoArgs } from './skills/file-info.js';
+export type { GlobArgs } from './skills/glob.js';
+export type { GrepArgs } from './skills/grep.js';
+export type { ListDirectoryArgs } from './skills/list-directory.js';
+export type { MkdirArgs } from './skills/mkdir.js';
+export type { PatchArgs } from './skills/patch.js';
+export type { ReadFileArgs } from './skills/read-file.js';
+export type { RegexReplaceArgs } from './skills/regex-replace.js';
+export type { RenameArgs } from './skills/rename.js';
+export type { TailArgs } from './skills/tail.js';
+export type { WriteFileArgs } from './skills/write-file.js';
+export type { LineEdit, StringEdit } from './text-edits.js';
 export {
   appendFileSkill,
   copyFileSkill,
@@ -54,26 +77,3 @@ export {
   tailSkill,
   writeFileSkill,
 };
-export type { AppendFileArgs } from './skills/append-file.js';
-export type { CopyFileArgs } from './skills/copy-file.js';
-export type { EditFileArgs } from './skills/edit-file.js';
-export type { EditLinesArgs } from './skills/edit-lines.js';
-export type { FileInfoArgs } from './skills/file-info.js';
-export type { GlobArgs } from './skills/glob.js';
-export type { GrepArgs } from './skills/grep.js';
-export type { ListDirectoryArgs } from './skills/list-directory.js';
-export type { MkdirArgs } from './skills/mkdir.js';
-export type { PatchArgs } from './skills/patch.js';
-export type { ReadFileArgs } from './skills/read-file.js';
-export type { RegexReplaceArgs } from './skills/regex-replace.js';
-export type { RenameArgs } from './skills/rename.js';
-export type { TailArgs } from './skills/tail.js';
-export type { WriteFileArgs } from './skills/write-file.js';
-export type { StringEdit, LineEdit } from './text-edits.js';
-export { defineFileSkill, FileSandbox, StaleFileError } from './file-sandbox.js';
-export type { FileSkillDefinition, OpenedFile } from './file-sandbox.js';
-export type { ChunkReader } from './chunk-reader.js';
-export { resolveFileSkillOptions } from './file-skill-options.js';
-export type { FileSkillOptions, GrepEngine, ResolvedFileSkillOptions } from './file-skill-options.js';
-export { InMemoryReadTracker, fileVersion } from './read-tracker.js';
-export type { FileVersion, ReadState, ReadTracker } from './read-tracker.js';

@@ -173,7 +173,12 @@ export async function readLineSlice(file: ChunkReader, options: LineSliceOptions
  * Reads the last `count` lines of a file, backwards chunk by chunk, so the cost depends on the
  * lines asked for, not on the size of the file. Reads at most `maxBytes`.
  */
-export async function readLastLines(file: ChunkReader, count: number, maxBytes: number, maxLineLength: number): Promise<{ lines: string[] } & DecodeNotes> {
+export async function readLastLines(
+  file: ChunkReader,
+  count: number,
+  maxBytes: number,
+  maxLineLength: number,
+): Promise<{ lines: string[] } & DecodeNotes> {
   const notes: DecodeNotes = { invalidUtf8: false, longLines: 0 };
   const { size } = file;
   const chunks: Buffer[] = [];

@@ -14,7 +14,16 @@ const VALID: Record<string, Record<string, unknown>> = {
   edit_file: { path: 'a.txt', old_string: 'one', new_string: 'ONE', replace_all: false, dry_run: true },
   edit_lines: { path: 'a.txt', start_line: 1, end_line: 1, new_content: 'x', dry_run: true },
   append_file: { path: 'a.txt', content: 'x', newline: true },
-  regex_replace: { path: 'a.txt', pattern: 'o', replacement: '0', count: 1, ignore_case: false, multiline: false, dotall: false, dry_run: true },
+  regex_replace: {
+    path: 'a.txt',
+    pattern: 'o',
+    replacement: '0',
+    count: 1,
+    ignore_case: false,
+    multiline: false,
+    dotall: false,
+    dry_run: true,
+  },
   patch: { target: 'a.txt', diff: '@@ -1 +1 @@\n-one\n+ONE\n', mode: 'strict', dry_run: true },
   copy_file: { source: 'a.txt', destination: 'c.txt', overwrite: false },
   mkdir: { path: 'newdir' },
@@ -52,7 +61,8 @@ for (const spec of fsSkills.skills) {
   }
   for (const [name, schema] of Object.entries(properties)) {
     cases.push([spec.name, name, 'wrong type', { ...valid, [name]: wrongType(schema) }]);
-    for (const value of outOfRange(schema)) cases.push([spec.name, name, `out of range (${JSON.stringify(value)})`, { ...valid, [name]: value }]);
+    for (const value of outOfRange(schema))
+      cases.push([spec.name, name, `out of range (${JSON.stringify(value)})`, { ...valid, [name]: value }]);
   }
   cases.push([spec.name, 'bogus_parameter', 'unknown parameter', { ...valid, bogus_parameter: 1 }]);
 }
@@ -91,7 +101,17 @@ describe('checks the schema cannot express also name the parameter', () => {
     ['edit_file', { path: 'a.txt', old_string: 'one', new_string: 'x', start_line: 1, new_content: 'y' }, 'start_line'],
     ['edit_file', { path: 'a.txt', start_line: 1 }, 'new_content'],
     ['edit_file', { path: 'a.txt', old_string: '', new_string: 'x' }, 'old_string'],
-    ['edit_file', { path: 'a.txt', edits: [{ old_string: 'one', new_string: '1' }, { old_string: 'nope', new_string: '2' }] }, 'edits[1].old_string'],
+    [
+      'edit_file',
+      {
+        path: 'a.txt',
+        edits: [
+          { old_string: 'one', new_string: '1' },
+          { old_string: 'nope', new_string: '2' },
+        ],
+      },
+      'edits[1].old_string',
+    ],
     ['edit_lines', { path: 'a.txt', start_line: 9, new_content: 'x' }, 'start_line'],
     ['edit_lines', { path: 'a.txt', start_line: 2, end_line: 7, new_content: 'x' }, 'end_line'],
     ['patch', { target: 'a.txt' }, 'diff'],

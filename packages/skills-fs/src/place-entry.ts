@@ -8,16 +8,26 @@ import type { FileSandbox } from './file-sandbox.js';
  * receives the source under its own name (approved again for writing). Refuses an existing
  * destination unless `overwrite`. Returns the approved real destination and whether it exists.
  */
-export async function resolveDestination(files: FileSandbox, source: string, destination: string, overwrite: boolean): Promise<{ path: string; exists: boolean }> {
+export async function resolveDestination(
+  files: FileSandbox,
+  source: string,
+  destination: string,
+  overwrite: boolean,
+): Promise<{ path: string; exists: boolean }> {
   let real = await files.authorize(destination, { access: 'write' });
   if (real !== source && (await stat(real).catch(() => undefined))?.isDirectory()) {
     real = await files.authorize(join(real, basename(source)), { access: 'write' });
   }
-  if (real === source) throw new InvalidParametersError('Expected `destination` to differ from `source`; both are the same path.', 'destination');
+  if (real === source)
+    throw new InvalidParametersError('Expected `destination` to differ from `source`; both are the same path.', 'destination');
   const existing = await lstat(real).catch(() => undefined);
   if (existing && !overwrite) {
-    throw new InvalidParametersError(`\`destination\` ${await files.display(real)} already exists; set overwrite=true to replace it.`, 'destination');
+    throw new InvalidParametersError(
+      `\`destination\` ${await files.display(real)} already exists; set overwrite=true to replace it.`,
+      'destination',
+    );
   }
-  if (existing?.isDirectory()) throw new InvalidParametersError(`\`destination\` ${await files.display(real)} is a directory; it cannot be replaced.`, 'destination');
+  if (existing?.isDirectory())
+    throw new InvalidParametersError(`\`destination\` ${await files.display(real)} is a directory; it cannot be replaced.`, 'destination');
   return { path: real, exists: existing !== undefined };
 }

@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { open, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, open, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createWorkspace, type Workspace } from './test-helpers.js';
 
@@ -10,7 +10,7 @@ afterEach(async () => {
   workspace = undefined;
 });
 
-const numbered = (count: number, from = 1) => Array.from({ length: count }, (_, index) => `line ${from + index}`).join('\n') + '\n';
+const numbered = (count: number, from = 1) => `${Array.from({ length: count }, (_, index) => `line ${from + index}`).join('\n')}\n`;
 
 describe('read_file', () => {
   test('numbers lines in the format edit_lines uses, and pages with offset and limit', async () => {
@@ -20,7 +20,9 @@ describe('read_file', () => {
     expect(all.output).toContain('    10\tline 10');
     expect(all.output).not.toContain('Continue');
     const page = await workspace.run('read_file', { path: 'a.txt', offset: 4, limit: 3 });
-    expect(page.output).toBe('     4\tline 4\n     5\tline 5\n     6\tline 6\n[Showing lines 4–6; the limit was reached and the file goes on. Continue with offset=7.]');
+    expect(page.output).toBe(
+      '     4\tline 4\n     5\tline 5\n     6\tline 6\n[Showing lines 4–6; the limit was reached and the file goes on. Continue with offset=7.]',
+    );
     expect(page.data).toMatchObject({ firstLine: 4, lastLine: 6, nextLine: 7 });
     const tail = await workspace.run('read_file', { path: 'a.txt', offset: 9, limit: 5 });
     expect(tail.output).toBe('     9\tline 9\n    10\tline 10');
@@ -53,7 +55,10 @@ describe('read_file', () => {
   });
 
   test('refuses binary files clearly and shows invalid UTF-8 as replacement characters', async () => {
-    workspace = await createWorkspace({ 'bin.dat': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]), 'latin1.txt': new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]) });
+    workspace = await createWorkspace({
+      'bin.dat': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]),
+      'latin1.txt': new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]),
+    });
     const binary = await workspace.run('read_file', { path: 'bin.dat' });
     expect(binary.kind).toBe('invalid_input');
     expect(binary.error).toContain('is a binary file');
@@ -76,13 +81,20 @@ describe('read_file', () => {
 
   test('reads across 64 KiB chunks: a character split by the border, a line longer than a chunk, a deep offset', async () => {
     // 65,535 bytes of short lines, so that the 2-byte "é" of the next line straddles byte 65,536.
-    const filler = `${'a'.repeat(99)}\n`.repeat(655) + `${'b'.repeat(34)}\n`;
+    const filler = `${`${'a'.repeat(99)}\n`.repeat(655)}${'b'.repeat(34)}\n`;
     const content = `${filler}é and more\n${'y'.repeat(150_000)}\nafter the long line\nlast\n`;
     workspace = await createWorkspace({ 'chunks.txt': content });
     const border = await workspace.run('read_file', { path: 'chunks.txt', offset: 657, limit: 1 });
-    expect(border.output).toBe('   657\té and more\n[Showing lines 657–657; the limit was reached and the file goes on. Continue with offset=658.]');
+    expect(border.output).toBe(
+      '   657\té and more\n[Showing lines 657–657; the limit was reached and the file goes on. Continue with offset=658.]',
+    );
     const rest = await workspace.run('read_file', { path: 'chunks.txt', offset: 658 });
-    expect(rest.output.split('\n')).toEqual([`   658\t${'y'.repeat(2000)}… [line cut at 2000 characters]`, '   659\tafter the long line', '   660\tlast', '[1 line(s) longer than 2000 characters were cut.]']);
+    expect(rest.output.split('\n')).toEqual([
+      `   658\t${'y'.repeat(2000)}… [line cut at 2000 characters]`,
+      '   659\tafter the long line',
+      '   660\tlast',
+      '[1 line(s) longer than 2000 characters were cut.]',
+    ]);
     expect(rest.data).toMatchObject({ firstLine: 658, lastLine: 660, nextLine: null, totalLines: 660 });
   });
 
@@ -144,7 +156,11 @@ describe('deep directory trees', () => {
     workspace = await createWorkspace({ 'top.txt': 'needle at the top\n' });
     const work = workspace.dir.join('work');
     // 300 levels of 20-character names: about 6,300 characters, past Linux's 4,096 PATH_MAX.
-    execFileSync('bash', ['-c', 'for i in $(seq 300); do mkdir d_abcdefghijklmnopq && cd d_abcdefghijklmnopq || exit 1; done; echo needle deep > deep.txt'], { cwd: work });
+    execFileSync(
+      'bash',
+      ['-c', 'for i in $(seq 300); do mkdir d_abcdefghijklmnopq && cd d_abcdefghijklmnopq || exit 1; done; echo needle deep > deep.txt'],
+      { cwd: work },
+    );
     try {
       const glob = await workspace.run('glob', { pattern: '**/*.txt' });
       expect(glob.success, glob.error).toBe(true);

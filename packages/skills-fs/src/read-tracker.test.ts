@@ -40,7 +40,7 @@ describe('stale-write protection with a read tracker', () => {
     expect(refused.data).toMatchObject({ reason: 'changed' });
   });
 
-  test('the agent\'s own writes keep the file current, so edits can follow each other', async () => {
+  test("the agent's own writes keep the file current, so edits can follow each other", async () => {
     workspace = await createWorkspace({}, { readTracker: new InMemoryReadTracker() });
     expect((await workspace.run('write_file', { path: 'n.txt', content: 'a\n' })).success).toBe(true);
     expect((await workspace.run('edit_file', { path: 'n.txt', old_string: 'a', new_string: 'b' })).success).toBe(true);

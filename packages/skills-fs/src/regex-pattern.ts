@@ -23,7 +23,7 @@ export function compilePattern(pattern: string, flags: string, parameter = 'patt
  * stands for one backslash.
  */
 export function toJavaScriptReplacement(replacement: string): string {
-  return replacement.replace(/\\(\\|\d{1,2}|g<(\w+)>)/g, (match, body: string, group: string | undefined) => {
+  return replacement.replace(/\\(\\|\d{1,2}|g<(\w+)>)/g, (_match, body: string, group: string | undefined) => {
     if (body === '\\') return '\\';
     if (group !== undefined) return /^\d+$/.test(group) ? `$${group}` : `$<${group}>`;
     return `$${body}`;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { lstat, readdir, readFile, readlink, rm, symlink, rename as move, mkdir, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, rename as move, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -37,7 +37,10 @@ async function createTarget(): Promise<Workspace> {
       'link-dangling-out': { symlink: '../outside/created-by-attack.txt' },
       nested: { 'link-parent': { symlink: '../../outside' } },
     },
-    { outside: { 'secret.txt': 'top secret\n', 'hard.txt': 'top secret hard\n', sub: { 's.txt': 'top secret sub\n' } }, blockedPaths: ['blocked'] },
+    {
+      outside: { 'secret.txt': 'top secret\n', 'hard.txt': 'top secret hard\n', sub: { 's.txt': 'top secret sub\n' } },
+      blockedPaths: ['blocked'],
+    },
   );
   await writeFile(workspace.dir.join('work-evil.txt'), 'top secret sibling\n');
   await mkdir(workspace.dir.join('work-evil'));
@@ -95,7 +98,9 @@ const SKILLS: Record<string, (path: string) => Record<string, unknown>> = {
   'rename (destination)': (destination) => ({ source: 'inside.txt', destination, overwrite: true }),
 };
 
-const ATTACK_NAMES = Object.keys(attacks({ outside: '/o', dir: { join: (...parts: string[]) => join('/d', ...parts) } } as unknown as Workspace));
+const ATTACK_NAMES = Object.keys(
+  attacks({ outside: '/o', dir: { join: (...parts: string[]) => join('/d', ...parts) } } as unknown as Workspace),
+);
 const cases = Object.keys(SKILLS).flatMap((skill) => ATTACK_NAMES.map((attack) => [skill, attack] as const));
 
 let current: Workspace | undefined;

@@ -1,7 +1,7 @@
-import { ServiceContainer, resolvePreset, type PresetName, type ToolResult } from '@nexus/core';
+import { type PresetName, resolvePreset, ServiceContainer, type ToolResult } from '@nexus/core';
 import { SkillRegistry } from '@nexus/registry';
-import { testdir, type TestDir, type Tree } from '@nexus/test-utils';
-import { fsSkills, type FileSkillOptions, type ReadTracker } from './index.js';
+import { type TestDir, type Tree, testdir } from '@nexus/test-utils';
+import { type FileSkillOptions, fsSkills, type ReadTracker } from './index.js';
 
 /** A sandbox for tests: `work/` is the agent's working directory, `outside/` must stay untouched. */
 export interface Workspace {

@@ -30,10 +30,16 @@ export function applyStringEdit(text: string, edit: StringEdit, ending: LineEndi
     count = countOccurrences(text, search);
   }
   if (count === 0) {
-    throw new InvalidParametersError(`\`${parameter}\` was not found in the file. It must match the file exactly, whitespace and indentation included; read the file again and copy the text.`, parameter);
+    throw new InvalidParametersError(
+      `\`${parameter}\` was not found in the file. It must match the file exactly, whitespace and indentation included; read the file again and copy the text.`,
+      parameter,
+    );
   }
   if (count > 1 && !replaceAll) {
-    throw new InvalidParametersError(`\`${parameter}\` matches ${count} places in the file. Add surrounding lines to make it unique, or set replace_all=true to change all ${count}.`, parameter);
+    throw new InvalidParametersError(
+      `\`${parameter}\` matches ${count} places in the file. Add surrounding lines to make it unique, or set replace_all=true to change all ${count}.`,
+      parameter,
+    );
   }
   const replacement = inFileLineEndings(newString, ending);
   if (search === replacement) return { text, replaced: 0 };
@@ -59,7 +65,10 @@ export function applyLineEdit(text: string, edit: LineEdit, ending: LineEnding):
   const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
   const end = edit.end_line ?? (start > lines.length ? start - 1 : start);
   if (start > lines.length + 1) {
-    throw new InvalidParametersError(`Expected \`start_line\` to be at most ${lines.length + 1} (the file has ${lines.length} lines), got ${start}.`, 'start_line');
+    throw new InvalidParametersError(
+      `Expected \`start_line\` to be at most ${lines.length + 1} (the file has ${lines.length} lines), got ${start}.`,
+      'start_line',
+    );
   }
   if (end < start - 1 || end > lines.length) {
     throw new InvalidParametersError(`Expected \`end_line\` to be between ${start - 1} and ${lines.length}, got ${end}.`, 'end_line');
@@ -68,7 +77,7 @@ export function applyLineEdit(text: string, edit: LineEdit, ending: LineEnding):
   const after = lines.slice(end);
   let inserted = inFileLineEndings(content, ending);
   const lastReplaced = end >= start ? lines[end - 1] : undefined;
-  const needsBreak = after.length > 0 || (lastReplaced !== undefined && lastReplaced.endsWith('\n')) || (end < start && before.length > 0);
+  const needsBreak = after.length > 0 || lastReplaced?.endsWith('\n') || (end < start && before.length > 0);
   if (inserted !== '' && needsBreak && !inserted.endsWith('\n') && !inserted.endsWith('\r')) inserted += ending;
   const previous = before[before.length - 1];
   if (inserted !== '' && previous !== undefined && !previous.endsWith('\n')) before[before.length - 1] = previous + ending;

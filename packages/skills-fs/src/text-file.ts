@@ -42,18 +42,25 @@ export async function loadApprovedTextFile(files: FileSandbox, real: string): Pr
   try {
     const { maxEditBytes } = files.options;
     if (opened.stats.size > maxEditBytes) {
-      throw new InvalidParametersError(`\`path\` ${display} is ${opened.stats.size} bytes, more than the ${maxEditBytes} bytes the edit skills load; use patch or regex_replace on a smaller file, or write_file.`, 'path');
+      throw new InvalidParametersError(
+        `\`path\` ${display} is ${opened.stats.size} bytes, more than the ${maxEditBytes} bytes the edit skills load; use patch or regex_replace on a smaller file, or write_file.`,
+        'path',
+      );
     }
     bytes = await opened.handle.readFile();
   } finally {
     await opened.handle.close();
   }
-  if (looksBinary(bytes)) throw new InvalidParametersError(`\`path\` ${display} is a binary file; the edit skills only change text.`, 'path');
+  if (looksBinary(bytes))
+    throw new InvalidParametersError(`\`path\` ${display} is a binary file; the edit skills only change text.`, 'path');
   let text: string;
   try {
     text = strictUtf8.decode(bytes);
   } catch {
-    throw new InvalidParametersError(`\`path\` ${display} is not valid UTF-8 text; editing it would corrupt the bytes that are not.`, 'path');
+    throw new InvalidParametersError(
+      `\`path\` ${display} is not valid UTF-8 text; editing it would corrupt the bytes that are not.`,
+      'path',
+    );
   }
   await files.assertFresh(opened.path, opened.stats);
   return { path: opened.path, display, text, stats: opened.stats, lineEnding: detectLineEnding(text) };
@@ -70,7 +77,12 @@ export interface SaveFileOptions {
  * directory (core's `atomicWriteVerified`, which keeps the existing file's mode), and records the
  * new version with the read tracker. Returns the number of bytes written.
  */
-export async function saveFile(files: FileSandbox, real: string, data: string | Uint8Array, options: SaveFileOptions = {}): Promise<number> {
+export async function saveFile(
+  files: FileSandbox,
+  real: string,
+  data: string | Uint8Array,
+  options: SaveFileOptions = {},
+): Promise<number> {
   if (options.createParents) await files.makeDirectories(dirname(real));
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   const stats = await atomicWriteVerified(real, bytes);

@@ -45,11 +45,13 @@ export async function walkFiles(options: WalkOptions): Promise<WalkResult> {
   let unreadable = 0;
 
   const visit = async (relativeDirectory: string): Promise<void> => {
-    const entries = await readdir(relativeDirectory === '' ? root : join(root, relativeDirectory), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-      if (!UNREADABLE.has(error.code ?? '')) throw error;
-      unreadable++;
-      return [];
-    });
+    const entries = await readdir(relativeDirectory === '' ? root : join(root, relativeDirectory), { withFileTypes: true }).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (!UNREADABLE.has(error.code ?? '')) throw error;
+        unreadable++;
+        return [];
+      },
+    );
     for (const entry of entries) {
       if (++seen > maxEntries) {
         truncated = true;
@@ -57,7 +59,8 @@ export async function walkFiles(options: WalkOptions): Promise<WalkResult> {
       }
       const relativePath = relativeDirectory === '' ? entry.name : `${relativeDirectory}/${entry.name}`;
       if (entry.isFile()) files.push(relativePath);
-      else if (entry.isDirectory() && recursive && (!enterDirectory || (await enterDirectory(relativePath, entry.name)))) pending.push(relativePath);
+      else if (entry.isDirectory() && recursive && (!enterDirectory || (await enterDirectory(relativePath, entry.name))))
+        pending.push(relativePath);
     }
   };
 

@@ -23,7 +23,11 @@ export interface WorkerTaskOptions<Progress> {
  * built-ins through `process.getBuiltinModule`: a bundler rewrites `require`). It reads `workerData` and posts `{ type: 'progress', value }`
  * zero or more times, then `{ type: 'done', value }` or `{ type: 'error', message }`.
  */
-export function runWorkerTask<Result, Progress = never>(main: () => void, workerData: unknown, options: WorkerTaskOptions<Progress>): Promise<Result> {
+export function runWorkerTask<Result, Progress = never>(
+  main: () => void,
+  workerData: unknown,
+  options: WorkerTaskOptions<Progress>,
+): Promise<Result> {
   const { timeoutMs, timeoutMessage, signal, onProgress, transferList = [] } = options;
   if (signal?.aborted) return Promise.reject(new CancelledError());
   // A bundler keeping function names may wrap nested functions in `__name(…)`; give it a no-op.
@@ -39,7 +43,10 @@ export function runWorkerTask<Result, Progress = never>(main: () => void, worker
       void worker.terminate();
       outcome();
     };
-    const timer = setTimeout(() => finish(() => reject(new TimeoutError(`${timeoutMessage} (stopped after ${timeoutMs / 1000} s)`, timeoutMs))), timeoutMs);
+    const timer = setTimeout(
+      () => finish(() => reject(new TimeoutError(`${timeoutMessage} (stopped after ${timeoutMs / 1000} s)`, timeoutMs))),
+      timeoutMs,
+    );
     const onAbort = () => finish(() => reject(new CancelledError()));
     signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', (message: { type: string; value?: unknown; message?: string }) => {

@@ -1,4 +1,4 @@
-import { readFile, readdir, stat, lstat } from 'node:fs/promises';
+import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createWorkspace, type Workspace } from './test-helpers.js';
 
@@ -67,10 +67,22 @@ describe('edit_file', () => {
 
   test('applies batched edits in order, all or nothing', async () => {
     workspace = await createWorkspace({ 'e.txt': 'a b c\n' });
-    const failing = await workspace.run('edit_file', { path: 'e.txt', edits: [{ old_string: 'a', new_string: 'A' }, { old_string: 'zzz', new_string: 'Z' }] });
+    const failing = await workspace.run('edit_file', {
+      path: 'e.txt',
+      edits: [
+        { old_string: 'a', new_string: 'A' },
+        { old_string: 'zzz', new_string: 'Z' },
+      ],
+    });
     expect(failing.error).toContain('`edits[1].old_string` was not found');
     expect(await read('e.txt')).toBe('a b c\n');
-    const ok = await workspace.run('edit_file', { path: 'e.txt', edits: [{ old_string: 'a', new_string: 'A' }, { old_string: 'A b', new_string: 'AB' }] });
+    const ok = await workspace.run('edit_file', {
+      path: 'e.txt',
+      edits: [
+        { old_string: 'a', new_string: 'A' },
+        { old_string: 'A b', new_string: 'AB' },
+      ],
+    });
     expect(ok.output).toContain('2 edits, 2 replacement(s)');
     expect(await read('e.txt')).toBe('AB c\n');
   });
@@ -119,7 +131,7 @@ describe('edit_lines', () => {
 });
 
 describe('append_file', () => {
-  test('appends on a new line in the file\'s style and creates missing files', async () => {
+  test("appends on a new line in the file's style and creates missing files", async () => {
     workspace = await createWorkspace({ 'log.txt': { content: 'one\r\ntwo', mode: 0o600 } });
     const result = await workspace.run('append_file', { path: 'log.txt', content: 'three\nfour\n' });
     expect(result.output).toContain('Appended');
@@ -135,7 +147,13 @@ describe('append_file', () => {
 describe('regex_replace', () => {
   test('replaces with group references, a count and flags, keeping CRLF', async () => {
     workspace = await createWorkspace({ 'r.txt': 'foo1 Foo2 foo3\r\nbar\r\n' });
-    const result = await workspace.run('regex_replace', { path: 'r.txt', pattern: 'foo(\\d)', replacement: '\\1-$1', ignore_case: true, count: 2 });
+    const result = await workspace.run('regex_replace', {
+      path: 'r.txt',
+      pattern: 'foo(\\d)',
+      replacement: '\\1-$1',
+      ignore_case: true,
+      count: 2,
+    });
     expect(result.output).toContain('2 replacement(s)');
     expect(await read('r.txt')).toBe('1-1 2-2 foo3\r\nbar\r\n');
     await workspace.run('regex_replace', { path: 'r.txt', pattern: '^bar$', replacement: 'BAR', multiline: true });
@@ -173,7 +191,8 @@ describe('regex_replace', () => {
 
 describe('patch', () => {
   const original = 'line 1\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\n';
-  const twoHunks = '--- a/p.txt\n+++ b/p.txt\n@@ -1,3 +1,3 @@\n line 1\n-line 2\n+LINE 2\n line 3\n@@ -6,3 +6,3 @@\n line 6\n-line 7\n+LINE 7\n line 8\n';
+  const twoHunks =
+    '--- a/p.txt\n+++ b/p.txt\n@@ -1,3 +1,3 @@\n line 1\n-line 2\n+LINE 2\n line 3\n@@ -6,3 +6,3 @@\n line 6\n-line 7\n+LINE 7\n line 8\n';
 
   test('applies a unified diff and shows the change; keeps CRLF', async () => {
     workspace = await createWorkspace({ 'p.txt': original, 'c.txt': original.replaceAll('\n', '\r\n') });
@@ -197,7 +216,8 @@ describe('patch', () => {
   });
 
   test('a multi-file diff applies to all files or to none; new files are created', async () => {
-    const multi = '--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-x\n+X\n--- /dev/null\n+++ b/sub/new.txt\n@@ -0,0 +1,2 @@\n+new\n+file\n--- a/y.txt\n+++ b/y.txt\n@@ -1 +1 @@\n-y\n+Y\n';
+    const multi =
+      '--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-x\n+X\n--- /dev/null\n+++ b/sub/new.txt\n@@ -0,0 +1,2 @@\n+new\n+file\n--- a/y.txt\n+++ b/y.txt\n@@ -1 +1 @@\n-y\n+Y\n';
     workspace = await createWorkspace({ 'x.txt': 'x\n', 'y.txt': 'not y\n' });
     const failed = await workspace.run('patch', { target: '.', diff: multi });
     expect(failed.error).toContain('Hunk 1 of 1 for y.txt');
@@ -262,7 +282,11 @@ describe('mkdir and rename', () => {
   });
 
   test('rename moves a symlink itself, like mv, and leaves what it points to in place', async () => {
-    workspace = await createWorkspace({ 'real.txt': 'real', 'link.txt': { symlink: 'real.txt' }, 'out-link': { symlink: '../outside/secret.txt' } });
+    workspace = await createWorkspace({
+      'real.txt': 'real',
+      'link.txt': { symlink: 'real.txt' },
+      'out-link': { symlink: '../outside/secret.txt' },
+    });
     expect((await workspace.run('rename', { source: 'link.txt', destination: 'renamed-link.txt' })).success).toBe(true);
     expect((await lstat(workspace.dir.join('work', 'renamed-link.txt'))).isSymbolicLink()).toBe(true);
     expect(await read('real.txt')).toBe('real');
@@ -272,4 +296,3 @@ describe('mkdir and rename', () => {
     expect(await readFile(workspace.dir.join('outside', 'secret.txt'), 'utf8')).toBe('top secret\n');
   });
 });
-

@@ -1,6 +1,6 @@
 import type { PermissionLevel } from '@nexus/core';
 import type { GitArguments } from './git-arguments.js';
-import { structuredOptions, type StructuredKind } from './git-structured-output.js';
+import { type StructuredKind, structuredOptions } from './git-structured-output.js';
 
 const NO_PROGRAMS = ['--no-ext-diff', '--no-textconv'];
 const NO_SUBMODULE_WORK_TREES = '--ignore-submodules=dirty';
@@ -30,7 +30,12 @@ function insertBeforeSeparator(rest: readonly string[], options: readonly string
  * plus (below yolo) the read-only hardening options; at `trusted` a `checkout` of one name gets
  * a trailing `--`, so git takes the name as a branch or commit and never as paths to overwrite.
  */
-export function rewriteSubcommandArguments(parsed: GitArguments, level: PermissionLevel, readOnly: boolean, kind: StructuredKind | undefined): string[] {
+export function rewriteSubcommandArguments(
+  parsed: GitArguments,
+  level: PermissionLevel,
+  readOnly: boolean,
+  kind: StructuredKind | undefined,
+): string[] {
   const hardening = level !== 'yolo' && readOnly ? (READ_ONLY_OPTIONS[parsed.subcommand ?? ''] ?? []) : [];
   const rest = insertBeforeSeparator(parsed.rest, [...structuredOptions(kind), ...hardening]);
   if (level === 'trusted' && parsed.subcommand === 'checkout' && !rest.includes('--')) rest.push('--');

@@ -18,7 +18,16 @@ export interface GitArguments {
 }
 
 // Global options that take the next word as their value when not written `--name=value` (git.c).
-const GLOBALS_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env', '--list-cmds']);
+const GLOBALS_WITH_VALUE = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--super-prefix',
+  '--config-env',
+  '--list-cmds',
+]);
 const GLOBALS_ATTACHED_ONLY = new Set(['--exec-path']);
 
 /** Splits git's argv the way git.c reads its global options: the subcommand is the first word after them. */

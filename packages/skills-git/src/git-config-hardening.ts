@@ -65,7 +65,9 @@ export function parseConfigList(text: string): ConfigEntry[] {
     const scope = fields[index] as string;
     const entry = fields[index + 1] as string;
     const newline = entry.indexOf('\n');
-    entries.push(newline === -1 ? { scope, key: entry, value: null } : { scope, key: entry.slice(0, newline), value: entry.slice(newline + 1) });
+    entries.push(
+      newline === -1 ? { scope, key: entry, value: null } : { scope, key: entry.slice(0, newline), value: entry.slice(newline + 1) },
+    );
   }
   return entries;
 }

@@ -17,7 +17,11 @@ export function gitEnvironment(level: PermissionLevel, readOnly: boolean): Recor
     GIT_MERGE_AUTOEDIT: 'no',
   };
   if (level === 'yolo') return env;
-  Object.assign(env, { GIT_CONFIG_NOSYSTEM: '1', GIT_ATTR_NOSYSTEM: '1', GIT_ALLOW_PROTOCOL: readOnly ? 'none' : 'file:git:http:https:ssh' });
+  Object.assign(env, {
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_ATTR_NOSYSTEM: '1',
+    GIT_ALLOW_PROTOCOL: readOnly ? 'none' : 'file:git:http:https:ssh',
+  });
   if (readOnly) env.GIT_OPTIONAL_LOCKS = '0';
   return env;
 }

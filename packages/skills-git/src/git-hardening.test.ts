@@ -1,11 +1,24 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PermissionLevel } from '@nexus/core';
-import { testdir, type TestDir } from '@nexus/test-utils';
+import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRepository, git, gitRegistry, markers, writeScript } from './test-support.js';
 
-const HOOKS = ['pre-commit', 'prepare-commit-msg', 'commit-msg', 'post-commit', 'post-checkout', 'post-merge', 'pre-push', 'pre-rebase', 'reference-transaction', 'post-index-change', 'pre-auto-gc', 'fsmonitor-watchman'];
+const HOOKS = [
+  'pre-commit',
+  'prepare-commit-msg',
+  'commit-msg',
+  'post-commit',
+  'post-checkout',
+  'post-merge',
+  'pre-push',
+  'pre-rebase',
+  'reference-transaction',
+  'post-index-change',
+  'pre-auto-gc',
+  'fsmonitor-watchman',
+];
 
 let dir: TestDir;
 let repo: string;
@@ -18,7 +31,11 @@ beforeEach(async () => {
   markerDir = dir.join('markers');
   mkdirSync(markerDir);
   leave = (name) => `touch ${markerDir}/${name}`;
-  repo = createRepository(dir.join('repo'), { 'a.txt': 'hello\n', 'b.md': '# title\n', '.gitattributes': '*.txt filter=evil diff=evil merge=evil\n*.md diff=evil2\n' });
+  repo = createRepository(dir.join('repo'), {
+    'a.txt': 'hello\n',
+    'b.md': '# title\n',
+    '.gitattributes': '*.txt filter=evil diff=evil merge=evil\n*.md diff=evil2\n',
+  });
 });
 afterEach(async () => {
   await dir.cleanup();
@@ -79,10 +96,38 @@ function makeHostile(): void {
 }
 
 const READ_ONLY_COMMANDS = [
-  'status', 'status -s', 'diff', 'diff --cached', 'diff HEAD', 'diff --stat', 'log -p -2', 'log --stat', 'log', 'log --show-signature -1',
-  'show', 'show HEAD:a.txt', 'blame a.txt', 'blame b.md', 'grep -n hello', 'ls-files', 'cat-file -p HEAD:a.txt', 'describe --always --dirty',
-  'branch', 'branch -a', 'tag', 'stash list', 'shortlog -s HEAD', 'rev-parse HEAD', 'diff-files -p', 'diff-index -p HEAD', 'whatchanged -1',
-  'annotate a.txt', 'remote -v', 'remote show -n origin', 'diff-tree -p HEAD~0 --root', 'st',
+  'status',
+  'status -s',
+  'diff',
+  'diff --cached',
+  'diff HEAD',
+  'diff --stat',
+  'log -p -2',
+  'log --stat',
+  'log',
+  'log --show-signature -1',
+  'show',
+  'show HEAD:a.txt',
+  'blame a.txt',
+  'blame b.md',
+  'grep -n hello',
+  'ls-files',
+  'cat-file -p HEAD:a.txt',
+  'describe --always --dirty',
+  'branch',
+  'branch -a',
+  'tag',
+  'stash list',
+  'shortlog -s HEAD',
+  'rev-parse HEAD',
+  'diff-files -p',
+  'diff-index -p HEAD',
+  'whatchanged -1',
+  'annotate a.txt',
+  'remote -v',
+  'remote show -n origin',
+  'diff-tree -p HEAD~0 --root',
+  'st',
 ];
 
 describe('a hostile repository', () => {
@@ -91,7 +136,9 @@ describe('a hostile repository', () => {
   it('really is hostile: at yolo its configuration runs programs', async () => {
     const registry = gitRegistry(repo, 'yolo');
     for (const command of ['status', 'diff', 'log -p -1', 'blame b.md']) await registry.execute('git', { command });
-    expect(markers(markerDir)).toEqual(expect.arrayContaining(['fsmonitor', 'filter-process', 'included-textconv', 'hookspath-post-index-change']));
+    expect(markers(markerDir)).toEqual(
+      expect.arrayContaining(['fsmonitor', 'filter-process', 'included-textconv', 'hookspath-post-index-change']),
+    );
   });
 
   it.each(['sandboxed', 'trusted'] as const)('runs nothing during read-only commands at %s', async (level) => {
@@ -114,7 +161,18 @@ describe('a hostile repository', () => {
 
   it('refuses write commands at trusted, naming the settings', async () => {
     const registry = gitRegistry(repo, 'trusted');
-    for (const command of ['add a.txt', 'commit -am x', 'fetch origin', 'pull', 'push origin main', 'checkout -b other', 'merge main', 'stash', 'archive --format=tar.evil HEAD', 'commit --trailer sign=x -m y --allow-empty']) {
+    for (const command of [
+      'add a.txt',
+      'commit -am x',
+      'fetch origin',
+      'pull',
+      'push origin main',
+      'checkout -b other',
+      'merge main',
+      'stash',
+      'archive --format=tar.evil HEAD',
+      'commit --trailer sign=x -m y --allow-empty',
+    ]) {
       const result = await registry.execute('git', { command });
       expect(result, command).toMatchObject({ kind: 'forbidden' });
       expect(result.error, command).toContain("This repository's own configuration sets");

@@ -1,5 +1,5 @@
-import { PermissionDeniedError, type PathAccess } from '@nexus/core';
-import { isShortOptionBundle, longOptionName, type GitArguments } from './git-arguments.js';
+import { type PathAccess, PermissionDeniedError } from '@nexus/core';
+import { type GitArguments, isShortOptionBundle, longOptionName } from './git-arguments.js';
 
 /** A path named by a git command line that must stay inside the sandbox. */
 export interface NamedPath {
@@ -85,7 +85,9 @@ const SHORT_OPTION_RULES: Readonly<Record<string, Readonly<Record<string, Rule>>
   'ls-files': { X: { path: 'read' } },
   commit: { F: { path: 'read' }, t: { path: 'read' } },
   tag: { F: { path: 'read' } },
-  ...Object.fromEntries(['diff', 'log', 'show', 'whatchanged', 'diff-tree', 'diff-files', 'diff-index'].map((name) => [name, { O: { path: 'read' as const } }])),
+  ...Object.fromEntries(
+    ['diff', 'log', 'show', 'whatchanged', 'diff-tree', 'diff-files', 'diff-index'].map((name) => [name, { O: { path: 'read' as const } }]),
+  ),
 };
 
 /**
@@ -95,8 +97,21 @@ const SHORT_OPTION_RULES: Readonly<Record<string, Readonly<Record<string, Rule>>
  */
 const INSPECTED_LONG_OPTIONS: readonly string[] = [
   ...Object.keys(LONG_OPTION_RULES),
-  '--force', '--force-with-lease', '--force-if-includes', '--hard', '--merge', '--delete', '--mirror', '--prune',
-  '--discard-changes', '--force-create', '--worktree', '--global', '--system', '--blob', '--edit',
+  '--force',
+  '--force-with-lease',
+  '--force-if-includes',
+  '--hard',
+  '--merge',
+  '--delete',
+  '--mirror',
+  '--prune',
+  '--discard-changes',
+  '--force-create',
+  '--worktree',
+  '--global',
+  '--system',
+  '--blob',
+  '--edit',
 ];
 
 /** Real options that happen to be prefixes of inspected ones. */
@@ -104,10 +119,43 @@ const FULL_OPTIONS_THAT_ARE_PREFIXES = new Set(['--text', '--exclude', '--index'
 
 /** Options whose separate value is not a path (so `--author /x` is not mistaken for one). */
 const VALUE_OPTIONS = new Set([
-  '--author', '--committer', '--grep', '--since', '--until', '--after', '--before', '-S', '-G', '-n', '--max-count',
-  '--skip', '--format', '--pretty', '-e', '-m', '--message', '--contains', '--no-contains', '--merged', '--no-merged',
-  '--points-at', '--sort', '-L', '--date', '-b', '-B', '--branch', '--origin', '-o', '--depth', '-j', '--jobs',
-  '--shallow-since', '--shallow-exclude', '--server-option', '--reason',
+  '--author',
+  '--committer',
+  '--grep',
+  '--since',
+  '--until',
+  '--after',
+  '--before',
+  '-S',
+  '-G',
+  '-n',
+  '--max-count',
+  '--skip',
+  '--format',
+  '--pretty',
+  '-e',
+  '-m',
+  '--message',
+  '--contains',
+  '--no-contains',
+  '--merged',
+  '--no-merged',
+  '--points-at',
+  '--sort',
+  '-L',
+  '--date',
+  '-b',
+  '-B',
+  '--branch',
+  '--origin',
+  '-o',
+  '--depth',
+  '-j',
+  '--jobs',
+  '--shallow-since',
+  '--shallow-exclude',
+  '--server-option',
+  '--reason',
 ]);
 
 /** Which positional argument a command writes to: `clone <repo> <dir>`, `init <dir>`, `worktree add <path>`. */
@@ -130,7 +178,11 @@ function looksLikePath(word: string): boolean {
 function reviewGlobals(parsed: GitArguments, access: PathAccess, paths: NamedPath[]): void {
   for (const { name, value } of parsed.globals) {
     const kind = ALLOWED_GLOBALS[name];
-    if (kind === undefined) refuse(name, GLOBAL_REFUSALS[name] ?? 'it is not one of the global options accepted below yolo (-C, --git-dir, --work-tree, --no-pager …)');
+    if (kind === undefined)
+      refuse(
+        name,
+        GLOBAL_REFUSALS[name] ?? 'it is not one of the global options accepted below yolo (-C, --git-dir, --work-tree, --no-pager …)',
+      );
     if (kind === 'path' && value !== undefined && name !== '-C') paths.push({ path: value, access, source: name });
   }
 }

@@ -1,19 +1,19 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolResult } from '@nexus/core';
-import { testdir, type TestDir } from '@nexus/test-utils';
+import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   BRANCH_FORMAT_OPTION,
   formatStatus,
+  type GitBranch,
+  type GitStatus,
   isReadOnlyGitInvocation,
   LOG_FORMAT_OPTIONS,
   parseBranchList,
   parseGitArguments,
   parseLogCommits,
   parseStatusPorcelainV2,
-  type GitBranch,
-  type GitStatus,
 } from './index.js';
 import { createRepository, git, gitRegistry } from './test-support.js';
 
@@ -40,8 +40,42 @@ describe('parseGitArguments', () => {
 
   it('tells listing from changing for branch, tag, remote, stash and reflog', () => {
     const readOnly = (line: string) => isReadOnlyGitInvocation({ argv: line.split(' '), subcommand: undefined });
-    expect(['branch', 'branch -a', 'branch -vv', 'branch --list feat*', 'branch --contains HEAD', 'tag', 'tag -l v*', 'remote -v', 'remote get-url origin', 'remote show -n origin', 'stash list', 'reflog', 'reflog show main', 'worktree list'].filter((line) => !readOnly(line))).toEqual([]);
-    expect(['branch new', 'branch -d x', 'branch -fD x', 'branch --set-upstream-to=o/m', 'tag v1', 'tag -a v1 -m x', 'remote add o u', 'remote show origin', 'stash', 'stash pop', 'reflog expire', 'worktree add x', 'push', 'config -l'].filter(readOnly)).toEqual([]);
+    expect(
+      [
+        'branch',
+        'branch -a',
+        'branch -vv',
+        'branch --list feat*',
+        'branch --contains HEAD',
+        'tag',
+        'tag -l v*',
+        'remote -v',
+        'remote get-url origin',
+        'remote show -n origin',
+        'stash list',
+        'reflog',
+        'reflog show main',
+        'worktree list',
+      ].filter((line) => !readOnly(line)),
+    ).toEqual([]);
+    expect(
+      [
+        'branch new',
+        'branch -d x',
+        'branch -fD x',
+        'branch --set-upstream-to=o/m',
+        'tag v1',
+        'tag -a v1 -m x',
+        'remote add o u',
+        'remote show origin',
+        'stash',
+        'stash pop',
+        'reflog expire',
+        'worktree add x',
+        'push',
+        'config -l',
+      ].filter(readOnly),
+    ).toEqual([]);
   });
 });
 
@@ -63,7 +97,13 @@ describe('status porcelain v2', () => {
       '',
     ].join('\0');
     const status = parseStatusPorcelainV2(text);
-    expect(status.branch).toEqual({ head: 'main', oid: '1234567890abcdef1234567890abcdef12345678', upstream: 'origin/main', ahead: 2, behind: 1 });
+    expect(status.branch).toEqual({
+      head: 'main',
+      oid: '1234567890abcdef1234567890abcdef12345678',
+      upstream: 'origin/main',
+      ahead: 2,
+      behind: 1,
+    });
     expect(status.entries).toEqual([
       { kind: 'changed', index: '.', worktree: 'M', path: 'file with spaces.txt' },
       { kind: 'renamed', index: 'R', worktree: '.', path: 'new name.txt', originalPath: 'old name.txt' },
@@ -73,13 +113,25 @@ describe('status porcelain v2', () => {
       { kind: 'ignored', index: '!', worktree: '!', path: 'ignored.log' },
     ]);
     expect(formatStatus(status)).toBe(
-      ['## main...origin/main [ahead 2, behind 1]', ' M file with spaces.txt', 'R  old name.txt -> new name.txt', 'C  orig.txt -> copy.txt', 'UU conflict.txt', '?? untracked.txt', '!! ignored.log'].join('\n'),
+      [
+        '## main...origin/main [ahead 2, behind 1]',
+        ' M file with spaces.txt',
+        'R  old name.txt -> new name.txt',
+        'C  orig.txt -> copy.txt',
+        'UU conflict.txt',
+        '?? untracked.txt',
+        '!! ignored.log',
+      ].join('\n'),
     );
   });
 
   it('renders detached and unborn branches', () => {
-    expect(formatStatus(parseStatusPorcelainV2('# branch.oid abc\0# branch.head (detached)\0'))).toBe('## HEAD (no branch)\nnothing to commit, working tree clean');
-    expect(formatStatus(parseStatusPorcelainV2('# branch.oid (initial)\0# branch.head main\0'))).toBe('## No commits yet on main\nnothing to commit, working tree clean');
+    expect(formatStatus(parseStatusPorcelainV2('# branch.oid abc\0# branch.head (detached)\0'))).toBe(
+      '## HEAD (no branch)\nnothing to commit, working tree clean',
+    );
+    expect(formatStatus(parseStatusPorcelainV2('# branch.oid (initial)\0# branch.head main\0'))).toBe(
+      '## No commits yet on main\nnothing to commit, working tree clean',
+    );
   });
 });
 
@@ -88,13 +140,17 @@ describe('log and branch parsing', () => {
     const fields = (subject: string) => ['h', 's', '', 'n', 'e', 'd', 'n', 'e', 'd', subject, ''].join('\0');
     const text = `${fields('one')}\0${fields('two')}\0h2\0s2`;
     expect(parseLogCommits(text).map((commit) => commit.subject)).toEqual(['one', 'two']);
-    expect(parseLogCommits(`${fields('one')}\0${fields('two')}\n[output truncated: …]`, true).map((commit) => commit.subject)).toEqual(['one']);
+    expect(parseLogCommits(`${fields('one')}\0${fields('two')}\n[output truncated: …]`, true).map((commit) => commit.subject)).toEqual([
+      'one',
+    ]);
     expect(LOG_FORMAT_OPTIONS).toContain('-z');
   });
 
   it('reads detached HEAD entries', () => {
     const line = ['*', '(HEAD detached at abc1234)', '(HEAD detached at abc1234)', 'abc1234', '', '', 'subject'].join('\0');
-    expect(parseBranchList(`${line}\n`)).toEqual([{ name: '(HEAD detached at abc1234)', ref: null, current: true, commit: 'abc1234', upstream: null, track: null, subject: 'subject' }]);
+    expect(parseBranchList(`${line}\n`)).toEqual([
+      { name: '(HEAD detached at abc1234)', ref: null, current: true, commit: 'abc1234', upstream: null, track: null, subject: 'subject' },
+    ]);
     expect(BRANCH_FORMAT_OPTION.startsWith('--format=')).toBe(true);
   });
 });
@@ -123,7 +179,12 @@ describe('structured data from real repositories', () => {
     const status = dataOf<{ status: GitStatus }>(await registry.execute('git', { command: 'status' })).status;
     expect(status.branch).toMatchObject({ head: 'main', upstream: 'origin/main', ahead: 1, behind: 1 });
     const branches = dataOf<{ branches: GitBranch[] }>(await registry.execute('git', { command: 'branch -a' })).branches;
-    expect(branches.find((branch) => branch.name === 'main')).toMatchObject({ current: true, upstream: 'origin/main', track: 'ahead 1, behind 1', subject: 'local' });
+    expect(branches.find((branch) => branch.name === 'main')).toMatchObject({
+      current: true,
+      upstream: 'origin/main',
+      track: 'ahead 1, behind 1',
+      subject: 'local',
+    });
     expect(branches.map((branch) => branch.name)).toContain('origin/main');
   });
 

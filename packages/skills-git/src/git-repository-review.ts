@@ -43,14 +43,20 @@ async function readAlternates(commonDir: string): Promise<string[]> {
  */
 export async function reviewRepository(runGit: GitRunner, authorize: PathAuthorizer, readOnly: boolean): Promise<[string, string][]> {
   const [gitDir, commonDir, workTree] = await locateRepository(runGit);
-  for (const [path, what] of [[gitDir, 'git directory'], [commonDir, 'common git directory'], [workTree, 'work tree']] as const) {
+  for (const [path, what] of [
+    [gitDir, 'git directory'],
+    [commonDir, 'common git directory'],
+    [workTree, 'work tree'],
+  ] as const) {
     if (path !== undefined) await authorize(path, what);
   }
   if (commonDir !== undefined) for (const alternate of await readAlternates(commonDir)) await authorize(alternate, 'object alternate');
 
   const listing = await runGit(['config', '--list', '--null', '--show-scope']);
   if (listing.truncated || listing.exitCode !== 0) {
-    throw new PermissionDeniedError(`The git configuration could not be inspected, so nothing runs below yolo: ${listing.truncated ? 'it is too large' : listing.stderr.trim()}`);
+    throw new PermissionDeniedError(
+      `The git configuration could not be inspected, so nothing runs below yolo: ${listing.truncated ? 'it is too large' : listing.stderr.trim()}`,
+    );
   }
   const entries = parseConfigList(listing.stdout);
   if (readOnly) return neutralizingOverrides(entries);

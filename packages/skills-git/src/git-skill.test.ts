@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolvePreset, ServiceContainer, type ConfirmationRequest, type ToolResult } from '@nexus/core';
-import { testdir, type TestDir } from '@nexus/test-utils';
+import { type ConfirmationRequest, resolvePreset, ServiceContainer, type ToolResult } from '@nexus/core';
+import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GIT_TIMEOUT_SECONDS, gitSkill, gitSkills, type GitBranch, type GitCommit, type GitStatus } from './index.js';
+import { GIT_TIMEOUT_SECONDS, type GitBranch, type GitCommit, type GitStatus, gitSkill, gitSkills } from './index.js';
 import { createRepository, git, gitRegistry } from './test-support.js';
 
 function dataOf<T>(result: ToolResult): T {
@@ -24,7 +24,10 @@ describe('gitSkills family', () => {
   it('holds the git skill, offered at every level', () => {
     expect(gitSkills).toMatchObject({ name: 'git', skills: [{ name: 'git', minimumLevel: 'sandboxed' }] });
     expect(gitRegistry(repo, 'sandboxed').getDefinitionsForPermissions(resolvePreset('sandboxed', { cwd: repo }))).toHaveLength(1);
-    expect(gitSkill.parameters).toMatchObject({ required: ['command'], properties: { command: { type: 'string' }, cwd: { type: 'string' } } });
+    expect(gitSkill.parameters).toMatchObject({
+      required: ['command'],
+      properties: { command: { type: 'string' }, cwd: { type: 'string' } },
+    });
     expect(GIT_TIMEOUT_SECONDS).toBe(30);
   });
 });
@@ -70,9 +73,15 @@ describe('read-only commands at sandboxed', () => {
     const commits = dataOf<{ commits: GitCommit[] }>(result).commits;
     expect(commits.map((commit) => commit.subject)).toEqual(['Merge side', 'Add b', 'Initial commit']);
     expect(commits[0]?.parents).toHaveLength(2);
-    expect(commits[2]).toMatchObject({ body: 'With a body line.', author: { name: 'Test User', email: 'test@example.com', date: '2024-01-02T03:04:05+00:00' }, parents: [] });
+    expect(commits[2]).toMatchObject({
+      body: 'With a body line.',
+      author: { name: 'Test User', email: 'test@example.com', date: '2024-01-02T03:04:05+00:00' },
+      parents: [],
+    });
     expect(result.output).toContain(`commit ${commits[0]?.hash}\nMerge: `);
-    expect(result.output).toContain('Author: Test User <test@example.com>\nDate:   2024-01-02T03:04:05+00:00\n\n    Initial commit\n\n    With a body line.');
+    expect(result.output).toContain(
+      'Author: Test User <test@example.com>\nDate:   2024-01-02T03:04:05+00:00\n\n    Initial commit\n\n    With a body line.',
+    );
     const oneline = await gitRegistry(repo, 'sandboxed').execute('git', { command: 'log --oneline' });
     expect(oneline.output.split('\n')).toHaveLength(3);
     expect(oneline.data).not.toHaveProperty('commits');
@@ -84,8 +93,24 @@ describe('read-only commands at sandboxed', () => {
     expect(result.output).toBe('  feature\n* main');
     const branches = dataOf<{ branches: GitBranch[] }>(result).branches;
     expect(branches).toEqual([
-      { name: 'feature', ref: 'refs/heads/feature', current: false, commit: expect.stringMatching(/^[0-9a-f]{40}$/), upstream: null, track: null, subject: 'Initial commit' },
-      { name: 'main', ref: 'refs/heads/main', current: true, commit: expect.stringMatching(/^[0-9a-f]{40}$/), upstream: null, track: null, subject: 'Initial commit' },
+      {
+        name: 'feature',
+        ref: 'refs/heads/feature',
+        current: false,
+        commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+        upstream: null,
+        track: null,
+        subject: 'Initial commit',
+      },
+      {
+        name: 'main',
+        ref: 'refs/heads/main',
+        current: true,
+        commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+        upstream: null,
+        track: null,
+        subject: 'Initial commit',
+      },
     ]);
   });
 
@@ -271,6 +296,9 @@ describe('parameters', () => {
   it('names the parameter when called without the registry', async () => {
     const skill = gitSkill.factory(new ServiceContainer().register('cwd', repo));
     expect(await skill.execute({ command: 3 })).toMatchObject({ kind: 'invalid_input', error: expect.stringContaining('`command`') });
-    expect(await skill.execute({ command: 'git' })).toMatchObject({ kind: 'invalid_input', error: expect.stringContaining('no arguments') });
+    expect(await skill.execute({ command: 'git' })).toMatchObject({
+      kind: 'invalid_input',
+      error: expect.stringContaining('no arguments'),
+    });
   });
 });

@@ -1,5 +1,12 @@
 import { authorizePath, normalizePath, type SkillFamily } from '@nexus/core';
-import { DEFAULT_TIMEOUT_SECONDS, defineFilteredCommandSkill, resolveWorkingDirectory, runProcess, type FilteredCommandContext, type PreparedCommand } from '@nexus/skills-exec';
+import {
+  DEFAULT_TIMEOUT_SECONDS,
+  defineFilteredCommandSkill,
+  type FilteredCommandContext,
+  type PreparedCommand,
+  resolveWorkingDirectory,
+  runProcess,
+} from '@nexus/skills-exec';
 import { parseGitArguments } from './git-arguments.js';
 import { rewriteSubcommandArguments } from './git-arguments-rewrite.js';
 import { gitCommandFilter } from './git-command-filter.js';
@@ -26,12 +33,15 @@ async function prepareGit(context: FilteredCommandContext): Promise<PreparedComm
   const named = reviewGitOptions(parsed, readOnly);
   let directory = cwd;
   for (const option of parsed.globals) {
-    if (option.name === '-C' && option.value !== undefined) directory = await resolveWorkingDirectory(services, 'git', normalizePath(option.value, directory), access);
+    if (option.name === '-C' && option.value !== undefined)
+      directory = await resolveWorkingDirectory(services, 'git', normalizePath(option.value, directory), access);
   }
-  for (const { path, access: pathAccess } of named) await authorizePath(services, 'git', normalizePath(path, directory), { access: pathAccess });
+  for (const { path, access: pathAccess } of named)
+    await authorizePath(services, 'git', normalizePath(path, directory), { access: pathAccess });
 
   const hardening = ['--no-pager', ...configArguments([...ALWAYS_OVERRIDDEN, ...(readOnly ? READ_ONLY_OVERRIDDEN : [])])];
-  const runGit = (args: readonly string[]) => runProcess('git', [...hardening, ...userGlobals, ...args], { cwd, env, signal, timeoutMs: HELPER_TIMEOUT_MS });
+  const runGit = (args: readonly string[]) =>
+    runProcess('git', [...hardening, ...userGlobals, ...args], { cwd, env, signal, timeoutMs: HELPER_TIMEOUT_MS });
   const overrides = await reviewRepository(runGit, (path) => authorizePath(services, 'git', path, { access }), readOnly);
   return { args: [...hardening, ...configArguments(overrides), ...userGlobals, ...subcommand, ...rest], env };
 }

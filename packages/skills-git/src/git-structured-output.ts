@@ -1,6 +1,6 @@
-import { ToolResult, type JsonValue } from '@nexus/core';
-import { runResultData, toolResultFromRun, type RunResult } from '@nexus/skills-exec';
-import { beforeSeparator, hasOption, longOptionName, type GitArguments } from './git-arguments.js';
+import { type JsonValue, ToolResult } from '@nexus/core';
+import { type RunResult, runResultData, toolResultFromRun } from '@nexus/skills-exec';
+import { beforeSeparator, type GitArguments, hasOption, longOptionName } from './git-arguments.js';
 import { isReadOnlyGitInvocation } from './git-command-filter.js';
 import { BRANCH_FORMAT_OPTION, formatBranches, parseBranchList } from './output/branch-list.js';
 import { formatCommits, LOG_FORMAT_OPTIONS, parseLogCommits } from './output/log-commits.js';
@@ -11,10 +11,41 @@ export type StructuredKind = 'status' | 'log' | 'branch';
 
 // `git log` options that only choose which commits to show, so the skill may pick the format.
 const COMMIT_SELECTION_OPTIONS = new Set([
-  '--max-count', '--skip', '--since', '--after', '--until', '--before', '--author', '--committer', '--grep', '--all', '--branches',
-  '--tags', '--remotes', '--glob', '--exclude', '--merges', '--no-merges', '--first-parent', '--reverse', '--ancestry-path',
-  '--follow', '--regexp-ignore-case', '--all-match', '--invert-grep', '--extended-regexp', '--fixed-strings', '--no-walk',
-  '--topo-order', '--date-order', '--author-date-order', '--max-parents', '--min-parents', '--not', '--no-ext-diff', '--no-textconv',
+  '--max-count',
+  '--skip',
+  '--since',
+  '--after',
+  '--until',
+  '--before',
+  '--author',
+  '--committer',
+  '--grep',
+  '--all',
+  '--branches',
+  '--tags',
+  '--remotes',
+  '--glob',
+  '--exclude',
+  '--merges',
+  '--no-merges',
+  '--first-parent',
+  '--reverse',
+  '--ancestry-path',
+  '--follow',
+  '--regexp-ignore-case',
+  '--all-match',
+  '--invert-grep',
+  '--extended-regexp',
+  '--fixed-strings',
+  '--no-walk',
+  '--topo-order',
+  '--date-order',
+  '--author-date-order',
+  '--max-parents',
+  '--min-parents',
+  '--not',
+  '--no-ext-diff',
+  '--no-textconv',
 ]);
 
 function selectsCommitsOnly(word: string): boolean {
@@ -28,9 +59,20 @@ function selectsCommitsOnly(word: string): boolean {
  */
 export function structuredKind(parsed: GitArguments): StructuredKind | undefined {
   const { subcommand, rest } = parsed;
-  if (subcommand === 'status' && !hasOption(rest, ['--porcelain', '--short', '--long', '--null', '--verbose', '--column'], 'szv')) return 'status';
-  if (subcommand === 'log' && beforeSeparator(rest).filter((word) => word.startsWith('-')).every(selectsCommitsOnly)) return 'log';
-  if (subcommand === 'branch' && isReadOnlyGitInvocation({ argv: ['branch', ...rest], subcommand }) && !hasOption(rest, ['--format', '--verbose', '--column', '--show-current'], 'v')) {
+  if (subcommand === 'status' && !hasOption(rest, ['--porcelain', '--short', '--long', '--null', '--verbose', '--column'], 'szv'))
+    return 'status';
+  if (
+    subcommand === 'log' &&
+    beforeSeparator(rest)
+      .filter((word) => word.startsWith('-'))
+      .every(selectsCommitsOnly)
+  )
+    return 'log';
+  if (
+    subcommand === 'branch' &&
+    isReadOnlyGitInvocation({ argv: ['branch', ...rest], subcommand }) &&
+    !hasOption(rest, ['--format', '--verbose', '--column', '--show-current'], 'v')
+  ) {
     return 'branch';
   }
   return undefined;
@@ -63,7 +105,8 @@ function parse(kind: StructuredKind, result: RunResult): { text: string; field: 
  * the output as git printed it. `data` always holds the run.
  */
 export function presentGitResult(kind: StructuredKind | undefined, result: RunResult, timeoutSeconds: number): ToolResult {
-  if (kind === undefined || result.exitCode !== 0 || result.timedOut || result.cancelled) return toolResultFromRun('git', result, timeoutSeconds);
+  if (kind === undefined || result.exitCode !== 0 || result.timedOut || result.cancelled)
+    return toolResultFromRun('git', result, timeoutSeconds);
   const { text, field, value } = parse(kind, result);
   const stderr = result.stderr === '' ? '' : `\n[stderr]\n${result.stderr.replace(/\n$/, '')}`;
   const note = result.truncated ? '\n[output truncated]' : '';

@@ -1,10 +1,16 @@
-export { gitSkill, gitSkills, GIT_TIMEOUT_SECONDS } from './git-skill.js';
-export { gitCommandFilter, GIT_BLOCKED_PATTERNS, isReadOnlyGitInvocation, KNOWN_GIT_COMMANDS, READ_ONLY_GIT_COMMANDS } from './git-command-filter.js';
-export { parseGitArguments } from './git-arguments.js';
 export type { GitArguments, GlobalOption } from './git-arguments.js';
-export { parseStatusPorcelainV2, formatStatus } from './output/status-porcelain.js';
-export type { GitStatus, GitStatusEntry } from './output/status-porcelain.js';
-export { parseLogCommits, formatCommits, LOG_FORMAT_OPTIONS } from './output/log-commits.js';
-export type { GitCommit } from './output/log-commits.js';
-export { parseBranchList, formatBranches, BRANCH_FORMAT_OPTION } from './output/branch-list.js';
+export { parseGitArguments } from './git-arguments.js';
+export {
+  GIT_BLOCKED_PATTERNS,
+  gitCommandFilter,
+  isReadOnlyGitInvocation,
+  KNOWN_GIT_COMMANDS,
+  READ_ONLY_GIT_COMMANDS,
+} from './git-command-filter.js';
+export { GIT_TIMEOUT_SECONDS, gitSkill, gitSkills } from './git-skill.js';
 export type { GitBranch } from './output/branch-list.js';
+export { BRANCH_FORMAT_OPTION, formatBranches, parseBranchList } from './output/branch-list.js';
+export type { GitCommit } from './output/log-commits.js';
+export { formatCommits, LOG_FORMAT_OPTIONS, parseLogCommits } from './output/log-commits.js';
+export type { GitStatus, GitStatusEntry } from './output/status-porcelain.js';
+export { formatStatus, parseStatusPorcelainV2 } from './output/status-porcelain.js';

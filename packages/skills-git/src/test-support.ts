@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolvePreset, ServiceContainer, type ConfirmationRequest, type PermissionLevel } from '@nexus/core';
+import { type ConfirmationRequest, type PermissionLevel, resolvePreset, ServiceContainer } from '@nexus/core';
 import { SkillRegistry } from '@nexus/registry';
 import { gitSkills } from './index.js';
 
@@ -10,7 +10,13 @@ export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, {
     cwd,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', HOME: cwd, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_DATE: '2024-01-02T03:04:05Z', GIT_COMMITTER_DATE: '2024-01-02T03:04:05Z' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: cwd,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_AUTHOR_DATE: '2024-01-02T03:04:05Z',
+      GIT_COMMITTER_DATE: '2024-01-02T03:04:05Z',
+    },
   });
 }
 

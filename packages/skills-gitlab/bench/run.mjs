@@ -2,8 +2,9 @@
 // definitions (what every LLM call pays), the actions covered against the specification, and
 // the cost of a skill call over a bare HTTP request to a local GitLab-shaped server.
 // Figures only, no pass/fail. Run after a build: `node bench/run.mjs`.
-import { createServer } from 'node:http';
+
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -34,7 +35,17 @@ const SPEC_ACTIONS = {
   gitlab_variable: ['list', 'get', 'create', 'update', 'delete'],
   gitlab_deploy_key: ['list', 'get', 'create', 'update', 'delete', 'enable'],
   gitlab_deploy_token: ['list', 'get', 'create', 'delete'],
-  gitlab_feature_flag: ['list', 'get', 'create', 'update', 'delete', 'list-user-lists', 'create-user-list', 'update-user-list', 'delete-user-list'],
+  gitlab_feature_flag: [
+    'list',
+    'get',
+    'create',
+    'update',
+    'delete',
+    'list-user-lists',
+    'create-user-list',
+    'update-user-list',
+    'delete-user-list',
+  ],
 };
 /** The original's 21 definitions, as the specification puts it (§1.3: "~8k tokens"). */
 const BASELINE_TOKENS = 8_000;
@@ -48,7 +59,8 @@ function definitionFigures() {
   const chars = JSON.stringify(definitions).length;
   const tokens = Math.round(chars / 4);
   console.log('Tool definitions (OpenAI format, JSON.stringify)');
-  for (const definition of definitions) console.log(`  ${definition.function.name.padEnd(22)} ${pad(JSON.stringify(definition).length, 6)} chars`);
+  for (const definition of definitions)
+    console.log(`  ${definition.function.name.padEnd(22)} ${pad(JSON.stringify(definition).length, 6)} chars`);
   console.log(`  ${'all 21'.padEnd(22)} ${pad(chars, 6)} chars  ≈ ${tokens} tokens (chars/4)`);
   console.log(`  baseline (original)    ≈ ${BASELINE_TOKENS} tokens   ratio ${(tokens / BASELINE_TOKENS).toFixed(2)}`);
 }
@@ -72,8 +84,18 @@ function coverageFigures() {
 }
 
 async function startServer() {
-  const issue = JSON.stringify({ iid: 1, title: 'Bench issue', state: 'opened', labels: ['bug'], author: { username: 'alice' }, description: 'text' });
-  const page = (start) => JSON.stringify(Array.from({ length: 100 }, (_, index) => ({ iid: start + index, title: `Issue ${start + index}`, state: 'opened', labels: [] })));
+  const issue = JSON.stringify({
+    iid: 1,
+    title: 'Bench issue',
+    state: 'opened',
+    labels: ['bug'],
+    author: { username: 'alice' },
+    description: 'text',
+  });
+  const page = (start) =>
+    JSON.stringify(
+      Array.from({ length: 100 }, (_, index) => ({ iid: start + index, title: `Issue ${start + index}`, state: 'opened', labels: [] })),
+    );
   const server = createServer((request, response) => {
     const url = new URL(request.url, 'http://localhost');
     if (url.pathname.endsWith('/issues')) {
@@ -106,19 +128,30 @@ async function callFigures() {
       .register('gitlab', { instances: { bench: { url, token: TOKEN } } });
     const registry = new SkillRegistry(services).use(gitlabSkills);
     const path = '/api/v4/projects/group%2Fproject/issues/1';
-    const bare = await timeIt(CALLS, () => got(`${url}${path}`, { headers: { 'private-token': TOKEN }, responseType: 'json', retry: { limit: 0 } }));
+    const bare = await timeIt(CALLS, () =>
+      got(`${url}${path}`, { headers: { 'private-token': TOKEN }, responseType: 'json', retry: { limit: 0 } }),
+    );
     const skill = await timeIt(CALLS, async () => {
       const result = await registry.execute('gitlab_issue', { action: 'get', instance: 'bench', project: 'group/project', iid: 1 });
       if (!result.success) throw new Error(result.error);
     });
     const detected = await timeIt(50, () => registry.execute('gitlab_issue', { action: 'get', project: 'group/project', iid: 1 }));
     const bareList = await timeIt(20, async () => {
-      for (let number = 1; number <= 10; number++) await got(`${url}/api/v4/projects/g%2Fp/issues?per_page=100&page=${number}`, { headers: { 'private-token': TOKEN }, responseType: 'json' });
+      for (let number = 1; number <= 10; number++)
+        await got(`${url}/api/v4/projects/g%2Fp/issues?per_page=100&page=${number}`, {
+          headers: { 'private-token': TOKEN },
+          responseType: 'json',
+        });
     });
-    const skillList = await timeIt(20, () => registry.execute('gitlab_issue', { action: 'list', instance: 'bench', project: 'g/p', limit: 1000 }));
+    const skillList = await timeIt(20, () =>
+      registry.execute('gitlab_issue', { action: 'list', instance: 'bench', project: 'g/p', limit: 1000 }),
+    );
     console.log('\nCall cost against a local server (mean per call)');
     console.log(`  ${'operation'.padEnd(44)} ${'bare got'.padStart(10)} ${'skill'.padStart(10)} ${'ratio'.padStart(7)}`);
-    const row = (name, base, value) => console.log(`  ${name.padEnd(44)} ${pad(`${base.toFixed(2)} ms`, 10)} ${pad(`${value.toFixed(2)} ms`, 10)} ${pad((value / base).toFixed(2), 7)}`);
+    const row = (name, base, value) =>
+      console.log(
+        `  ${name.padEnd(44)} ${pad(`${base.toFixed(2)} ms`, 10)} ${pad(`${value.toFixed(2)} ms`, 10)} ${pad((value / base).toFixed(2), 7)}`,
+      );
     row('get one issue (instance and project given)', bare, skill);
     row('get one issue (instance from git remote)', bare, detected);
     row('list 1000 issues (10 pages of 100)', bareList, skillList);

@@ -3,9 +3,27 @@
  * mutating — the fail-safe side: it asks for confirmation in `trusted` and accepts `dry_run`.
  */
 export const READ_ONLY_ACTIONS: ReadonlySet<string> = new Set([
-  'list', 'get', 'search', 'diff', 'commits', 'pipelines', 'jobs', 'variables', 'log', 'status', 'browse',
-  'list-protected', 'list-user-lists', 'list-cadences', 'issues', 'merge-requests', 'list-issues', 'list-lists',
-  'stats', 'rules', 'whoami',
+  'list',
+  'get',
+  'search',
+  'diff',
+  'commits',
+  'pipelines',
+  'jobs',
+  'variables',
+  'log',
+  'status',
+  'browse',
+  'list-protected',
+  'list-user-lists',
+  'list-cadences',
+  'issues',
+  'merge-requests',
+  'list-issues',
+  'list-lists',
+  'stats',
+  'rules',
+  'whoami',
 ]);
 
 /** Whether an action changes something on the server or on disk. */

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { atomicWriteVerified, authorizePath, PathSecurityError, validatePath, type ServiceContainer } from '@nexus/core';
+import { atomicWriteVerified, authorizePath, PathSecurityError, type ServiceContainer, validatePath } from '@nexus/core';
 
 /**
  * Writes downloaded bytes to `outputPath` through the sandbox (`authorizePath` for writing, which
@@ -20,7 +20,12 @@ export async function saveFile(services: ServiceContainer, tool: string, outputP
  * through the sandbox once; every file is then checked to resolve inside it — a symlink planted in
  * the directory cannot redirect a write — before the first file is written.
  */
-export async function extractFiles(services: ServiceContainer, tool: string, outputPath: string, files: ReadonlyMap<string, Uint8Array>): Promise<string> {
+export async function extractFiles(
+  services: ServiceContainer,
+  tool: string,
+  outputPath: string,
+  files: ReadonlyMap<string, Uint8Array>,
+): Promise<string> {
   const directory = await authorizePath(services, tool, outputPath, { access: 'write' });
   const blockedPaths = services.getBlockedPaths();
   const targets: Array<[string, Uint8Array]> = [];

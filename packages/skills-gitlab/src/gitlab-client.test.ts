@@ -1,16 +1,20 @@
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { startGitLabStandIn, testdir, type GitLabStandIn } from '@nexus/test-utils';
+import { type GitLabStandIn, startGitLabStandIn, testdir } from '@nexus/test-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GitLabApiError } from './gitlab-api-error.js';
 import { GitLabClient } from './gitlab-client.js';
-import { parseGitLabSettings, type GitLabInstanceSettings, type GitLabSettings } from './settings.js';
+import { type GitLabInstanceSettings, type GitLabSettings, parseGitLabSettings } from './settings.js';
 
 let server: GitLabStandIn;
 let other: GitLabStandIn;
 
 function client(instance: Partial<GitLabInstanceSettings> = {}, settings: Partial<GitLabSettings> = {}): GitLabClient {
-  const resolved = parseGitLabSettings({ instances: { work: { url: server.url, token: server.token, ...instance } }, retryDelayMs: 1, ...settings });
+  const resolved = parseGitLabSettings({
+    instances: { work: { url: server.url, token: server.token, ...instance } },
+    retryDelayMs: 1,
+    ...settings,
+  });
   return new GitLabClient('work', resolved.instances.work as GitLabInstanceSettings, resolved);
 }
 
@@ -49,7 +53,11 @@ describe('requests', () => {
   });
 
   it('joins list query values with commas and leaves out undefined ones', async () => {
-    await client().request({ method: 'GET', path: '/projects/g%2Fp/issues', query: { labels: ['a', 'b'], state: undefined, confidential: false } });
+    await client().request({
+      method: 'GET',
+      path: '/projects/g%2Fp/issues',
+      query: { labels: ['a', 'b'], state: undefined, confidential: false },
+    });
     expect(server.requests[0]?.query).toEqual({ labels: 'a,b', confidential: 'false' });
   });
 
@@ -76,7 +84,9 @@ describe('requests', () => {
   });
 
   it('fails with 401 and sends nothing when no token can be found', async () => {
-    const error = await failure(client({ token: undefined, tokenEnv: 'NEXUS_TEST_UNSET_VARIABLE' }).request({ method: 'GET', path: '/user' }));
+    const error = await failure(
+      client({ token: undefined, tokenEnv: 'NEXUS_TEST_UNSET_VARIABLE' }).request({ method: 'GET', path: '/user' }),
+    );
     expect(error.status).toBe(401);
     expect(error.kind).toBe('forbidden');
     expect(error.message).toBe("No GitLab token configured for instance 'work'.");
@@ -86,7 +96,9 @@ describe('requests', () => {
   it('reports an unreadable token file without its contents', async () => {
     const dir = await testdir();
     await writeFile(dir.join('unused'), 'x');
-    const error = await failure(client({ token: undefined, tokenFile: dir.join('missing-token') }).request({ method: 'GET', path: '/user' }));
+    const error = await failure(
+      client({ token: undefined, tokenFile: dir.join('missing-token') }).request({ method: 'GET', path: '/user' }),
+    );
     expect(error.message).toMatch(/Could not read the token file of GitLab instance 'work' \(ENOENT\)/);
     await dir.cleanup();
   });
@@ -120,7 +132,11 @@ describe('pagination', () => {
     server.route('GET', '/projects/:project/issues', (request) =>
       request.query.cursor === 'abc'
         ? { status: 200, body: items(3) }
-        : { status: 200, headers: { link: `<${other.url}/api/v4/projects/g%2Fp/issues?cursor=abc&per_page=3>; rel="next"` }, body: items(3) },
+        : {
+            status: 200,
+            headers: { link: `<${other.url}/api/v4/projects/g%2Fp/issues?cursor=abc&per_page=3>; rel="next"` },
+            body: items(3),
+          },
     );
     expect(await client().list('/projects/g%2Fp/issues', {}, 10)).toHaveLength(6);
     expect(server.requests.map((request) => request.query.cursor)).toEqual([undefined, 'abc']);
@@ -128,7 +144,10 @@ describe('pagination', () => {
   });
 
   it('without headers, treats a short page as the last', async () => {
-    server.route('GET', '/projects/:project/issues', (request) => ({ status: 200, body: request.query.page === '1' ? items(5) : items(2) }));
+    server.route('GET', '/projects/:project/issues', (request) => ({
+      status: 200,
+      body: request.query.page === '1' ? items(5) : items(2),
+    }));
     expect(await client().list('/projects/g%2Fp/issues', {}, 20)).toHaveLength(5);
     expect(server.requests).toHaveLength(1);
   });
@@ -185,7 +204,9 @@ describe('retries', () => {
 
   it('does not repeat a POST that timed out', async () => {
     server.inject({ delayMs: 1_000 });
-    const error = await failure(client({}, { timeoutMs: 100 }).request({ method: 'POST', path: '/projects/g%2Fp/issues', body: { title: 'x' } }));
+    const error = await failure(
+      client({}, { timeoutMs: 100 }).request({ method: 'POST', path: '/projects/g%2Fp/issues', body: { title: 'x' } }),
+    );
     expect(error.kind).toBe('timeout');
     expect(server.requests).toHaveLength(1);
   });
@@ -206,8 +227,13 @@ describe('retries', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as { port: number };
     await new Promise((resolve) => closed.close(resolve));
-    const resolved = parseGitLabSettings({ instances: { down: { url: `http://127.0.0.1:${port}`, token: 'glpat-never-shown' } }, retryDelayMs: 1 });
-    const error = await failure(new GitLabClient('down', resolved.instances.down as GitLabInstanceSettings, resolved).request({ method: 'GET', path: '/user' }));
+    const resolved = parseGitLabSettings({
+      instances: { down: { url: `http://127.0.0.1:${port}`, token: 'glpat-never-shown' } },
+      retryDelayMs: 1,
+    });
+    const error = await failure(
+      new GitLabClient('down', resolved.instances.down as GitLabInstanceSettings, resolved).request({ method: 'GET', path: '/user' }),
+    );
     expect(error.status).toBe(0);
     expect(error.message).toBe("Request to GitLab instance 'down' failed: ECONNREFUSED.");
   });
@@ -238,7 +264,9 @@ describe('errors and redirects', () => {
   it('does not follow a redirect, so the other host never sees the token', async () => {
     server.inject({ status: 302, headers: { location: `${other.url}/api/v4/user` } });
     const error = await failure(client().request({ method: 'GET', path: '/user' }));
-    expect(error.message).toBe(`GitLab API error 302: the server redirected to ${other.origin}; redirects are not followed (check the instance URL).`);
+    expect(error.message).toBe(
+      `GitLab API error 302: the server redirected to ${other.origin}; redirects are not followed (check the instance URL).`,
+    );
     expect(other.requests).toEqual([]);
   });
 

@@ -47,7 +47,10 @@ function isSafeToRepeat(method: HttpMethod): boolean {
 
 /** Query parameters GitLab's `Link: <…>; rel="next"` header asks for (its origin and path are ignored). */
 function nextFromLink(link: string | undefined): URLSearchParams | undefined {
-  const match = link?.split(',').find((part) => /;\s*rel="?next"?/.test(part))?.match(/<([^>]+)>/);
+  const match = link
+    ?.split(',')
+    .find((part) => /;\s*rel="?next"?/.test(part))
+    ?.match(/<([^>]+)>/);
   if (!match?.[1]) return undefined;
   try {
     return new URL(match[1]).searchParams;
@@ -104,7 +107,11 @@ export class GitLabClient {
     try {
       return (await readFile(path, 'utf8')).trim() || undefined;
     } catch (error) {
-      throw new GitLabApiError(401, `Could not read the token file of GitLab instance '${this.name}' (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, 'forbidden');
+      throw new GitLabApiError(
+        401,
+        `Could not read the token file of GitLab instance '${this.name}' (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
+        'forbidden',
+      );
     }
   }
 
@@ -167,7 +174,11 @@ export class GitLabClient {
    * GETs a binary body (an artifact archive, a job log) in one attempt, refusing bodies larger
    * than `maxBytes`. Error statuses throw a {@link GitLabApiError} carrying the status.
    */
-  async download(request: Pick<GitLabRequest, 'path' | 'query'>, signal?: AbortSignal, maxBytes = this.settings.maxDownloadBytes): Promise<Buffer> {
+  async download(
+    request: Pick<GitLabRequest, 'path' | 'query'>,
+    signal?: AbortSignal,
+    maxBytes = this.settings.maxDownloadBytes,
+  ): Promise<Buffer> {
     const response = await this.#attempt('GET', this.urlFor(request), undefined, signal, maxBytes);
     this.#check(response);
     return response.body;
@@ -188,8 +199,13 @@ export class GitLabClient {
     const { status } = response;
     if (status >= 300 && status < 400) {
       const location = header(response.headers, 'location');
-      const where = location ? ` to ${URL.canParse(location, this.origin) ? new URL(location, this.origin).origin : 'another address'}` : '';
-      throw new GitLabApiError(status, `GitLab API error ${status}: the server redirected${where}; redirects are not followed (check the instance URL).`);
+      const where = location
+        ? ` to ${URL.canParse(location, this.origin) ? new URL(location, this.origin).origin : 'another address'}`
+        : '';
+      throw new GitLabApiError(
+        status,
+        `GitLab API error ${status}: the server redirected${where}; redirects are not followed (check the instance URL).`,
+      );
     }
     if (status >= 400) throw GitLabApiError.fromResponse(status, response.body.toString('utf8'));
   }
@@ -209,8 +225,15 @@ export class GitLabClient {
       }
       if (response.status === 429) {
         // A rate-limited request was refused before GitLab did anything, so any method may repeat.
-        if (attempt >= retries) throw new GitLabApiError(429, `GitLab API error 429 (rate limited): still rate limited after ${retries} retries; try again later.`);
-        await this.#pause(parseRetryAfter(header(response.headers, 'retry-after'), RATE_LIMIT_FALLBACK_MS, maxRetryAfterSeconds * 1000), signal);
+        if (attempt >= retries)
+          throw new GitLabApiError(
+            429,
+            `GitLab API error 429 (rate limited): still rate limited after ${retries} retries; try again later.`,
+          );
+        await this.#pause(
+          parseRetryAfter(header(response.headers, 'retry-after'), RATE_LIMIT_FALLBACK_MS, maxRetryAfterSeconds * 1000),
+          signal,
+        );
         continue;
       }
       if (response.status >= 500 && isSafeToRepeat(method) && attempt < retries) {
@@ -229,7 +252,13 @@ export class GitLabClient {
     }
   }
 
-  async #attempt(method: HttpMethod, url: URL, body: JsonObject | undefined, signal: AbortSignal | undefined, maxBytes?: number): Promise<RawResponse> {
+  async #attempt(
+    method: HttpMethod,
+    url: URL,
+    body: JsonObject | undefined,
+    signal: AbortSignal | undefined,
+    maxBytes?: number,
+  ): Promise<RawResponse> {
     if (signal?.aborted) throw new CancelledError('The GitLab request was cancelled.');
     const token = await this.token();
     if (!token) throw new GitLabApiError(401, `No GitLab token configured for instance '${this.name}'.`, 'forbidden');

@@ -1,6 +1,6 @@
 import { ConfigError, type ServiceContainer } from '@nexus/core';
 import { GitLabClient } from './gitlab-client.js';
-import { parseGitLabSettings, type GitLabSettings, type ResolvedGitLabSettings } from './settings.js';
+import { type GitLabSettings, parseGitLabSettings, type ResolvedGitLabSettings } from './settings.js';
 import { UserDirectory } from './user-directory.js';
 
 /** A client for one instance and its user cache. */

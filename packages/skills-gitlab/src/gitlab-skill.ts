@@ -1,22 +1,22 @@
 import {
   defineSkill,
   InvalidParametersError,
-  levelAtLeast,
-  ToolResult,
   type JsonObject,
   type JsonSchema,
   type JsonSchemaObject,
   type JsonValue,
+  levelAtLeast,
   type ServiceContainer,
   type SkillSpec,
+  ToolResult,
   type ToolResultJson,
 } from '@nexus/core';
 import { isDestructiveAction, isMutatingAction } from './action-kinds.js';
+import { truncateText } from './format.js';
 import type { GitRemote } from './git-remote.js';
 import type { GitLabClient, GitLabRequest, QueryValue } from './gitlab-client.js';
 import { GitLabConnections } from './gitlab-connections.js';
-import { resolveTarget, selectInstance, type Scope, type Target } from './gitlab-target.js';
-import { truncateText } from './format.js';
+import { resolveTarget, type Scope, selectInstance, type Target } from './gitlab-target.js';
 import { readOriginRemote } from './origin-remote.js';
 import { maskJson } from './secret-mask.js';
 import type { UserDirectory } from './user-directory.js';
@@ -108,9 +108,16 @@ export class ActionContext<A extends GitLabArgs> {
       ...(request.body ? { body: request.body } : {}),
     }));
     const effects = plan.effects ?? [];
-    const lines = [...requests.map((request) => `${request.method} ${request.url}${request.body ? ` ${JSON.stringify(request.body)}` : ''}`), ...effects];
+    const lines = [
+      ...requests.map((request) => `${request.method} ${request.url}${request.body ? ` ${JSON.stringify(request.body)}` : ''}`),
+      ...effects,
+    ];
     if (this.args.dry_run) {
-      return ToolResult.ok(`Dry run, nothing changed. ${this.tool} ${this.action} would:\n${lines.join('\n')}`, { dry_run: true, requests, effects });
+      return ToolResult.ok(`Dry run, nothing changed. ${this.tool} ${this.action} would:\n${lines.join('\n')}`, {
+        dry_run: true,
+        requests,
+        effects,
+      });
     }
     const approved = await this.services.confirm({
       tool: this.tool,
@@ -163,7 +170,14 @@ function buildParameters<A extends GitLabArgs>(definition: GitLabSkillDefinition
   const properties: Record<string, JsonSchema> = {
     action: { type: 'string', enum: names },
     ...(takesProject ? { project: { type: 'string', description: projectDescription } } : {}),
-    ...(takesGroup ? { group: { type: 'string', description: scopes.has('project-or-group') ? 'Group path or id (instead of project)' : 'Group path or id' } } : {}),
+    ...(takesGroup
+      ? {
+          group: {
+            type: 'string',
+            description: scopes.has('project-or-group') ? 'Group path or id (instead of project)' : 'Group path or id',
+          },
+        }
+      : {}),
     ...definition.properties,
     instance: { type: 'string', description: 'Configured instance name' },
     ...(names.some(isMutatingAction) ? { dry_run: { type: 'boolean', description: 'Show the request, send nothing' } } : {}),
@@ -203,30 +217,49 @@ export function defineGitLabSkill<A extends GitLabArgs>(definition: GitLabSkillD
     readOnly: false,
     destructive: actionNames.some(isDestructiveAction),
     minimumLevel: 'trusted',
-    create: (services) => async (args, { signal }) => {
-      const level = services.getPermissionLevel();
-      if (!level || !levelAtLeast(level, 'trusted')) {
-        return ToolResult.fail('GitLab tools require the trusted or yolo permission level.', 'forbidden');
-      }
-      const action = Object.hasOwn(definition.actions, args.action) ? definition.actions[args.action] : undefined;
-      if (!action) return ToolResult.fail(`Unknown action: ${String(args.action)}. Expected one of: ${actionNames.join(', ')}.`, 'invalid_input');
-      const missing = (action.required ?? []).find((parameter) => isMissing(args[parameter]));
-      if (missing) throw new InvalidParametersError(`${missing} parameter required for ${args.action} action.`, missing);
+    create:
+      (services) =>
+      async (args, { signal }) => {
+        const level = services.getPermissionLevel();
+        if (!level || !levelAtLeast(level, 'trusted')) {
+          return ToolResult.fail('GitLab tools require the trusted or yolo permission level.', 'forbidden');
+        }
+        const action = Object.hasOwn(definition.actions, args.action) ? definition.actions[args.action] : undefined;
+        if (!action)
+          return ToolResult.fail(`Unknown action: ${String(args.action)}. Expected one of: ${actionNames.join(', ')}.`, 'invalid_input');
+        const missing = (action.required ?? []).find((parameter) => isMissing(args[parameter]));
+        if (missing) throw new InvalidParametersError(`${missing} parameter required for ${args.action} action.`, missing);
 
-      const connections = GitLabConnections.of(services);
-      const remote = memoise<GitRemote | undefined>(() => readOriginRemote(services.getCwd(), signal));
-      const instanceName = await selectInstance(connections.settings, args.instance, remote);
-      const { client, users } = connections.connect(instanceName);
-      let result: ToolResult;
-      try {
-        const target = await resolveTarget(action.scope ?? definition.scope, args, { name: instanceName, url: client.instance.url }, remote);
-        const context = new ActionContext<A>({ tool: definition.name, action: args.action, args, client, users, target, signal, services });
-        result = await action.run(context);
-      } catch (error) {
-        result = ToolResult.fromError(error);
-      }
-      const limited = result.success ? ToolResult.ok(truncateText(result.output, connections.settings.maxOutputChars), result.data) : result;
-      return masked(limited, await client.secrets());
-    },
+        const connections = GitLabConnections.of(services);
+        const remote = memoise<GitRemote | undefined>(() => readOriginRemote(services.getCwd(), signal));
+        const instanceName = await selectInstance(connections.settings, args.instance, remote);
+        const { client, users } = connections.connect(instanceName);
+        let result: ToolResult;
+        try {
+          const target = await resolveTarget(
+            action.scope ?? definition.scope,
+            args,
+            { name: instanceName, url: client.instance.url },
+            remote,
+          );
+          const context = new ActionContext<A>({
+            tool: definition.name,
+            action: args.action,
+            args,
+            client,
+            users,
+            target,
+            signal,
+            services,
+          });
+          result = await action.run(context);
+        } catch (error) {
+          result = ToolResult.fromError(error);
+        }
+        const limited = result.success
+          ? ToolResult.ok(truncateText(result.output, connections.settings.maxOutputChars), result.data)
+          : result;
+        return masked(limited, await client.secrets());
+      },
   });
 }

@@ -1,5 +1,5 @@
 import { InvalidParametersError } from '@nexus/core';
-import { projectPathOnInstance, remoteMatchesInstance, type GitRemote } from './git-remote.js';
+import { type GitRemote, projectPathOnInstance, remoteMatchesInstance } from './git-remote.js';
 import type { ResolvedGitLabSettings } from './settings.js';
 import { namespaceSegment } from './url-segments.js';
 
@@ -32,11 +32,18 @@ function isThis(value: string | undefined): boolean {
  * Picks the instance: the one named by `instance` (which must be configured), else the first
  * whose host serves the origin remote, else the default instance.
  */
-export async function selectInstance(settings: ResolvedGitLabSettings, requested: string | undefined, remote: RemoteLookup): Promise<string> {
+export async function selectInstance(
+  settings: ResolvedGitLabSettings,
+  requested: string | undefined,
+  remote: RemoteLookup,
+): Promise<string> {
   const names = Object.keys(settings.instances);
   if (requested) {
     if (settings.instances[requested]) return requested;
-    throw new InvalidParametersError(`GitLab instance '${requested}' not configured; configured instances: ${names.join(', ')}.`, 'instance');
+    throw new InvalidParametersError(
+      `GitLab instance '${requested}' not configured; configured instances: ${names.join(', ')}.`,
+      'instance',
+    );
   }
   const origin = await remote();
   const matching = origin && names.find((name) => remoteMatchesInstance(origin, (settings.instances[name] as { url: string }).url));
@@ -46,7 +53,10 @@ export async function selectInstance(settings: ResolvedGitLabSettings, requested
 async function detectProject(remote: RemoteLookup, instanceName: string, instanceUrl: string): Promise<string> {
   const origin = await remote();
   if (!origin) {
-    throw new InvalidParametersError('No project specified and could not detect one: the working directory has no `origin` git remote. Pass `project`.', 'project');
+    throw new InvalidParametersError(
+      'No project specified and could not detect one: the working directory has no `origin` git remote. Pass `project`.',
+      'project',
+    );
   }
   if (!remoteMatchesInstance(origin, instanceUrl)) {
     throw new InvalidParametersError(

@@ -4,11 +4,27 @@ import { isMutatingAction, READ_ONLY_ACTIONS } from './action-kinds.js';
 import * as gitlab from './index.js';
 
 const NAMES = [
-  'gitlab_repo', 'gitlab_issue', 'gitlab_mr', 'gitlab_label', 'gitlab_branch', 'gitlab_tag',
-  'gitlab_epic', 'gitlab_iteration', 'gitlab_milestone', 'gitlab_board', 'gitlab_time',
-  'gitlab_approval', 'gitlab_draft', 'gitlab_discussion',
-  'gitlab_pipeline', 'gitlab_job', 'gitlab_artifact', 'gitlab_variable',
-  'gitlab_deploy_key', 'gitlab_deploy_token', 'gitlab_feature_flag',
+  'gitlab_repo',
+  'gitlab_issue',
+  'gitlab_mr',
+  'gitlab_label',
+  'gitlab_branch',
+  'gitlab_tag',
+  'gitlab_epic',
+  'gitlab_iteration',
+  'gitlab_milestone',
+  'gitlab_board',
+  'gitlab_time',
+  'gitlab_approval',
+  'gitlab_draft',
+  'gitlab_discussion',
+  'gitlab_pipeline',
+  'gitlab_job',
+  'gitlab_artifact',
+  'gitlab_variable',
+  'gitlab_deploy_key',
+  'gitlab_deploy_token',
+  'gitlab_feature_flag',
 ];
 
 describe('gitlabSkills', () => {
@@ -23,7 +39,7 @@ describe('gitlabSkills', () => {
     for (const spec of gitlab.gitlabSkills.skills) {
       expect(spec.minimumLevel).toBe('trusted');
       expect(spec.parameters).toMatchObject({ type: 'object', additionalProperties: false, required: expect.arrayContaining(['action']) });
-      expect((spec.parameters.properties?.action as { enum: string[] }).enum.length).toBeGreaterThan(3);
+      expect((spec.parameters.properties!.action as { enum: string[] }).enum.length).toBeGreaterThan(3);
       expect(spec.parameters.properties?.instance).toEqual({ type: 'string', description: 'Configured instance name' });
       expect(spec.description).toMatch(/^GitLab .*Actions: /);
     }
@@ -31,7 +47,7 @@ describe('gitlabSkills', () => {
 
   it('offers dry_run exactly where an action changes something', () => {
     for (const spec of gitlab.gitlabSkills.skills) {
-      const actions = (spec.parameters.properties?.action as { enum: string[] }).enum;
+      const actions = (spec.parameters.properties!.action as { enum: string[] }).enum;
       expect('dry_run' in (spec.parameters.properties ?? {})).toBe(actions.some(isMutatingAction));
     }
   });
@@ -44,6 +60,9 @@ describe('gitlabSkills', () => {
 
   it('registers into a registry whose schemas ajv accepts', () => {
     const registry = new SkillRegistry().use(gitlab.gitlabSkills);
-    expect(registry.getDefinitions({ format: 'mcp' }).find((definition) => definition.name === 'gitlab_branch')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
+    expect(registry.getDefinitions({ format: 'mcp' }).find((definition) => definition.name === 'gitlab_branch')?.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
   });
 });

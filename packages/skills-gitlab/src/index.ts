@@ -21,8 +21,8 @@ import { gitlabTag } from './skills/tag.js';
 import { gitlabTime } from './skills/time.js';
 import { gitlabVariable } from './skills/variable.js';
 
-export { parseGitLabSettings } from './settings.js';
 export type { GitLabInstanceSettings, GitLabSettings, ResolvedGitLabSettings } from './settings.js';
+export { parseGitLabSettings } from './settings.js';
 export {
   gitlabApproval,
   gitlabArtifact,

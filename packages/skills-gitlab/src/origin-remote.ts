@@ -1,5 +1,5 @@
 import { runProcess } from '@nexus/skills-exec';
-import { parseRemoteUrl, type GitRemote } from './git-remote.js';
+import { type GitRemote, parseRemoteUrl } from './git-remote.js';
 
 const REMOTE_TIMEOUT_MS = 5_000;
 

@@ -28,7 +28,9 @@ it('the README example runs as written', async () => {
     await dir.cleanup();
   }
   expect(printed[0]).toMatch(/^Found 3 issues:\n\[opened\] #1 Issue number 1/);
-  expect(printed[1]).toContain(`POST ${server.url}/api/v4/projects/gitlab-org%2Fgitlab/issues {"title":"Found by the agent","labels":"bug"}`);
+  expect(printed[1]).toContain(
+    `POST ${server.url}/api/v4/projects/gitlab-org%2Fgitlab/issues {"title":"Found by the agent","labels":"bug"}`,
+  );
   expect(printed[2]).toMatch(/^Confirm\? gitlab_issue: create on GitLab instance 'work' \(project gitlab-org\/gitlab\)/);
   expect(printed[3]).toBe('GitLab action denied by user: gitlab_issue create was not confirmed.');
   expect(server.writes()).toEqual([]);

@@ -23,7 +23,10 @@ describe('parseGitLabSettings', () => {
   });
 
   it('accepts private-network and loopback URLs with a path prefix', () => {
-    const settings = parseGitLabSettings({ instances: { lab: { url: 'http://10.0.0.5:8080/gitlab', tokenFile: '~/.gitlab-token' } }, defaultInstance: 'lab' });
+    const settings = parseGitLabSettings({
+      instances: { lab: { url: 'http://10.0.0.5:8080/gitlab', tokenFile: '~/.gitlab-token' } },
+      defaultInstance: 'lab',
+    });
     expect(settings.instances.lab?.url).toBe('http://10.0.0.5:8080/gitlab');
   });
 
@@ -33,12 +36,16 @@ describe('parseGitLabSettings', () => {
   });
 
   it('requires a default instance that exists', () => {
-    expect(problem({ instances: { work }, defaultInstance: 'home' })).toMatch(/`defaultInstance`: Expected the name of a configured instance \(work\), got "home"/);
+    expect(problem({ instances: { work }, defaultInstance: 'home' })).toMatch(
+      /`defaultInstance`: Expected the name of a configured instance \(work\), got "home"/,
+    );
   });
 
   it('requires at least one instance and a token source for each', () => {
     expect(problem({ instances: {} })).toMatch(/`instances`: Expected at least one instance/);
-    expect(problem({ instances: { work: { url: 'https://gitlab.example.com' } } })).toMatch(/Expected one of `token`, `tokenEnv` or `tokenFile`/);
+    expect(problem({ instances: { work: { url: 'https://gitlab.example.com' } } })).toMatch(
+      /Expected one of `token`, `tokenEnv` or `tokenFile`/,
+    );
   });
 
   it('refuses URLs that are not http(s), carry credentials or a query — without quoting them', () => {
@@ -51,8 +58,12 @@ describe('parseGitLabSettings', () => {
   });
 
   it('requires an absolute token file and a valid variable name', () => {
-    expect(problem({ instances: { work: { url: work.url, tokenFile: 'token.txt' } } })).toMatch(/`instances.work.tokenFile`: Expected an absolute path/);
-    expect(problem({ instances: { work: { url: work.url, tokenEnv: 'A-B' } } })).toMatch(/`instances.work.tokenEnv`: Expected an environment variable name/);
+    expect(problem({ instances: { work: { url: work.url, tokenFile: 'token.txt' } } })).toMatch(
+      /`instances.work.tokenFile`: Expected an absolute path/,
+    );
+    expect(problem({ instances: { work: { url: work.url, tokenEnv: 'A-B' } } })).toMatch(
+      /`instances.work.tokenEnv`: Expected an environment variable name/,
+    );
   });
 
   it('reports type errors by field', () => {

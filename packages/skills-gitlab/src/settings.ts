@@ -15,7 +15,10 @@ function checkBaseUrl(value: string, context: z.RefinementCtx): void {
     context.addIssue({ code: 'custom', message: `Expected an http or https URL, got the scheme "${url.protocol}"` });
   }
   if (url.username || url.password) {
-    context.addIssue({ code: 'custom', message: 'Expected a URL without credentials; put the token in `token`, `tokenEnv` or `tokenFile`' });
+    context.addIssue({
+      code: 'custom',
+      message: 'Expected a URL without credentials; put the token in `token`, `tokenEnv` or `tokenFile`',
+    });
   }
   if (url.search || url.hash) context.addIssue({ code: 'custom', message: 'Expected a URL without a query or fragment' });
 }
@@ -24,8 +27,15 @@ const instanceSchema = z
   .strictObject({
     url: z.string().superRefine(checkBaseUrl),
     token: z.string().min(1).optional(),
-    tokenEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'Expected an environment variable name').optional(),
-    tokenFile: z.string().min(1).refine((path) => path.startsWith('/') || path.startsWith('~/'), 'Expected an absolute path or one starting with ~/').optional(),
+    tokenEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'Expected an environment variable name')
+      .optional(),
+    tokenFile: z
+      .string()
+      .min(1)
+      .refine((path) => path.startsWith('/') || path.startsWith('~/'), 'Expected an absolute path or one starting with ~/')
+      .optional(),
     username: z.string().min(1).optional(),
     email: z.string().min(1).optional(),
     userId: z.number().int().positive().optional(),
@@ -42,15 +52,27 @@ const settingsSchema = z
     retries: z.number().int().min(0).max(10).default(3),
     retryDelayMs: z.number().int().min(0).default(1_000),
     maxRetryAfterSeconds: z.number().int().min(0).default(60),
-    maxDownloadBytes: z.number().int().positive().default(100 * 1024 * 1024),
-    maxLogBytes: z.number().int().positive().default(64 * 1024),
+    maxDownloadBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(100 * 1024 * 1024),
+    maxLogBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(64 * 1024),
     maxOutputChars: z.number().int().positive().default(100_000),
   })
   .superRefine((settings, context) => {
     const names = Object.keys(settings.instances);
     if (names.length === 0) context.addIssue({ code: 'custom', path: ['instances'], message: 'Expected at least one instance' });
     if (settings.defaultInstance !== undefined && !names.includes(settings.defaultInstance)) {
-      context.addIssue({ code: 'custom', path: ['defaultInstance'], message: `Expected the name of a configured instance (${names.join(', ')}), got ${JSON.stringify(settings.defaultInstance)}` });
+      context.addIssue({
+        code: 'custom',
+        path: ['defaultInstance'],
+        message: `Expected the name of a configured instance (${names.join(', ')}), got ${JSON.stringify(settings.defaultInstance)}`,
+      });
     }
   });
 

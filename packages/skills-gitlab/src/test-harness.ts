@@ -1,10 +1,10 @@
 // Test support (not exported): a stand-in GitLab, an agent's services and a registry with the
 // GitLab family, wired the way an application would wire them.
 import { execFileSync } from 'node:child_process';
-import { resolvePreset, ServiceContainer, type ConfirmationRequest, type PermissionLevel, type ToolResult } from '@nexus/core';
+import { type ConfirmationRequest, type PermissionLevel, resolvePreset, ServiceContainer, type ToolResult } from '@nexus/core';
 import { SkillRegistry } from '@nexus/registry';
-import { startGitLabStandIn, testdir, type GitLabStandIn, type RecordedRequest, type TestDir } from '@nexus/test-utils';
-import { gitlabSkills, type GitLabSettings } from './index.js';
+import { type GitLabStandIn, type RecordedRequest, startGitLabStandIn, type TestDir, testdir } from '@nexus/test-utils';
+import { type GitLabSettings, gitlabSkills } from './index.js';
 
 export interface HarnessOptions {
   level?: PermissionLevel;

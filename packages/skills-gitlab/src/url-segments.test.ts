@@ -4,7 +4,7 @@ import { encodeSegment, namespaceSegment, nestedPath, segment } from './url-segm
 
 describe('encodeSegment', () => {
   it('encodes everything but unreserved characters', () => {
-    expect(encodeSegment('a/b c!*\'()~._-')).toBe("a%2Fb%20c%21%2A%27%28%29~._-");
+    expect(encodeSegment("a/b c!*'()~._-")).toBe('a%2Fb%20c%21%2A%27%28%29~._-');
     expect(encodeSegment(42)).toBe('42');
   });
 });
@@ -35,7 +35,10 @@ describe('namespaceSegment', () => {
   it.each(['../../users', 'group/..', './x', 'group//x', '..'])('refuses %j', (value) => {
     expect(() => namespaceSegment(value, 'project')).toThrow(/path like "group\/name" or a numeric id/);
   });
-  it.each(['https://evil.example/group/project', 'http://127.0.0.1:1/x', 'git@evil.example:group/project.git', 'ssh://git@evil.example/x'])('refuses the URL %j', (value) => {
-    expect(() => namespaceSegment(value, 'project')).toThrow(/got a URL; choose the server with `instance`/);
-  });
+  it.each(['https://evil.example/group/project', 'http://127.0.0.1:1/x', 'git@evil.example:group/project.git', 'ssh://git@evil.example/x'])(
+    'refuses the URL %j',
+    (value) => {
+      expect(() => namespaceSegment(value, 'project')).toThrow(/got a URL; choose the server with `instance`/);
+    },
+  );
 });

@@ -25,7 +25,10 @@ export function segment(value: string | number, parameter: string): string {
 export function nestedPath(value: string, parameter: string): string {
   const parts = value.replace(/^\/+/, '').split('/');
   if (parts.some((part) => part === '' || part === '.' || part === '..')) {
-    throw new InvalidParametersError(`Expected \`${parameter}\` to be a relative path without empty, \`.\` or \`..\` parts, got ${JSON.stringify(value)}.`, parameter);
+    throw new InvalidParametersError(
+      `Expected \`${parameter}\` to be a relative path without empty, \`.\` or \`..\` parts, got ${JSON.stringify(value)}.`,
+      parameter,
+    );
   }
   return parts.map(encodeSegment).join('/');
 }
@@ -46,7 +49,10 @@ export function namespaceSegment(value: string | number, parameter: 'project' | 
   }
   const parts = text.split('/');
   if (parts.some((part) => part === '' || part === '.' || part === '..')) {
-    throw new InvalidParametersError(`Expected \`${parameter}\` to be a path like "group/name" or a numeric id, got ${JSON.stringify(text)}.`, parameter);
+    throw new InvalidParametersError(
+      `Expected \`${parameter}\` to be a path like "group/name" or a numeric id, got ${JSON.stringify(text)}.`,
+      parameter,
+    );
   }
   return encodeSegment(text);
 }

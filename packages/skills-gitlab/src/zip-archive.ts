@@ -33,8 +33,17 @@ export function listZipEntries(bytes: Uint8Array): ZipEntry[] {
 export function safeEntryPath(name: string): string {
   const normalised = name.replaceAll('\\', '/');
   const parts = normalised.split('/').filter((part) => part !== '' && part !== '.');
-  if (normalised.startsWith('/') || /^[A-Za-z]:/.test(normalised) || parts.includes('..') || normalised.includes('\0') || parts.length === 0) {
-    throw new InvalidParametersError(`The archive entry ${JSON.stringify(name)} would land outside the target directory; nothing was extracted.`, 'output_path');
+  if (
+    normalised.startsWith('/') ||
+    /^[A-Za-z]:/.test(normalised) ||
+    parts.includes('..') ||
+    normalised.includes('\0') ||
+    parts.length === 0
+  ) {
+    throw new InvalidParametersError(
+      `The archive entry ${JSON.stringify(name)} would land outside the target directory; nothing was extracted.`,
+      'output_path',
+    );
   }
   return parts.join('/');
 }
@@ -46,7 +55,8 @@ export function safeEntryPath(name: string): string {
 export function readZip(bytes: Uint8Array, maxBytes: number): Map<string, Uint8Array> {
   const entries = listZipEntries(bytes);
   const total = entries.reduce((sum, entry) => sum + entry.size, 0);
-  if (total > maxBytes) throw new SkillExecutionError('gitlab_artifact', `the archive unpacks to ${total} bytes, more than the limit of ${maxBytes}`);
+  if (total > maxBytes)
+    throw new SkillExecutionError('gitlab_artifact', `the archive unpacks to ${total} bytes, more than the limit of ${maxBytes}`);
   const paths = new Map(entries.map((entry) => [entry.name, safeEntryPath(entry.name)]));
   const files = open(bytes, (entry) => !entry.name.endsWith('/'));
   const result = new Map<string, Uint8Array>();

@@ -100,7 +100,14 @@ export function mergeRequest(project: string, iid: number): object {
 
 export function mergeRequestDiffs(): object[] {
   return [
-    { old_path: 'src/app.ts', new_path: 'src/app.ts', new_file: false, renamed_file: false, deleted_file: false, diff: '@@ -1,3 +1,4 @@\n-const a = 1;\n+const a = 2;\n+const b = 3;\n context\n' },
+    {
+      old_path: 'src/app.ts',
+      new_path: 'src/app.ts',
+      new_file: false,
+      renamed_file: false,
+      deleted_file: false,
+      diff: '@@ -1,3 +1,4 @@\n-const a = 1;\n+const a = 2;\n+const b = 3;\n context\n',
+    },
     { old_path: 'docs/new.md', new_path: 'docs/new.md', new_file: true, renamed_file: false, deleted_file: false, diff: '+# New\n+text\n' },
     { old_path: 'old/name.ts', new_path: 'new/name.ts', new_file: false, renamed_file: true, deleted_file: false, diff: '' },
     { old_path: 'gone.txt', new_path: 'gone.txt', new_file: false, renamed_file: false, deleted_file: true, diff: '@@ -1 +0,0 @@\n-bye\n' },
@@ -184,7 +191,7 @@ export function job(id: number, name = 'test'): object {
 }
 
 export function jobLog(lines = 30): string {
-  return Array.from({ length: lines }, (_, index) => `log line ${index + 1}`).join('\n') + '\n';
+  return `${Array.from({ length: lines }, (_, index) => `log line ${index + 1}`).join('\n')}\n`;
 }
 
 export function label(name: string, id = 5): object {
@@ -242,7 +249,14 @@ export function tag(name: string): object {
     name,
     message: `Release ${name}`,
     target: SHA,
-    commit: { id: SHA, short_id: SHA.slice(0, 8), title: 'Fix the build', author_name: 'Alice Example', authored_date: CREATED, created_at: CREATED },
+    commit: {
+      id: SHA,
+      short_id: SHA.slice(0, 8),
+      title: 'Fix the build',
+      author_name: 'Alice Example',
+      authored_date: CREATED,
+      created_at: CREATED,
+    },
     release: { tag_name: name, description: `Notes for ${name}` },
     protected: false,
     created_at: CREATED,
@@ -301,7 +315,15 @@ export function iteration(id: number): object {
 }
 
 export function cadence(id: number): object {
-  return { id, title: `Cadence ${id}`, duration_in_weeks: 2, iterations_in_advance: 3, automatic: true, start_date: '2024-05-01', active: true };
+  return {
+    id,
+    title: `Cadence ${id}`,
+    duration_in_weeks: 2,
+    iterations_in_advance: 3,
+    automatic: true,
+    start_date: '2024-05-01',
+    active: true,
+  };
 }
 
 export function milestone(id: number): object {
@@ -327,7 +349,9 @@ export function boardList(id: number): object {
     2: { id: 2, assignee: { id: 2, username: 'bob', name: 'Bob Builder' }, position: 1, list_type: 'assignee', max_issue_count: 0 },
     3: { id: 3, milestone: { id: 11, title: 'v1.0' }, position: 2, list_type: 'milestone', max_issue_count: 0 },
   };
-  return lists[id] ?? { id, label: { id: 6, name: `List ${id}`, color: '#5CB85C' }, position: id - 1, list_type: 'label', max_issue_count: 0 };
+  return (
+    lists[id] ?? { id, label: { id: 6, name: `List ${id}`, color: '#5CB85C' }, position: id - 1, list_type: 'label', max_issue_count: 0 }
+  );
 }
 
 export function board(id: number): object {
@@ -390,13 +414,33 @@ export function draftNote(id: number): object {
     line_code: null,
     position:
       id === 1
-        ? { base_sha: BASE_SHA, start_sha: START_SHA, head_sha: SHA, old_path: 'src/app.ts', new_path: 'src/app.ts', position_type: 'text', old_line: null, new_line: 10 }
+        ? {
+            base_sha: BASE_SHA,
+            start_sha: START_SHA,
+            head_sha: SHA,
+            old_path: 'src/app.ts',
+            new_path: 'src/app.ts',
+            position_type: 'text',
+            old_line: null,
+            new_line: 10,
+          }
         : null,
   };
 }
 
 export function note(id: number, body: string, noteableType = 'Issue'): object {
-  return { id, type: null, body, author: alice, created_at: CREATED, updated_at: UPDATED, system: false, noteable_id: 1001, noteable_type: noteableType, resolvable: false };
+  return {
+    id,
+    type: null,
+    body,
+    author: alice,
+    created_at: CREATED,
+    updated_at: UPDATED,
+    system: false,
+    noteable_id: 1001,
+    noteable_type: noteableType,
+    resolvable: false,
+  };
 }
 
 export function discussion(id: string, resolved = false): object {
@@ -416,13 +460,33 @@ export function discussion(id: string, resolved = false): object {
         resolved,
         position: { new_path: 'src/app.ts', new_line: 12, old_path: 'src/app.ts', old_line: null, position_type: 'text' },
       },
-      { id: 901, type: 'DiscussionNote', body: 'Done.', author: alice, created_at: UPDATED, updated_at: UPDATED, system: false, resolvable: true, resolved },
+      {
+        id: 901,
+        type: 'DiscussionNote',
+        body: 'Done.',
+        author: alice,
+        created_at: UPDATED,
+        updated_at: UPDATED,
+        system: false,
+        resolvable: true,
+        resolved,
+      },
     ],
   };
 }
 
 export function variable(key: string, value = 'variable-secret-value'): object {
-  return { variable_type: 'env_var', key, value, protected: true, masked: key.includes('SECRET'), hidden: false, raw: false, environment_scope: '*', description: null };
+  return {
+    variable_type: 'env_var',
+    key,
+    value,
+    protected: true,
+    masked: key.includes('SECRET'),
+    hidden: false,
+    raw: false,
+    environment_scope: '*',
+    description: null,
+  };
 }
 
 export function deployKey(id: number): object {
@@ -439,7 +503,15 @@ export function deployKey(id: number): object {
 }
 
 export function deployToken(id: number): object {
-  return { id, name: `deployer-${id}`, username: `gitlab+deploy-token-${id}`, expires_at: id === 1 ? null : '2025-01-01T00:00:00.000Z', scopes: ['read_repository', 'read_registry'], revoked: id === 2, expired: false };
+  return {
+    id,
+    name: `deployer-${id}`,
+    username: `gitlab+deploy-token-${id}`,
+    expires_at: id === 1 ? null : '2025-01-01T00:00:00.000Z',
+    scopes: ['read_repository', 'read_registry'],
+    revoked: id === 2,
+    expired: false,
+  };
 }
 
 export function featureFlag(name: string): object {
@@ -459,7 +531,15 @@ export function featureFlag(name: string): object {
 }
 
 export function featureFlagUserList(id: number): object {
-  return { id, iid: id, project_id: 42, name: `beta-users-${id}`, user_xids: 'user1,user2,user3', created_at: CREATED, updated_at: UPDATED };
+  return {
+    id,
+    iid: id,
+    project_id: 42,
+    name: `beta-users-${id}`,
+    user_xids: 'user1,user2,user3',
+    created_at: CREATED,
+    updated_at: UPDATED,
+  };
 }
 
 export { BASE_SHA, SHA, START_SHA };

@@ -1,6 +1,6 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { testdir, type TestDir } from './temp-dir.js';
+import { type TestDir, testdir } from './temp-dir.js';
 
 /** A generated tree with an inside (the sandbox), an outside and a blocked area, cross-linked. */
 export interface SymlinkFarm extends TestDir {
@@ -30,7 +30,14 @@ export async function createSymlinkFarm(): Promise<SymlinkFarm> {
   for (const directory of [inside, outside, prefixSibling, blocked, join(inside, 'sub', 'deep'), join(outside, 'sub')]) {
     await mkdir(directory, { recursive: true });
   }
-  for (const file of [join(inside, 'file.txt'), join(inside, 'sub', 'deep', 'f.txt'), join(outside, 'secret.txt'), join(outside, 'sub', 's.txt'), join(prefixSibling, 'evil.txt'), join(blocked, 'key.txt')]) {
+  for (const file of [
+    join(inside, 'file.txt'),
+    join(inside, 'sub', 'deep', 'f.txt'),
+    join(outside, 'secret.txt'),
+    join(outside, 'sub', 's.txt'),
+    join(prefixSibling, 'evil.txt'),
+    join(blocked, 'key.txt'),
+  ]) {
     await writeFile(file, file);
   }
   const links: Record<string, string> = {

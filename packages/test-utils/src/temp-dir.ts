@@ -28,7 +28,13 @@ export interface TestDir {
 }
 
 function isTree(entry: TreeEntry): entry is Tree {
-  return typeof entry === 'object' && !(entry instanceof Uint8Array) && !('symlink' in entry) && !('hardlink' in entry) && !('content' in entry && 'mode' in entry);
+  return (
+    typeof entry === 'object' &&
+    !(entry instanceof Uint8Array) &&
+    !('symlink' in entry) &&
+    !('hardlink' in entry) &&
+    !('content' in entry && 'mode' in entry)
+  );
 }
 
 /** Writes a {@link Tree} under `root`. Link targets are written as given (relative or absolute). */

@@ -1,4 +1,4 @@
-import { UsageError, type CommandLine } from '../command-line.js';
+import { type CommandLine, UsageError } from '../command-line.js';
 import { confirmOnTerminal } from '../confirm-on-terminal.js';
 import { createRegistry } from '../create-registry.js';
 import type { Io } from '../io.js';

@@ -1,5 +1,5 @@
 import { isSecretName } from '@nexus/core';
-import { expectNoArguments, type CommandLine } from '../command-line.js';
+import { type CommandLine, expectNoArguments } from '../command-line.js';
 import { createRegistry, permissionsOf } from '../create-registry.js';
 import type { Io } from '../io.js';
 import { resolveSettings } from '../resolve-settings.js';

@@ -1,6 +1,6 @@
-import { confirmWithElicitation, serveHttp, serveStdio, type McpServerOptions } from '@nexus/mcp';
+import { confirmWithElicitation, type McpServerOptions, serveHttp, serveStdio } from '@nexus/mcp';
 import packageJson from '../../package.json' with { type: 'json' };
-import { expectNoArguments, UsageError, type CommandLine } from '../command-line.js';
+import { type CommandLine, expectNoArguments, UsageError } from '../command-line.js';
 import { createRegistry, permissionsOf } from '../create-registry.js';
 import type { Io } from '../io.js';
 import { resolveSettings, type Settings } from '../resolve-settings.js';
@@ -10,7 +10,8 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/;
 
 function parsePort(port: string): number {
   const value = Number(port);
-  if (!/^\d+$/.test(port) || value > 65535) throw new UsageError(`Expected the --http port to be an integer from 0 to 65535, got "${port}".`);
+  if (!/^\d+$/.test(port) || value > 65535)
+    throw new UsageError(`Expected the --http port to be an integer from 0 to 65535, got "${port}".`);
   return value;
 }
 
@@ -48,12 +49,15 @@ export async function mcpCommand(line: CommandLine, io: Io): Promise<number> {
     ...(settings.http.allowedHosts ? { allowedHosts: settings.http.allowedHosts } : {}),
     ...(settings.http.allowedOrigins ? { allowedOrigins: settings.http.allowedOrigins } : {}),
   }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'EADDRINUSE') throw new UsageError(`Port ${port} on ${host} is already in use; pick another with --http <port>, or --http 0 for any free one.`);
+    if (error.code === 'EADDRINUSE')
+      throw new UsageError(`Port ${port} on ${host} is already in use; pick another with --http <port>, or --http 0 for any free one.`);
     if (error.code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot listen on ${host}: no such address on this machine.`);
     throw error;
   });
   if (!LOOPBACK.test(host)) {
-    io.stderr.write(`nexus: warning: listening on ${host}, reachable from other machines; the token is all that protects it. Clients must use a host name listed in http.allowedHosts.\n`);
+    io.stderr.write(
+      `nexus: warning: listening on ${host}, reachable from other machines; the token is all that protects it. Clients must use a host name listed in http.allowedHosts.\n`,
+    );
   }
   io.stdout.write(
     [

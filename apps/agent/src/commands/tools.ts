@@ -1,6 +1,6 @@
-import { levelAtLeast, type AgentPermissions, type SkillSpec } from '@nexus/core';
+import { type AgentPermissions, levelAtLeast, type SkillSpec } from '@nexus/core';
 import type { DefinitionFormat } from '@nexus/registry';
-import { expectNoArguments, UsageError, type CommandLine } from '../command-line.js';
+import { type CommandLine, expectNoArguments, UsageError } from '../command-line.js';
 import { createRegistry, permissionsOf, toolFamilies } from '../create-registry.js';
 import { formatTable } from '../format-table.js';
 import type { Io } from '../io.js';
@@ -12,7 +12,8 @@ const DESCRIPTION_WIDTH = 72;
 function parseFormat(format: string | undefined, json: boolean): DefinitionFormat {
   if (format === undefined) return 'openai';
   if (!json) throw new UsageError('--format only applies with --json.');
-  if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`Unknown format "${format}"; expected one of: ${FORMATS.join(', ')}.`);
+  if (!(FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`Unknown format "${format}"; expected one of: ${FORMATS.join(', ')}.`);
   return format as DefinitionFormat;
 }
 
@@ -58,6 +59,7 @@ export async function toolsCommand(line: CommandLine, io: Io): Promise<number> {
   });
   io.stdout.write(`${formatTable(headers, rows)}\n\n`);
   io.stdout.write(`${specs.length - leftOut.length} tools enabled (preset ${settings.preset}, working directory ${settings.cwd}).\n`);
-  if (leftOut.length > 0 && !line.all) io.stdout.write(`${leftOut.length} more are left out by the permissions; \`nexus tools --all\` says why.\n`);
+  if (leftOut.length > 0 && !line.all)
+    io.stdout.write(`${leftOut.length} more are left out by the permissions; \`nexus tools --all\` says why.\n`);
   return 0;
 }

@@ -13,6 +13,14 @@ export function memoryIo(options: { cwd: string; configHome: string; input?: str
   let err = '';
   stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const io: Io = { stdin, stdout, stderr, env: { XDG_CONFIG_HOME: configHome, ...env }, cwd, cliPath: '/opt/nexus/apps/agent/dist/cli.js', interrupted: new Promise(() => {}) };
+  const io: Io = {
+    stdin,
+    stdout,
+    stderr,
+    env: { XDG_CONFIG_HOME: configHome, ...env },
+    cwd,
+    cliPath: '/opt/nexus/apps/agent/dist/cli.js',
+    interrupted: new Promise(() => {}),
+  };
   return { io, stdout: () => out, stderr: () => err };
 }

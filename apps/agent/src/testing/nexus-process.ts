@@ -31,7 +31,12 @@ function oldestOutput(dir: string): number {
 /** Whether the app or a workspace package it uses changed since it was last built. */
 function isStale(): boolean {
   const manifest = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-  const dirs = [appDir, ...Object.keys(manifest.dependencies).filter((name) => name.startsWith('@nexus/')).map((name) => join(rootDir, 'packages', name.slice('@nexus/'.length)))];
+  const dirs = [
+    appDir,
+    ...Object.keys(manifest.dependencies)
+      .filter((name) => name.startsWith('@nexus/'))
+      .map((name) => join(rootDir, 'packages', name.slice('@nexus/'.length))),
+  ];
   return dirs.some((dir) => newestSource(join(dir, 'src')) > oldestOutput(join(dir, 'dist')));
 }
 
@@ -53,7 +58,12 @@ export async function ensureBuilt(): Promise<void> {
     }
   }
   try {
-    if (isStale()) execFileSync(process.execPath, [join(rootDir, 'node_modules', 'turbo', 'bin', 'turbo'), 'run', 'build', '--filter=@nexus/agent', '--output-logs=errors-only'], { cwd: rootDir, stdio: 'ignore' });
+    if (isStale())
+      execFileSync(
+        process.execPath,
+        [join(rootDir, 'node_modules', 'turbo', 'bin', 'turbo'), 'run', 'build', '--filter=@nexus/agent', '--output-logs=errors-only'],
+        { cwd: rootDir, stdio: 'ignore' },
+      );
   } catch {
     // A package being edited may not build right now; the last build is what the tests then run.
   } finally {
@@ -109,7 +119,11 @@ export interface HttpNexus {
 
 /** Starts `nexus mcp --http 0 <args>` and waits until it prints its URL and token. */
 export function startHttpNexus(args: readonly string[], options: Omit<RunOptions, 'input'>): Promise<HttpNexus> {
-  const child = spawn(process.execPath, [CLI_PATH, 'mcp', '--http', '0', ...args], { cwd: options.cwd, env: { PATH: process.env.PATH ?? '', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_PATH, 'mcp', '--http', '0', ...args], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));

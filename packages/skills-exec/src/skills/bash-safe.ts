@@ -1,4 +1,4 @@
-import { defineExecutionSkill, requireString, type ExecutionArguments } from '../execution-skill.js';
+import { defineExecutionSkill, type ExecutionArguments, requireString } from '../execution-skill.js';
 import { splitCommand } from '../split-command.js';
 
 /** Arguments of `bash_safe`. */
@@ -23,7 +23,10 @@ export const bashSafeSkill = defineExecutionSkill<BashSafeArguments>({
   },
   required: ['command'],
   prepare(args) {
-    const [file, ...argv] = splitCommand(requireString(args, 'command'), { hint: 'Use shell_UNSAFE for shell features.' }) as [string, ...string[]];
+    const [file, ...argv] = splitCommand(requireString(args, 'command'), { hint: 'Use shell_UNSAFE for shell features.' }) as [
+      string,
+      ...string[],
+    ];
     return { file, args: argv };
   },
   describe: (args) => `run: ${args.command}`,

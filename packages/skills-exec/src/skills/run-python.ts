@@ -1,4 +1,4 @@
-import { defineExecutionSkill, requireString, type ExecutionArguments } from '../execution-skill.js';
+import { defineExecutionSkill, type ExecutionArguments, requireString } from '../execution-skill.js';
 
 declare module '@nexus/core' {
   interface Services {

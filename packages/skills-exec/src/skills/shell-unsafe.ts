@@ -1,4 +1,4 @@
-import { defineExecutionSkill, requireString, type ExecutionArguments } from '../execution-skill.js';
+import { defineExecutionSkill, type ExecutionArguments, requireString } from '../execution-skill.js';
 
 /** Arguments of `shell_UNSAFE`. */
 export interface ShellUnsafeArguments extends ExecutionArguments {

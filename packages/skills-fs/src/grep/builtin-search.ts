@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { compilePattern } from '../regex-pattern.js';
 import { createGlobMatcher } from '../glob-matcher.js';
+import { compilePattern } from '../regex-pattern.js';
 import { SKIPPED_DIRECTORIES, walkFiles } from '../walk-files.js';
 import { runWorkerTask } from '../worker-task.js';
 import type { GrepFileResult, GrepLine, GrepOutcome, GrepQuery } from './grep-query.js';
@@ -37,7 +37,8 @@ function searchInWorker(): void {
   const buffer = Buffer.allocUnsafe(CHUNK);
   const literal = job.literal === undefined ? undefined : Buffer.from(job.literal, 'utf8');
   let total = 0;
-  const cut = (text: string): string => (text.length <= job.maxLineLength ? text : `${text.slice(0, job.maxLineLength)}… [line cut at ${job.maxLineLength} characters]`);
+  const cut = (text: string): string =>
+    text.length <= job.maxLineLength ? text : `${text.slice(0, job.maxLineLength)}… [line cut at ${job.maxLineLength} characters]`;
 
   for (let index = 0; index < job.files.length && total < job.maxMatches; index++) {
     if (Atomics.load(stop, 0) === 1) break;
@@ -72,7 +73,12 @@ function searchInWorker(): void {
           // A short read means the end of the file: nothing after this chunk needs line numbers.
           if (read < CHUNK) break;
           for (let at = data.indexOf(10); at !== -1 && at < end; at = data.indexOf(10, at + 1)) firstLine++;
-          if (job.context > 0) previousTail = data.toString('utf8', Math.max(0, end - 4096), end).split('\n').slice(0, -1).slice(-job.context);
+          if (job.context > 0)
+            previousTail = data
+              .toString('utf8', Math.max(0, end - 4096), end)
+              .split('\n')
+              .slice(0, -1)
+              .slice(-job.context);
           continue;
         }
         const text = data.toString('utf8', 0, end);
@@ -136,7 +142,12 @@ export async function searchBuiltin(query: GrepQuery, accept: (file: string) => 
   let files: string[];
   if (query.rootIsDirectory) {
     const include = query.include === undefined ? undefined : createGlobMatcher(query.include);
-    const walk = await walkFiles({ root: query.root, recursive: query.recursive, signal: query.signal, enterDirectory: (_path, name) => !SKIPPED_DIRECTORIES.includes(name) });
+    const walk = await walkFiles({
+      root: query.root,
+      recursive: query.recursive,
+      signal: query.signal,
+      enterDirectory: (_path, name) => !SKIPPED_DIRECTORIES.includes(name),
+    });
     files = walk.files.filter((file) => !include || include(file)).map((file) => join(query.root, file));
   } else files = [query.root];
 
@@ -161,20 +172,24 @@ export async function searchBuiltin(query: GrepQuery, accept: (file: string) => 
   const share = Math.ceil(files.length / workers);
   const searches = Array.from({ length: workers }, (_, worker) => {
     const start = worker * share;
-    return runWorkerTask<null, { index: number; lines: GrepLine[] }>(searchInWorker, { ...job, files: files.slice(start, start + share) }, {
-      timeoutMs: query.timeoutMs,
-      timeoutMessage: `grep: the search for ${JSON.stringify(query.pattern)} took too long; simplify the pattern (nested quantifiers like (a+)+ backtrack exponentially) or narrow the path`,
-      signal: query.signal,
-      onProgress: ({ index, lines }) => {
-        const file = files[start + index] as string;
-        queue = queue.then(async () => {
-          if (accepted >= query.maxMatches || !(await accept(file))) return;
-          results.push({ file, lines });
-          accepted += lines.filter((line) => line.match).length;
-          if (accepted >= query.maxMatches) Atomics.store(new Int32Array(stop), 0, 1);
-        });
+    return runWorkerTask<null, { index: number; lines: GrepLine[] }>(
+      searchInWorker,
+      { ...job, files: files.slice(start, start + share) },
+      {
+        timeoutMs: query.timeoutMs,
+        timeoutMessage: `grep: the search for ${JSON.stringify(query.pattern)} took too long; simplify the pattern (nested quantifiers like (a+)+ backtrack exponentially) or narrow the path`,
+        signal: query.signal,
+        onProgress: ({ index, lines }) => {
+          const file = files[start + index] as string;
+          queue = queue.then(async () => {
+            if (accepted >= query.maxMatches || !(await accept(file))) return;
+            results.push({ file, lines });
+            accepted += lines.filter((line) => line.match).length;
+            if (accepted >= query.maxMatches) Atomics.store(new Int32Array(stop), 0, 1);
+          });
+        },
       },
-    });
+    );
   });
   try {
     await Promise.all(searches);

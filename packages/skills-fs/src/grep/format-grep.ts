@@ -23,7 +23,10 @@ export function formatGrepResults(results: readonly GrepFileResult[], name: (fil
  * Keeps the first `maxMatches` matching lines in path and line order (ripgrep reports files in
  * whatever order its threads finish), with the context lines that belong to them.
  */
-export function limitMatches(results: readonly GrepFileResult[], maxMatches: number): { files: GrepFileResult[]; matches: number; dropped: boolean } {
+export function limitMatches(
+  results: readonly GrepFileResult[],
+  maxMatches: number,
+): { files: GrepFileResult[]; matches: number; dropped: boolean } {
   const sorted = [...results].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const files: GrepFileResult[] = [];
   let matches = 0;

@@ -1,9 +1,9 @@
 import { access, constants } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
+import { TimeoutError } from '@nexus/core';
 import { resolveWorkingDirectory, runProcess } from '@nexus/skills-exec';
 import type { FileSandbox } from '../file-sandbox.js';
-import { TimeoutError } from '@nexus/core';
-import { cutLine, SKIPPED_DIRECTORIES, type GrepFileResult, type GrepOutcome, type GrepQuery } from './grep-query.js';
+import { cutLine, type GrepFileResult, type GrepOutcome, type GrepQuery, SKIPPED_DIRECTORIES } from './grep-query.js';
 
 /** Cap of ripgrep's output, in bytes; beyond it matches are dropped and the result says so. */
 const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
@@ -34,7 +34,15 @@ export class RipgrepPatternError extends Error {}
 /** The ripgrep arguments for a query; the pattern and path are passed after `-e` / `--`. */
 export function ripgrepArguments(query: GrepQuery): string[] {
   const args = ['--no-config', '--null', '--line-number', '--with-filename', '--no-heading', '--color', 'never', '--crlf'];
-  args.push('--no-ignore', '--hidden', '--max-count', String(query.maxMatches), '--max-columns', String(query.maxLineLength * 4), '--max-columns-preview');
+  args.push(
+    '--no-ignore',
+    '--hidden',
+    '--max-count',
+    String(query.maxMatches),
+    '--max-columns',
+    String(query.maxLineLength * 4),
+    '--max-columns-preview',
+  );
   for (const name of SKIPPED_DIRECTORIES) args.push('-g', `!${name}`);
   if (query.ignoreCase) args.push('--ignore-case');
   else args.push('--case-sensitive');
@@ -61,7 +69,11 @@ export function parseRipgrepOutput(stdout: string, maxLineLength: number): GrepF
     const file = line.slice(0, nul);
     let result = byFile.get(file);
     if (!result) byFile.set(file, (result = { file, lines: [] }));
-    result.lines.push({ line: Number(rest[1]), match: rest[2] === ':', text: cutLine(line.slice(nul + 1 + rest[0].length), maxLineLength) });
+    result.lines.push({
+      line: Number(rest[1]),
+      match: rest[2] === ':',
+      text: cutLine(line.slice(nul + 1 + rest[0].length), maxLineLength),
+    });
   }
   return [...byFile.values()];
 }
@@ -74,9 +86,16 @@ export function parseRipgrepOutput(stdout: string, maxLineLength: number): GrepF
  */
 export async function searchWithRipgrep(rg: string, query: GrepQuery, files: FileSandbox): Promise<GrepOutcome> {
   const cwd = query.rootIsDirectory ? await resolveWorkingDirectory(files.services, files.tool, query.root) : dirname(query.root);
-  const run = await runProcess(rg, ripgrepArguments(query), { cwd, timeoutMs: query.timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES, signal: query.signal });
-  if (run.timedOut) throw new TimeoutError(`grep: ripgrep did not finish within ${query.timeoutMs / 1000} s; narrow the path or include`, query.timeoutMs);
+  const run = await runProcess(rg, ripgrepArguments(query), {
+    cwd,
+    timeoutMs: query.timeoutMs,
+    maxOutputBytes: MAX_OUTPUT_BYTES,
+    signal: query.signal,
+  });
+  if (run.timedOut)
+    throw new TimeoutError(`grep: ripgrep did not finish within ${query.timeoutMs / 1000} s; narrow the path or include`, query.timeoutMs);
   if (run.cancelled) query.signal?.throwIfAborted();
-  if (run.exitCode === 2 && /regex parse error|error parsing|unrecognized|look-around|backreferences/i.test(run.stderr)) throw new RipgrepPatternError(run.stderr);
+  if (run.exitCode === 2 && /regex parse error|error parsing|unrecognized|look-around|backreferences/i.test(run.stderr))
+    throw new RipgrepPatternError(run.stderr);
   return { files: parseRipgrepOutput(run.stdout, query.maxLineLength), truncated: run.truncated };
 }

@@ -1,4 +1,5 @@
 import { constants } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { detectLineEnding, openVerified, ToolResult } from '@nexus/core';
 import { defineFileSkill } from '../file-sandbox.js';
 import { fileVersion } from '../read-tracker.js';
@@ -19,7 +20,7 @@ export const appendFileSkill = defineFileSkill<AppendFileArgs>({
   name: 'append_file',
   description:
     'Append text to the end of a file, creating it (and its directories) when missing. With newline=true (default) the text starts on a new line if the file does not end with one. ' +
-    'Line breaks follow the file\'s style (CRLF stays CRLF). The file is opened in append mode, so a large log is not rewritten; a failed write is rolled back.',
+    "Line breaks follow the file's style (CRLF stays CRLF). The file is opened in append mode, so a large log is not rewritten; a failed write is rolled back.",
   readOnly: false,
   destructive: false,
   parameters: {
@@ -32,46 +33,52 @@ export const appendFileSkill = defineFileSkill<AppendFileArgs>({
     required: ['path', 'content'],
     additionalProperties: false,
   },
-  create: (files) => async ({ path, content, newline = true }) => {
-    const real = await files.authorize(path, { access: 'write' });
-    const display = await files.display(real);
-    let handle;
-    try {
-      handle = await openVerified(real, constants.O_WRONLY | constants.O_APPEND);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      const bytes = await saveFile(files, real, content, { createParents: true });
-      return ToolResult.ok(`Created ${display} with the appended text (${bytes} bytes).`, { path: display, created: true, bytes });
-    }
-    try {
-      const before = await handle.stat();
-      if (!before.isFile()) return ToolResult.fail(`${display} is not a regular file.`, 'invalid_input');
-      const tracker = files.services.get('readTracker');
-      const wasCurrent = tracker?.check(real, fileVersion(before)) === 'current';
-      const reader = await openVerified(real);
-      const sample = Buffer.alloc(Math.min(TAIL_SAMPLE_BYTES, before.size));
+  create:
+    (files) =>
+    async ({ path, content, newline = true }) => {
+      const real = await files.authorize(path, { access: 'write' });
+      const display = await files.display(real);
+      let handle: FileHandle;
       try {
-        await reader.read(sample, 0, sample.length, before.size - sample.length);
-      } finally {
-        await reader.close();
-      }
-      const tail = sample.toString('utf8');
-      const ending = detectLineEnding(tail);
-      let text = inFileLineEndings(content, ending);
-      if (newline && before.size > 0 && !tail.endsWith('\n') && !tail.endsWith('\r')) text = ending + text;
-      const data = Buffer.from(text, 'utf8');
-      try {
-        for (let written = 0; written < data.length; ) written += (await handle.write(data, written)).bytesWritten;
-        await handle.sync();
+        handle = await openVerified(real, constants.O_WRONLY | constants.O_APPEND);
       } catch (error) {
-        await handle.truncate(before.size).catch(() => {});
-        throw error;
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        const bytes = await saveFile(files, real, content, { createParents: true });
+        return ToolResult.ok(`Created ${display} with the appended text (${bytes} bytes).`, { path: display, created: true, bytes });
       }
-      const after = await handle.stat();
-      if (wasCurrent) files.recordSeen(real, after);
-      return ToolResult.ok(`Appended ${data.length} bytes to ${display} (now ${after.size} bytes).`, { path: display, created: false, bytes: data.length });
-    } finally {
-      await handle.close();
-    }
-  },
+      try {
+        const before = await handle.stat();
+        if (!before.isFile()) return ToolResult.fail(`${display} is not a regular file.`, 'invalid_input');
+        const tracker = files.services.get('readTracker');
+        const wasCurrent = tracker?.check(real, fileVersion(before)) === 'current';
+        const reader = await openVerified(real);
+        const sample = Buffer.alloc(Math.min(TAIL_SAMPLE_BYTES, before.size));
+        try {
+          await reader.read(sample, 0, sample.length, before.size - sample.length);
+        } finally {
+          await reader.close();
+        }
+        const tail = sample.toString('utf8');
+        const ending = detectLineEnding(tail);
+        let text = inFileLineEndings(content, ending);
+        if (newline && before.size > 0 && !tail.endsWith('\n') && !tail.endsWith('\r')) text = ending + text;
+        const data = Buffer.from(text, 'utf8');
+        try {
+          for (let written = 0; written < data.length; ) written += (await handle.write(data, written)).bytesWritten;
+          await handle.sync();
+        } catch (error) {
+          await handle.truncate(before.size).catch(() => {});
+          throw error;
+        }
+        const after = await handle.stat();
+        if (wasCurrent) files.recordSeen(real, after);
+        return ToolResult.ok(`Appended ${data.length} bytes to ${display} (now ${after.size} bytes).`, {
+          path: display,
+          created: false,
+          bytes: data.length,
+        });
+      } finally {
+        await handle.close();
+      }
+    },
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { copyFile, link, rename, unlink, utimes, chmod } from 'node:fs/promises';
+import { chmod, copyFile, link, rename, unlink, utimes } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { InvalidParametersError, refusePlantedSymlink, ToolResult } from '@nexus/core';
 import { defineFileSkill } from '../file-sandbox.js';
@@ -30,39 +30,48 @@ export const copyFileSkill = defineFileSkill<CopyFileArgs>({
     required: ['source', 'destination'],
     additionalProperties: false,
   },
-  create: (files) => async ({ source, destination, overwrite = false }) => {
-    const opened = await files.openFile(source, { parameter: 'source' });
-    try {
-      const target = await resolveDestination(files, opened.path, destination, overwrite);
-      await files.makeDirectories(dirname(target.path));
-      const directory = await files.openDirectory(dirname(target.path));
-      const final = directory.entry(basename(target.path));
-      const temporary = directory.entry(`.${basename(target.path)}.${randomBytes(6).toString('hex')}.tmp`);
+  create:
+    (files) =>
+    async ({ source, destination, overwrite = false }) => {
+      const opened = await files.openFile(source, { parameter: 'source' });
       try {
-        // The source is read through its verified handle (/proc/self/fd/N), not its path again.
-        await copyFile(`/proc/self/fd/${opened.handle.fd}`, temporary).catch(() => copyFile(opened.path, temporary));
-        await chmod(temporary, opened.stats.mode & 0o7777);
-        await utimes(temporary, opened.stats.atime, opened.stats.mtime);
-        await refusePlantedSymlink(final, target.path);
-        if (overwrite) await rename(temporary, final);
-        else {
-          // link() fails if the destination appeared meanwhile, so nothing is ever replaced.
-          await link(temporary, final);
-          await unlink(temporary);
+        const target = await resolveDestination(files, opened.path, destination, overwrite);
+        await files.makeDirectories(dirname(target.path));
+        const directory = await files.openDirectory(dirname(target.path));
+        const final = directory.entry(basename(target.path));
+        const temporary = directory.entry(`.${basename(target.path)}.${randomBytes(6).toString('hex')}.tmp`);
+        try {
+          // The source is read through its verified handle (/proc/self/fd/N), not its path again.
+          await copyFile(`/proc/self/fd/${opened.handle.fd}`, temporary).catch(() => copyFile(opened.path, temporary));
+          await chmod(temporary, opened.stats.mode & 0o7777);
+          await utimes(temporary, opened.stats.atime, opened.stats.mtime);
+          await refusePlantedSymlink(final, target.path);
+          if (overwrite) await rename(temporary, final);
+          else {
+            // link() fails if the destination appeared meanwhile, so nothing is ever replaced.
+            await link(temporary, final);
+            await unlink(temporary);
+          }
+        } catch (error) {
+          await unlink(temporary).catch(() => {});
+          if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+            throw new InvalidParametersError(
+              `\`destination\` ${await files.display(target.path)} already exists; set overwrite=true to replace it.`,
+              'destination',
+            );
+          throw error;
+        } finally {
+          await directory.close();
         }
-      } catch (error) {
-        await unlink(temporary).catch(() => {});
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new InvalidParametersError(`\`destination\` ${await files.display(target.path)} already exists; set overwrite=true to replace it.`, 'destination');
-        throw error;
+        files.forget(target.path);
+        const from = await files.display(opened.path);
+        const to = await files.display(target.path);
+        return ToolResult.ok(
+          `Copied ${from} to ${to} (${opened.stats.size} bytes${target.exists ? ', replaced the existing file' : ''}).`,
+          { source: from, destination: to, bytes: opened.stats.size, replaced: target.exists },
+        );
       } finally {
-        await directory.close();
+        await opened.handle.close();
       }
-      files.forget(target.path);
-      const from = await files.display(opened.path);
-      const to = await files.display(target.path);
-      return ToolResult.ok(`Copied ${from} to ${to} (${opened.stats.size} bytes${target.exists ? ', replaced the existing file' : ''}).`, { source: from, destination: to, bytes: opened.stats.size, replaced: target.exists });
-    } finally {
-      await opened.handle.close();
-    }
-  },
+    },
 });

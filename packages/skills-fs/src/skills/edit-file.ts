@@ -27,17 +27,30 @@ const FORM_PARAMETERS: Record<EditForm, readonly (keyof EditFileArgs)[]> = {
 };
 
 function chooseForm(args: EditFileArgs): EditForm {
-  const used = (Object.keys(FORM_PARAMETERS) as EditForm[]).filter((form) => FORM_PARAMETERS[form].some((name) => args[name] !== undefined && !(name === 'replace_all' && args[name] === false)));
-  if (used.length === 0) throw new InvalidParametersError('Missing required parameter `old_string` (with `new_string`), or `edits`, or `start_line` (with `new_content`).', 'old_string');
+  const used = (Object.keys(FORM_PARAMETERS) as EditForm[]).filter((form) =>
+    FORM_PARAMETERS[form].some((name) => args[name] !== undefined && !(name === 'replace_all' && args[name] === false)),
+  );
+  if (used.length === 0)
+    throw new InvalidParametersError(
+      'Missing required parameter `old_string` (with `new_string`), or `edits`, or `start_line` (with `new_content`).',
+      'old_string',
+    );
   if (used.length > 1) {
     const names = used.map((form) => `\`${FORM_PARAMETERS[form][0]}\``).join(' and ');
-    throw new InvalidParametersError(`Use one form of edit_file at a time: ${names} cannot be combined.`, FORM_PARAMETERS[used[1] as EditForm][0]);
+    throw new InvalidParametersError(
+      `Use one form of edit_file at a time: ${names} cannot be combined.`,
+      FORM_PARAMETERS[used[1] as EditForm][0],
+    );
   }
   const form = used[0] as EditForm;
-  if (form === 'string' && args.old_string === undefined) throw new InvalidParametersError('Missing required parameter `old_string`.', 'old_string');
-  if (form === 'string' && args.new_string === undefined) throw new InvalidParametersError('Missing required parameter `new_string`.', 'new_string');
-  if (form === 'lines' && args.start_line === undefined) throw new InvalidParametersError('Missing required parameter `start_line`.', 'start_line');
-  if (form === 'lines' && args.new_content === undefined) throw new InvalidParametersError('Missing required parameter `new_content`.', 'new_content');
+  if (form === 'string' && args.old_string === undefined)
+    throw new InvalidParametersError('Missing required parameter `old_string`.', 'old_string');
+  if (form === 'string' && args.new_string === undefined)
+    throw new InvalidParametersError('Missing required parameter `new_string`.', 'new_string');
+  if (form === 'lines' && args.start_line === undefined)
+    throw new InvalidParametersError('Missing required parameter `start_line`.', 'start_line');
+  if (form === 'lines' && args.new_content === undefined)
+    throw new InvalidParametersError('Missing required parameter `new_content`.', 'new_content');
   return form;
 }
 
@@ -83,10 +96,17 @@ export const editFileSkill = defineFileSkill<EditFileArgs>({
     const file = await loadTextFile(files, args.path);
     const dryRun = args.dry_run ?? false;
     if (form === 'lines') {
-      const edit = { start_line: args.start_line as number, new_content: args.new_content as string, ...(args.end_line === undefined ? {} : { end_line: args.end_line }) };
+      const edit = {
+        start_line: args.start_line as number,
+        new_content: args.new_content as string,
+        ...(args.end_line === undefined ? {} : { end_line: args.end_line }),
+      };
       return commitTextEdit(files, file, applyLineEdit(file.text, edit, file.lineEnding), { dryRun, what: describeLineEdit(edit) });
     }
-    const edits: StringEdit[] = form === 'batch' ? (args.edits as StringEdit[]) : [{ old_string: args.old_string as string, new_string: args.new_string as string, replace_all: args.replace_all ?? false }];
+    const edits: StringEdit[] =
+      form === 'batch'
+        ? (args.edits as StringEdit[])
+        : [{ old_string: args.old_string as string, new_string: args.new_string as string, replace_all: args.replace_all ?? false }];
     let text = file.text;
     let replaced = 0;
     edits.forEach((edit, index) => {

@@ -1,5 +1,5 @@
-import { defineFileSkill } from '../file-sandbox.js';
 import { commitTextEdit } from '../commit-edit.js';
+import { defineFileSkill } from '../file-sandbox.js';
 import { applyLineEdit, type LineEdit } from '../text-edits.js';
 import { loadTextFile } from '../text-file.js';
 
@@ -12,7 +12,11 @@ export interface EditLinesArgs extends LineEdit {
 /** JSON Schema of the line-range parameters, shared with `edit_file`. */
 export const LINE_EDIT_PROPERTIES = {
   start_line: { type: 'integer', minimum: 1, description: 'First line to replace (1-based, as read_file numbers them).' },
-  end_line: { type: 'integer', minimum: 0, description: 'Last line to replace, inclusive (default: start_line). start_line - 1 inserts before start_line.' },
+  end_line: {
+    type: 'integer',
+    minimum: 0,
+    description: 'Last line to replace, inclusive (default: start_line). start_line - 1 inserts before start_line.',
+  },
   new_content: { type: 'string', description: 'Replacement text for those lines ("" deletes them).' },
 } as const;
 
@@ -29,7 +33,7 @@ export const editLinesSkill = defineFileSkill<EditLinesArgs>({
   name: 'edit_lines',
   description:
     'Replace lines start_line…end_line of a file with new_content (line numbers as read_file shows them). Set end_line = start_line - 1 to insert before start_line; new_content "" deletes the lines. ' +
-    'Keeps the file\'s line endings; atomic. dry_run=true shows the diff without writing. Line numbers shift after an edit: read the file again before the next one.',
+    "Keeps the file's line endings; atomic. dry_run=true shows the diff without writing. Line numbers shift after an edit: read the file again before the next one.",
   readOnly: false,
   destructive: true,
   parameters: {
@@ -42,9 +46,11 @@ export const editLinesSkill = defineFileSkill<EditLinesArgs>({
     required: ['path', 'start_line', 'new_content'],
     additionalProperties: false,
   },
-  create: (files) => async ({ path, dry_run: dryRun = false, ...edit }) => {
-    const file = await loadTextFile(files, path);
-    const text = applyLineEdit(file.text, edit, file.lineEnding);
-    return commitTextEdit(files, file, text, { dryRun, what: describeLineEdit(edit) });
-  },
+  create:
+    (files) =>
+    async ({ path, dry_run: dryRun = false, ...edit }) => {
+      const file = await loadTextFile(files, path);
+      const text = applyLineEdit(file.text, edit, file.lineEnding);
+      return commitTextEdit(files, file, text, { dryRun, what: describeLineEdit(edit) });
+    },
 });

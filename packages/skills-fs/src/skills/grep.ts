@@ -1,11 +1,11 @@
 import { stat } from 'node:fs/promises';
 import { ToolResult } from '@nexus/core';
 import { defineFileSkill } from '../file-sandbox.js';
-import { compilePattern } from '../regex-pattern.js';
 import { searchBuiltin } from '../grep/builtin-search.js';
 import { formatGrepResults, limitMatches } from '../grep/format-grep.js';
 import type { GrepOutcome, GrepQuery } from '../grep/grep-query.js';
 import { findRipgrep, RipgrepPatternError, searchWithRipgrep } from '../grep/ripgrep-search.js';
+import { compilePattern } from '../regex-pattern.js';
 
 /** Arguments of `grep`. */
 export interface GrepArgs {
@@ -46,14 +46,34 @@ export const grepSkill = defineFileSkill<GrepArgs>({
   },
   create: (files) => {
     return async (args, { signal }) => {
-      const { pattern, path, recursive = true, ignore_case: ignoreCase = false, max_matches: maxMatches = 100, include, context = 0 } = args;
+      const {
+        pattern,
+        path,
+        recursive = true,
+        ignore_case: ignoreCase = false,
+        max_matches: maxMatches = 100,
+        include,
+        context = 0,
+      } = args;
       compilePattern(pattern, ignoreCase ? 'i' : '');
       const root = await files.authorize(path, { mustExist: true });
       const rootIsDirectory = (await stat(root)).isDirectory();
       if (rootIsDirectory) await (await files.openDirectory(root)).close();
       else await (await files.openApproved(root, path)).handle.close();
       const { grepEngine, regexTimeoutMs, maxLineLength } = files.options;
-      const query: GrepQuery = { root, rootIsDirectory, pattern, ignoreCase, recursive, include, context, maxMatches, maxLineLength, timeoutMs: regexTimeoutMs, signal };
+      const query: GrepQuery = {
+        root,
+        rootIsDirectory,
+        pattern,
+        ignoreCase,
+        recursive,
+        include,
+        context,
+        maxMatches,
+        maxLineLength,
+        timeoutMs: regexTimeoutMs,
+        signal,
+      };
       // Whatever an engine found is filtered through the sandbox: blocked paths and hard links
       // inside the tree are refused here, once per file.
       const readable = new Map<string, Promise<boolean>>();
@@ -63,7 +83,8 @@ export const grepSkill = defineFileSkill<GrepArgs>({
         return verdict;
       };
       const rg = grepEngine === 'builtin' ? undefined : await findRipgrep();
-      if (grepEngine === 'ripgrep' && !rg) return ToolResult.fail('grep is set to use ripgrep, but `rg` is not on PATH.', 'execution_failed');
+      if (grepEngine === 'ripgrep' && !rg)
+        return ToolResult.fail('grep is set to use ripgrep, but `rg` is not on PATH.', 'execution_failed');
       let outcome: GrepOutcome;
       let engine = rg ? 'ripgrep' : 'builtin';
       try {
@@ -83,7 +104,11 @@ export const grepSkill = defineFileSkill<GrepArgs>({
         matches: limited.matches,
         files: limited.files.length,
         truncated: limited.dropped || outcome.truncated,
-        results: limited.files.flatMap((result) => result.lines.filter((line) => line.match).map((line) => ({ path: names.get(result.file) ?? result.file, line: line.line, text: line.text }))),
+        results: limited.files.flatMap((result) =>
+          result.lines
+            .filter((line) => line.match)
+            .map((line) => ({ path: names.get(result.file) ?? result.file, line: line.line, text: line.text })),
+        ),
       };
       if (limited.matches === 0) return ToolResult.ok(`No matches for ${JSON.stringify(pattern)} in ${await files.display(root)}.`, data);
       const body = formatGrepResults(limited.files, (file) => names.get(file) ?? file, context > 0);

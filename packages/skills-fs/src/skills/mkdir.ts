@@ -18,11 +18,13 @@ export const mkdirSkill = defineFileSkill<MkdirArgs>({
     required: ['path'],
     additionalProperties: false,
   },
-  create: (files) => async ({ path }) => {
-    const real = await files.authorize(path, { access: 'write' });
-    const created = await files.makeDirectories(real);
-    const display = await files.display(real);
-    const output = created === 0 ? `${display} already exists.` : `Created ${display}${created > 1 ? ` (${created} directories)` : ''}.`;
-    return ToolResult.ok(output, { path: display, created });
-  },
+  create:
+    (files) =>
+    async ({ path }) => {
+      const real = await files.authorize(path, { access: 'write' });
+      const created = await files.makeDirectories(real);
+      const display = await files.display(real);
+      const output = created === 0 ? `${display} already exists.` : `Created ${display}${created > 1 ? ` (${created} directories)` : ''}.`;
+      return ToolResult.ok(output, { path: display, created });
+    },
 });

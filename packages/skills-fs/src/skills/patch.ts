@@ -1,7 +1,7 @@
 import { lstat, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { convertLineEndings, InvalidParametersError, type LineEnding, NexusError, ToolResult } from '@nexus/core';
 import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
-import { convertLineEndings, InvalidParametersError, NexusError, ToolResult, type LineEnding } from '@nexus/core';
 import { describeChange, summarizeChange } from '../change-summary.js';
 import { defineFileSkill, type FileSandbox } from '../file-sandbox.js';
 import { loadApprovedTextFile, saveFile } from '../text-file.js';
@@ -41,9 +41,16 @@ function applyHunks(text: string, patch: StructuredPatch, fuzzy: boolean, displa
   let shift = 0;
   patch.hunks.forEach((hunk, index) => {
     const moved = { ...hunk, oldStart: hunk.oldStart + shift, lines: hunk.lines.map((line) => line.replace(/\r$/, '')) };
-    const result = applyPatch(current, { ...patch, hunks: [moved] }, fuzzy ? { fuzzFactor: 2, compareLine: (_n, line, _op, content) => line.trim() === content.trim() } : {});
+    const result = applyPatch(
+      current,
+      { ...patch, hunks: [moved] },
+      fuzzy ? { fuzzFactor: 2, compareLine: (_n, line, _op, content) => line.trim() === content.trim() } : {},
+    );
     if (result === false) {
-      const expected = hunk.lines.filter((line) => !line.startsWith('+')).slice(0, 12).join('\n');
+      const expected = hunk.lines
+        .filter((line) => !line.startsWith('+'))
+        .slice(0, 12)
+        .join('\n');
       throw new InvalidParametersError(
         `Hunk ${index + 1} of ${patch.hunks.length} for ${display} (${hunkHeader(hunk)}) does not apply: these lines were not found${fuzzy ? ', even ignoring whitespace' : ''}:\n${expected}\n` +
           `Nothing was changed. Read the file again and regenerate the diff${fuzzy ? '' : ', or try mode="fuzzy"'}.`,
@@ -62,7 +69,13 @@ async function planChange(files: FileSandbox, real: string, patch: StructuredPat
     throw new InvalidParametersError(`The diff deletes ${display}; patch does not delete files.`, 'diff');
   }
   if (patch.oldFileName === DEV_NULL) {
-    if (await lstat(real).then(() => true, () => false)) throw new InvalidParametersError(`The diff creates ${display}, which already exists.`, 'diff');
+    if (
+      await lstat(real).then(
+        () => true,
+        () => false,
+      )
+    )
+      throw new InvalidParametersError(`The diff creates ${display}, which already exists.`, 'diff');
     return { path: real, display, before: undefined, after: applyHunks('', patch, fuzzy, display) };
   }
   const file = await loadApprovedTextFile(files, real);
@@ -90,7 +103,12 @@ async function commitAll(files: FileSandbox, changes: readonly PlannedChange[]):
         await directory.close();
       }
     }
-    throw new NexusError(`patch failed while writing, and the files already written were restored: ${(error as Error).message}`, 'SKILL_EXECUTION_FAILED', 'execution_failed', { cause: error });
+    throw new NexusError(
+      `patch failed while writing, and the files already written were restored: ${(error as Error).message}`,
+      'SKILL_EXECUTION_FAILED',
+      'execution_failed',
+      { cause: error },
+    );
   }
 }
 
@@ -115,48 +133,70 @@ export const patchSkill = defineFileSkill<PatchArgs>({
     required: ['target'],
     additionalProperties: false,
   },
-  create: (files) => async ({ target, diff, diff_file: diffFile, mode = 'strict', dry_run: dryRun = false }) => {
-    if ((diff === undefined) === (diffFile === undefined)) {
-      throw new InvalidParametersError('Give exactly one of `diff` (the diff text) and `diff_file` (a path to it).', diff === undefined ? 'diff' : 'diff_file');
-    }
-    let text = diff;
-    if (text === undefined) {
-      const opened = await files.openFile(diffFile as string, { parameter: 'diff_file' });
+  create:
+    (files) =>
+    async ({ target, diff, diff_file: diffFile, mode = 'strict', dry_run: dryRun = false }) => {
+      if ((diff === undefined) === (diffFile === undefined)) {
+        throw new InvalidParametersError(
+          'Give exactly one of `diff` (the diff text) and `diff_file` (a path to it).',
+          diff === undefined ? 'diff' : 'diff_file',
+        );
+      }
+      let text = diff;
+      if (text === undefined) {
+        const opened = await files.openFile(diffFile as string, { parameter: 'diff_file' });
+        try {
+          text = (await opened.handle.readFile()).toString('utf8');
+        } finally {
+          await opened.handle.close();
+        }
+      }
+      let patches: StructuredPatch[];
       try {
-        text = (await opened.handle.readFile()).toString('utf8');
-      } finally {
-        await opened.handle.close();
+        patches = parsePatch(text).filter((patch) => patch.hunks.length > 0);
+      } catch (error) {
+        throw new InvalidParametersError(
+          `\`${diff === undefined ? 'diff_file' : 'diff'}\` is not a valid unified diff: ${(error as Error).message}`,
+          diff === undefined ? 'diff_file' : 'diff',
+        );
       }
-    }
-    let patches: StructuredPatch[];
-    try {
-      patches = parsePatch(text).filter((patch) => patch.hunks.length > 0);
-    } catch (error) {
-      throw new InvalidParametersError(`\`${diff === undefined ? 'diff_file' : 'diff'}\` is not a valid unified diff: ${(error as Error).message}`, diff === undefined ? 'diff_file' : 'diff');
-    }
-    if (patches.length === 0) {
-      const parameter = diff === undefined ? 'diff_file' : 'diff';
-      throw new InvalidParametersError(`\`${parameter}\` holds no hunks (no "@@ -a,b +c,d @@" sections); give a unified diff.`, parameter);
-    }
-    const targetReal = await files.authorize(target, { access: 'write' });
-    const targetIsDirectory = await stat(targetReal).then((stats) => stats.isDirectory(), () => false);
-    if (patches.length > 1 && !targetIsDirectory) throw new InvalidParametersError('The diff changes several files, so `target` must be the directory their paths are relative to.', 'target');
-    const fuzzy = mode === 'fuzzy';
-    const changes: PlannedChange[] = [];
-    for (const patch of patches) {
-      let real = targetReal;
-      if (targetIsDirectory) {
-        const name = stripPrefix(patch.newFileName) ?? stripPrefix(patch.oldFileName);
-        if (!name) throw new InvalidParametersError('A file section of the diff names no file.', 'diff');
-        real = await files.authorize(join(targetReal, name), { access: 'write' });
+      if (patches.length === 0) {
+        const parameter = diff === undefined ? 'diff_file' : 'diff';
+        throw new InvalidParametersError(
+          `\`${parameter}\` holds no hunks (no "@@ -a,b +c,d @@" sections); give a unified diff.`,
+          parameter,
+        );
       }
-      if (changes.some((change) => change.path === real)) throw new InvalidParametersError(`The diff changes ${await files.display(real)} twice; merge those sections.`, 'diff');
-      changes.push(await planChange(files, real, patch, fuzzy));
-    }
-    const summaries = changes.map((change) => `${change.display} ${describeChange(summarizeChange(change.display, change.before ?? '', change.after))}`);
-    const data = { files: changes.map((change) => change.display), dryRun };
-    if (dryRun) return ToolResult.ok(`Dry run, nothing written. The diff applies to ${changes.length} file(s):\n${summaries.join('\n')}`, data);
-    await commitAll(files, changes);
-    return ToolResult.ok(`Patched ${changes.length} file(s):\n${summaries.join('\n')}`, data);
-  },
+      const targetReal = await files.authorize(target, { access: 'write' });
+      const targetIsDirectory = await stat(targetReal).then(
+        (stats) => stats.isDirectory(),
+        () => false,
+      );
+      if (patches.length > 1 && !targetIsDirectory)
+        throw new InvalidParametersError(
+          'The diff changes several files, so `target` must be the directory their paths are relative to.',
+          'target',
+        );
+      const fuzzy = mode === 'fuzzy';
+      const changes: PlannedChange[] = [];
+      for (const patch of patches) {
+        let real = targetReal;
+        if (targetIsDirectory) {
+          const name = stripPrefix(patch.newFileName) ?? stripPrefix(patch.oldFileName);
+          if (!name) throw new InvalidParametersError('A file section of the diff names no file.', 'diff');
+          real = await files.authorize(join(targetReal, name), { access: 'write' });
+        }
+        if (changes.some((change) => change.path === real))
+          throw new InvalidParametersError(`The diff changes ${await files.display(real)} twice; merge those sections.`, 'diff');
+        changes.push(await planChange(files, real, patch, fuzzy));
+      }
+      const summaries = changes.map(
+        (change) => `${change.display} ${describeChange(summarizeChange(change.display, change.before ?? '', change.after))}`,
+      );
+      const data = { files: changes.map((change) => change.display), dryRun };
+      if (dryRun)
+        return ToolResult.ok(`Dry run, nothing written. The diff applies to ${changes.length} file(s):\n${summaries.join('\n')}`, data);
+      await commitAll(files, changes);
+      return ToolResult.ok(`Patched ${changes.length} file(s):\n${summaries.join('\n')}`, data);
+    },
 });

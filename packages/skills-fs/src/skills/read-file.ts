@@ -1,7 +1,7 @@
+import { InvalidParametersError, ToolResult } from '@nexus/core';
 import { defineFileSkill } from '../file-sandbox.js';
-import { readLineSlice, type DecodeNotes, type NumberedLine } from '../line-reader.js';
+import { type DecodeNotes, type NumberedLine, readLineSlice } from '../line-reader.js';
 import { looksBinary } from '../text-file.js';
-import { ToolResult, InvalidParametersError } from '@nexus/core';
 
 /** Arguments of `read_file`. */
 export interface ReadFileArgs {
@@ -41,31 +41,47 @@ export const readFileSkill = defineFileSkill<ReadFileArgs>({
     required: ['path'],
     additionalProperties: false,
   },
-  create: (files) => async ({ path, offset = 1, limit }) => {
-    const file = await files.openReader(path);
-    try {
-      const display = await files.display(file.path);
-      const { maxReadBytes, maxLineLength } = files.options;
-      if (looksBinary(file.head)) {
-        throw new InvalidParametersError(`\`path\` ${display} is a binary file (${file.size} bytes); read_file only shows text. Use file_info for its metadata.`, 'path');
+  create:
+    (files) =>
+    async ({ path, offset = 1, limit }) => {
+      const file = await files.openReader(path);
+      try {
+        const display = await files.display(file.path);
+        const { maxReadBytes, maxLineLength } = files.options;
+        if (looksBinary(file.head)) {
+          throw new InvalidParametersError(
+            `\`path\` ${display} is a binary file (${file.size} bytes); read_file only shows text. Use file_info for its metadata.`,
+            'path',
+          );
+        }
+        const slice = await readLineSlice(file, { offset, limit, maxBytes: maxReadBytes, maxLineLength });
+        files.recordSeen(file.path, file.stats);
+        const remarks = decodeRemarks(slice, maxLineLength);
+        if (slice.lines.length === 0) {
+          const empty =
+            slice.totalLines === 0
+              ? `${display} is empty.`
+              : `${display} has ${slice.totalLines} line(s); offset ${offset} is past the end.`;
+          return ToolResult.ok(empty, { path: display, lines: 0, totalLines: slice.totalLines ?? null });
+        }
+        const first = slice.lines[0]?.number ?? offset;
+        const last = slice.lines[slice.lines.length - 1]?.number ?? offset;
+        if (slice.nextLine !== undefined) {
+          const why = slice.hitByteLimit ? `the ${Math.round(maxReadBytes / 1024)} KiB output limit was reached` : 'the limit was reached';
+          remarks.push(
+            `[Showing lines ${first}–${last}; ${why} and the file goes on. Continue with offset=${slice.nextLine}${slice.hitByteLimit ? ' (and a limit)' : ''}.]`,
+          );
+        }
+        const output = [formatNumberedLines(slice.lines), ...remarks].join('\n');
+        return ToolResult.ok(output, {
+          path: display,
+          firstLine: first,
+          lastLine: last,
+          nextLine: slice.nextLine ?? null,
+          totalLines: slice.totalLines ?? null,
+        });
+      } finally {
+        file.close();
       }
-      const slice = await readLineSlice(file, { offset, limit, maxBytes: maxReadBytes, maxLineLength });
-      files.recordSeen(file.path, file.stats);
-      const remarks = decodeRemarks(slice, maxLineLength);
-      if (slice.lines.length === 0) {
-        const empty = slice.totalLines === 0 ? `${display} is empty.` : `${display} has ${slice.totalLines} line(s); offset ${offset} is past the end.`;
-        return ToolResult.ok(empty, { path: display, lines: 0, totalLines: slice.totalLines ?? null });
-      }
-      const first = slice.lines[0]?.number ?? offset;
-      const last = slice.lines[slice.lines.length - 1]?.number ?? offset;
-      if (slice.nextLine !== undefined) {
-        const why = slice.hitByteLimit ? `the ${Math.round(maxReadBytes / 1024)} KiB output limit was reached` : 'the limit was reached';
-        remarks.push(`[Showing lines ${first}–${last}; ${why} and the file goes on. Continue with offset=${slice.nextLine}${slice.hitByteLimit ? ' (and a limit)' : ''}.]`);
-      }
-      const output = [formatNumberedLines(slice.lines), ...remarks].join('\n');
-      return ToolResult.ok(output, { path: display, firstLine: first, lastLine: last, nextLine: slice.nextLine ?? null, totalLines: slice.totalLines ?? null });
-    } finally {
-      file.close();
-    }
-  },
+    },
 });

@@ -63,7 +63,8 @@ function replaceInWorker(): void {
       if (name !== undefined) return groups?.[name] ?? '';
       const index = Number(body);
       if (index >= 1 && index <= captures.length) return captures[index - 1] ?? '';
-      if (body.length === 2 && Number(body[0]) >= 1 && Number(body[0]) <= captures.length) return (captures[Number(body[0]) - 1] ?? '') + body[1];
+      if (body.length === 2 && Number(body[0]) >= 1 && Number(body[0]) <= captures.length)
+        return (captures[Number(body[0]) - 1] ?? '') + body[1];
       return token;
     });
   }
@@ -76,7 +77,7 @@ export const regexReplaceSkill = defineFileSkill<RegexReplaceArgs>({
   description:
     'Find and replace with a regular expression (JavaScript syntax) in one file. The replacement may use $1, $<name>, $& (or Python-style \\1, \\g<name>). ' +
     `count=0 replaces all matches (at most ${MAX_REGEX_REPLACEMENTS}); ignore_case, multiline (^/$ at line breaks) and dotall (. matches newlines) set flags. ` +
-    'Line breaks are matched as \\n and written back in the file\'s style. A pattern that runs too long is stopped. dry_run=true shows the diff only.',
+    "Line breaks are matched as \\n and written back in the file's style. A pattern that runs too long is stopped. dry_run=true shows the diff only.",
   readOnly: false,
   destructive: true,
   parameters: {
@@ -94,28 +95,43 @@ export const regexReplaceSkill = defineFileSkill<RegexReplaceArgs>({
     required: ['path', 'pattern', 'replacement'],
     additionalProperties: false,
   },
-  create: (files) => async (args, { signal }) => {
-    const { path, pattern, replacement, count = 0, ignore_case: ignoreCase = false, multiline = false, dotall = false, dry_run: dryRun = false } = args;
-    const regex = compilePattern(pattern, `${ignoreCase ? 'i' : ''}${multiline ? 'm' : ''}${dotall ? 's' : ''}`);
-    const file = await loadTextFile(files, path);
-    const job: ReplaceJob = {
-      text: convertLineEndings(file.text, '\n'),
-      source: regex.source,
-      flags: regex.flags,
-      replacement: toJavaScriptReplacement(replacement),
-      count,
-      maxMatches: MAX_REGEX_REPLACEMENTS,
-    };
-    const result = await runWorkerTask<{ text: string; matches: number }>(replaceInWorker, job, {
-      timeoutMs: files.options.regexTimeoutMs,
-      timeoutMessage: `regex_replace: the pattern ${JSON.stringify(pattern)} took too long on ${file.display}; simplify it (nested quantifiers like (a+)+ backtrack exponentially)`,
-      signal,
-    });
-    if (result.matches === -1) {
-      throw new InvalidParametersError(`\`pattern\` matches more than ${MAX_REGEX_REPLACEMENTS} times in ${file.display}; narrow it or set count.`, 'pattern');
-    }
-    if (result.matches === 0) throw new InvalidParametersError(`\`pattern\` ${JSON.stringify(pattern)} does not match anything in ${file.display}.`, 'pattern');
-    const text = file.lineEnding === '\n' ? result.text : convertLineEndings(result.text, file.lineEnding);
-    return commitTextEdit(files, file, text, { dryRun, what: `${result.matches} replacement(s)` });
-  },
+  create:
+    (files) =>
+    async (args, { signal }) => {
+      const {
+        path,
+        pattern,
+        replacement,
+        count = 0,
+        ignore_case: ignoreCase = false,
+        multiline = false,
+        dotall = false,
+        dry_run: dryRun = false,
+      } = args;
+      const regex = compilePattern(pattern, `${ignoreCase ? 'i' : ''}${multiline ? 'm' : ''}${dotall ? 's' : ''}`);
+      const file = await loadTextFile(files, path);
+      const job: ReplaceJob = {
+        text: convertLineEndings(file.text, '\n'),
+        source: regex.source,
+        flags: regex.flags,
+        replacement: toJavaScriptReplacement(replacement),
+        count,
+        maxMatches: MAX_REGEX_REPLACEMENTS,
+      };
+      const result = await runWorkerTask<{ text: string; matches: number }>(replaceInWorker, job, {
+        timeoutMs: files.options.regexTimeoutMs,
+        timeoutMessage: `regex_replace: the pattern ${JSON.stringify(pattern)} took too long on ${file.display}; simplify it (nested quantifiers like (a+)+ backtrack exponentially)`,
+        signal,
+      });
+      if (result.matches === -1) {
+        throw new InvalidParametersError(
+          `\`pattern\` matches more than ${MAX_REGEX_REPLACEMENTS} times in ${file.display}; narrow it or set count.`,
+          'pattern',
+        );
+      }
+      if (result.matches === 0)
+        throw new InvalidParametersError(`\`pattern\` ${JSON.stringify(pattern)} does not match anything in ${file.display}.`, 'pattern');
+      const text = file.lineEnding === '\n' ? result.text : convertLineEndings(result.text, file.lineEnding);
+      return commitTextEdit(files, file, text, { dryRun, what: `${result.matches} replacement(s)` });
+    },
 });

@@ -29,37 +29,48 @@ export const renameSkill = defineFileSkill<RenameArgs>({
     required: ['source', 'destination'],
     additionalProperties: false,
   },
-  create: (files) => async ({ source, destination, overwrite = false }) => {
-    // A symlink moves as itself (like mv), but only one that resolves inside the sandbox.
-    await files.authorize(source, { mustExist: true });
-    const from = await files.authorize(source, { access: 'write', mustExist: true, followFinalLink: false });
-    const target = await resolveDestination(files, from, destination, overwrite);
-    if (isWithin(target.path, from)) throw new InvalidParametersError('Expected `destination` outside `source`: a directory cannot move into itself.', 'destination');
-    const isDirectory = (await lstat(from)).isDirectory();
-    await files.makeDirectories(dirname(target.path));
-    const sourceDirectory = await files.openDirectory(dirname(from));
-    const targetDirectory = await files.openDirectory(dirname(target.path));
-    try {
-      const oldEntry = sourceDirectory.entry(basename(from));
-      const newEntry = targetDirectory.entry(basename(target.path));
-      await refusePlantedSymlink(newEntry, target.path);
-      if (overwrite || isDirectory) await rename(oldEntry, newEntry);
-      else {
-        // link() refuses an existing destination atomically, so a file that appeared meanwhile is kept.
-        await link(oldEntry, newEntry);
-        await unlink(oldEntry);
+  create:
+    (files) =>
+    async ({ source, destination, overwrite = false }) => {
+      // A symlink moves as itself (like mv), but only one that resolves inside the sandbox.
+      await files.authorize(source, { mustExist: true });
+      const from = await files.authorize(source, { access: 'write', mustExist: true, followFinalLink: false });
+      const target = await resolveDestination(files, from, destination, overwrite);
+      if (isWithin(target.path, from))
+        throw new InvalidParametersError('Expected `destination` outside `source`: a directory cannot move into itself.', 'destination');
+      const isDirectory = (await lstat(from)).isDirectory();
+      await files.makeDirectories(dirname(target.path));
+      const sourceDirectory = await files.openDirectory(dirname(from));
+      const targetDirectory = await files.openDirectory(dirname(target.path));
+      try {
+        const oldEntry = sourceDirectory.entry(basename(from));
+        const newEntry = targetDirectory.entry(basename(target.path));
+        await refusePlantedSymlink(newEntry, target.path);
+        if (overwrite || isDirectory) await rename(oldEntry, newEntry);
+        else {
+          // link() refuses an existing destination atomically, so a file that appeared meanwhile is kept.
+          await link(oldEntry, newEntry);
+          await unlink(oldEntry);
+        }
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+          throw new InvalidParametersError(
+            `\`destination\` ${await files.display(target.path)} already exists; set overwrite=true to replace it.`,
+            'destination',
+          );
+        throw error;
+      } finally {
+        await sourceDirectory.close();
+        await targetDirectory.close();
       }
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new InvalidParametersError(`\`destination\` ${await files.display(target.path)} already exists; set overwrite=true to replace it.`, 'destination');
-      throw error;
-    } finally {
-      await sourceDirectory.close();
-      await targetDirectory.close();
-    }
-    files.forget(from);
-    files.forget(target.path);
-    const shownFrom = await files.display(from);
-    const shownTo = await files.display(target.path);
-    return ToolResult.ok(`Moved ${shownFrom} to ${shownTo}${target.exists ? ' (replaced the existing file)' : ''}.`, { source: shownFrom, destination: shownTo, replaced: target.exists });
-  },
+      files.forget(from);
+      files.forget(target.path);
+      const shownFrom = await files.display(from);
+      const shownTo = await files.display(target.path);
+      return ToolResult.ok(`Moved ${shownFrom} to ${shownTo}${target.exists ? ' (replaced the existing file)' : ''}.`, {
+        source: shownFrom,
+        destination: shownTo,
+        replaced: target.exists,
+      });
+    },
 });

@@ -28,20 +28,23 @@ export const tailSkill = defineFileSkill<TailArgs>({
     required: ['path'],
     additionalProperties: false,
   },
-  create: (files) => async ({ path, lines = 10 }) => {
-    const file = await files.openReader(path);
-    try {
-      const display = await files.display(file.path);
-      if (looksBinary(file.head)) throw new InvalidParametersError(`\`path\` ${display} is a binary file; tail only shows text.`, 'path');
-      const { maxReadBytes, maxLineLength } = files.options;
-      const result = await readLastLines(file, lines, maxReadBytes, maxLineLength);
-      files.recordSeen(file.path, file.stats);
-      if (result.lines.length === 0) return ToolResult.ok(`${display} is empty.`, { path: display, lines: 0 });
-      const remarks = decodeRemarks(result, maxLineLength);
-      if (result.lines.length < lines && file.size > maxReadBytes) remarks.push(`[Only the last ${Math.round(maxReadBytes / 1024)} KiB were read.]`);
-      return ToolResult.ok([...result.lines, ...remarks].join('\n'), { path: display, lines: result.lines.length });
-    } finally {
-      file.close();
-    }
-  },
+  create:
+    (files) =>
+    async ({ path, lines = 10 }) => {
+      const file = await files.openReader(path);
+      try {
+        const display = await files.display(file.path);
+        if (looksBinary(file.head)) throw new InvalidParametersError(`\`path\` ${display} is a binary file; tail only shows text.`, 'path');
+        const { maxReadBytes, maxLineLength } = files.options;
+        const result = await readLastLines(file, lines, maxReadBytes, maxLineLength);
+        files.recordSeen(file.path, file.stats);
+        if (result.lines.length === 0) return ToolResult.ok(`${display} is empty.`, { path: display, lines: 0 });
+        const remarks = decodeRemarks(result, maxLineLength);
+        if (result.lines.length < lines && file.size > maxReadBytes)
+          remarks.push(`[Only the last ${Math.round(maxReadBytes / 1024)} KiB were read.]`);
+        return ToolResult.ok([...result.lines, ...remarks].join('\n'), { path: display, lines: result.lines.length });
+      } finally {
+        file.close();
+      }
+    },
 });

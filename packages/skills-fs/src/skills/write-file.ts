@@ -13,7 +13,7 @@ export interface WriteFileArgs {
 export const writeFileSkill = defineFileSkill<WriteFileArgs>({
   name: 'write_file',
   description:
-    'Create a file or replace its whole content (UTF-8), creating missing parent directories. The write is atomic and keeps an existing file\'s permissions and line endings (CRLF stays CRLF). ' +
+    "Create a file or replace its whole content (UTF-8), creating missing parent directories. The write is atomic and keeps an existing file's permissions and line endings (CRLF stays CRLF). " +
     'Read an existing file before overwriting it; for small changes prefer edit_file.',
   readOnly: false,
   destructive: true,
@@ -26,15 +26,24 @@ export const writeFileSkill = defineFileSkill<WriteFileArgs>({
     required: ['path', 'content'],
     additionalProperties: false,
   },
-  create: (files) => async ({ path, content }) => {
-    const real = await files.authorize(path, { access: 'write' });
-    const display = await files.display(real);
-    const existing = await inspectTarget(files, real);
-    const text = existing?.text === undefined ? content : inFileLineEndings(content, detectLineEnding(existing.text));
-    const bytes = await saveFile(files, real, text, { createParents: true });
-    if (!existing) return ToolResult.ok(`Created ${display} (${bytes} bytes).`, { path: display, created: true, bytes });
-    if (existing.text === undefined) return ToolResult.ok(`Replaced ${display} (${bytes} bytes).`, { path: display, created: false, bytes });
-    const change = summarizeChange(display, existing.text, text);
-    return ToolResult.ok(`Updated ${display} ${describeChange(change)}`, { path: display, created: false, bytes, added: change.added, removed: change.removed });
-  },
+  create:
+    (files) =>
+    async ({ path, content }) => {
+      const real = await files.authorize(path, { access: 'write' });
+      const display = await files.display(real);
+      const existing = await inspectTarget(files, real);
+      const text = existing?.text === undefined ? content : inFileLineEndings(content, detectLineEnding(existing.text));
+      const bytes = await saveFile(files, real, text, { createParents: true });
+      if (!existing) return ToolResult.ok(`Created ${display} (${bytes} bytes).`, { path: display, created: true, bytes });
+      if (existing.text === undefined)
+        return ToolResult.ok(`Replaced ${display} (${bytes} bytes).`, { path: display, created: false, bytes });
+      const change = summarizeChange(display, existing.text, text);
+      return ToolResult.ok(`Updated ${display} ${describeChange(change)}`, {
+        path: display,
+        created: false,
+        bytes,
+        added: change.added,
+        removed: change.removed,
+      });
+    },
 });

@@ -12,7 +12,15 @@ export interface GitBranch {
   subject: string;
 }
 
-const FIELDS = ['%(HEAD)', '%(refname)', '%(refname:short)', '%(objectname)', '%(upstream:short)', '%(upstream:track,nobracket)', '%(contents:subject)'];
+const FIELDS = [
+  '%(HEAD)',
+  '%(refname)',
+  '%(refname:short)',
+  '%(objectname)',
+  '%(upstream:short)',
+  '%(upstream:track,nobracket)',
+  '%(contents:subject)',
+];
 
 /** The `git branch` option that prints branches in the form {@link parseBranchList} reads. */
 export const BRANCH_FORMAT_OPTION = `--format=${FIELDS.join('%00')}`;

@@ -19,8 +19,19 @@ export function parseLogCommits(text: string, truncated = false): GitCommit[] {
   const fields = text.split('\0');
   const commits: GitCommit[] = [];
   for (let start = 0; start + FIELDS.length <= fields.length; start += FIELDS.length) {
-    const [hash = '', shortHash = '', parents = '', authorName = '', authorEmail = '', authorDate = '', committerName = '', committerEmail = '', committerDate = '', subject = '', body = ''] =
-      fields.slice(start, start + FIELDS.length);
+    const [
+      hash = '',
+      shortHash = '',
+      parents = '',
+      authorName = '',
+      authorEmail = '',
+      authorDate = '',
+      committerName = '',
+      committerEmail = '',
+      committerDate = '',
+      subject = '',
+      body = '',
+    ] = fields.slice(start, start + FIELDS.length);
     commits.push({
       hash,
       shortHash,

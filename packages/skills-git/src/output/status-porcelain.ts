@@ -54,7 +54,13 @@ export function parseStatusPorcelainV2(text: string): GitStatus {
     } else if (type === '1') status.entries.push({ kind: 'changed', index, worktree, path: afterFields(record, 8) });
     else if (type === '2' && position + 1 < records.length) {
       const score = record.split(' ')[8] ?? '';
-      status.entries.push({ kind: score.startsWith('C') ? 'copied' : 'renamed', index, worktree, path: afterFields(record, 9), originalPath: records[++position] as string });
+      status.entries.push({
+        kind: score.startsWith('C') ? 'copied' : 'renamed',
+        index,
+        worktree,
+        path: afterFields(record, 9),
+        originalPath: records[++position] as string,
+      });
     } else if (type === 'u') status.entries.push({ kind: 'unmerged', index, worktree, path: afterFields(record, 10) });
     else if (type === '?') status.entries.push({ kind: 'untracked', index: '?', worktree: '?', path: record.slice(2) });
     else if (type === '!') status.entries.push({ kind: 'ignored', index: '!', worktree: '!', path: record.slice(2) });

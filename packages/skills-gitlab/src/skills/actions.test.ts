@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isMutatingAction } from '../action-kinds.js';
 import { gitlabSkills } from '../index.js';
-import { caseTitle, createHarness, type ActionCase, type Harness } from '../test-harness.js';
+import { type ActionCase, caseTitle, createHarness, type Harness } from '../test-harness.js';
 import { ciCases } from './ci.cases.js';
 import { codeReviewCases } from './code-review.cases.js';
 import { configCases } from './config.cases.js';
@@ -33,24 +33,28 @@ describe('every action sends the documented request', () => {
 describe('mutating actions', () => {
   const mutating = cases.filter((testCase) => isMutatingAction(String(testCase.args.action)));
 
-  it.each(mutating.map((testCase) => [caseTitle(testCase), testCase] as const))('%s: dry_run returns the request and sends nothing', async (_title, testCase) => {
-    const result = await h.call(testCase.tool, { ...testCase.args, dry_run: true });
-    expect(result.error).toBe('');
-    expect(h.server.writes()).toEqual([]);
-    expect(result.output).toContain(`${testCase.method} ${h.server.url}/api/v4${testCase.path}`);
-    const requests = (result.data as { requests: Array<{ method: string; url: string; body?: unknown }> }).requests;
-    expect(requests.at(-1)).toMatchObject({ method: testCase.method, url: expect.stringContaining(testCase.path) });
-    if (testCase.body !== undefined) expect(requests.at(-1)?.body).toEqual(testCase.dryRunBody ?? testCase.body);
-  });
+  it.each(mutating.map((testCase) => [caseTitle(testCase), testCase] as const))(
+    '%s: dry_run returns the request and sends nothing',
+    async (_title, testCase) => {
+      const result = await h.call(testCase.tool, { ...testCase.args, dry_run: true });
+      expect(result.error).toBe('');
+      expect(h.server.writes()).toEqual([]);
+      expect(result.output).toContain(`${testCase.method} ${h.server.url}/api/v4${testCase.path}`);
+      const requests = (result.data as { requests: Array<{ method: string; url: string; body?: unknown }> }).requests;
+      expect(requests.at(-1)).toMatchObject({ method: testCase.method, url: expect.stringContaining(testCase.path) });
+      if (testCase.body !== undefined) expect(requests.at(-1)?.body).toEqual(testCase.dryRunBody ?? testCase.body);
+    },
+  );
 });
 
 describe('coverage', () => {
   it('has a case for every action of every skill', () => {
     const missing: string[] = [];
     for (const spec of gitlabSkills.skills) {
-      const actions = (spec.parameters.properties?.action as { enum: string[] }).enum;
+      const actions = (spec.parameters.properties!.action as { enum: string[] }).enum;
       for (const action of actions) {
-        if (!cases.some((testCase) => testCase.tool === spec.name && testCase.args.action === action)) missing.push(`${spec.name} ${action}`);
+        if (!cases.some((testCase) => testCase.tool === spec.name && testCase.args.action === action))
+          missing.push(`${spec.name} ${action}`);
       }
     }
     expect(missing).toEqual([]);

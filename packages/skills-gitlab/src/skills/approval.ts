@@ -1,6 +1,6 @@
 import type { JsonObject } from '@nexus/core';
-import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
 import { detailText, listText } from '../format.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
 import { integer, text } from '../schema.js';
 
 interface ApprovalArgs extends GitLabArgs {
@@ -91,7 +91,8 @@ export const gitlabApproval = defineGitLabSkill<ApprovalArgs>({
     },
     unapprove: {
       required: ['iid'],
-      run: (context) => context.send({ method: 'POST', path: mrPath(context, '/unapprove') }, () => `Withdrew your approval of MR !${context.args.iid}.`),
+      run: (context) =>
+        context.send({ method: 'POST', path: mrPath(context, '/unapprove') }, () => `Withdrew your approval of MR !${context.args.iid}.`),
     },
     rules: {
       async run(context) {
@@ -107,12 +108,19 @@ export const gitlabApproval = defineGitLabSkill<ApprovalArgs>({
         const body: JsonObject = { name: name as string, approvals_required: approvals_required as number };
         if (users?.length) body.user_ids = users;
         if (groups?.length) body.group_ids = groups;
-        return context.send<Rule>({ method: 'POST', path: `${context.base}/approval_rules`, body }, (rule) => `Created approval rule ${rule.name} (#${rule.id}), ${rule.approvals_required ?? approvals_required} required.`);
+        return context.send<Rule>(
+          { method: 'POST', path: `${context.base}/approval_rules`, body },
+          (rule) => `Created approval rule ${rule.name} (#${rule.id}), ${rule.approvals_required ?? approvals_required} required.`,
+        );
       },
     },
     'delete-rule': {
       required: ['rule_id'],
-      run: (context) => context.send({ method: 'DELETE', path: `${context.base}/approval_rules/${context.args.rule_id}` }, () => `Deleted approval rule #${context.args.rule_id}.`),
+      run: (context) =>
+        context.send(
+          { method: 'DELETE', path: `${context.base}/approval_rules/${context.args.rule_id}` },
+          () => `Deleted approval rule #${context.args.rule_id}.`,
+        ),
     },
   },
 });

@@ -1,9 +1,9 @@
 import { normalizePath, type ToolResult } from '@nexus/core';
 import { extractFiles, saveFile } from '../artifact-output.js';
+import { size } from '../format.js';
 import { GitLabApiError } from '../gitlab-api-error.js';
 import type { GitLabRequest } from '../gitlab-client.js';
-import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
-import { size } from '../format.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
 import { flag, integer, text } from '../schema.js';
 import { nestedPath, segment } from '../url-segments.js';
 import { listZipEntries, readZip } from '../zip-archive.js';
@@ -30,7 +30,11 @@ const MAX_LISTED = 50;
 const jobPath = (context: ActionContext<ArtifactArgs>, suffix = '') => `${context.base}/jobs/${context.args.job_id}${suffix}`;
 
 /** The request's 404 turned into a sentence that tells the LLM what to do next. */
-async function fetchOr404(context: ActionContext<ArtifactArgs>, request: Pick<GitLabRequest, 'path' | 'query'>, notFound: string): Promise<Buffer> {
+async function fetchOr404(
+  context: ActionContext<ArtifactArgs>,
+  request: Pick<GitLabRequest, 'path' | 'query'>,
+  notFound: string,
+): Promise<Buffer> {
   try {
     return await context.client.download(request, context.signal);
   } catch (error) {
@@ -43,7 +47,12 @@ async function fetchOr404(context: ActionContext<ArtifactArgs>, request: Pick<Gi
  * A download: GET `request`, then write the bytes to `output_path` (or, with `extract`, unpack
  * the zip into that directory). Goes through the change gate: it writes to disk.
  */
-function download(context: ActionContext<ArtifactArgs>, request: Pick<GitLabRequest, 'path' | 'query'>, what: string, notFound: string): Promise<ToolResult> {
+function download(
+  context: ActionContext<ArtifactArgs>,
+  request: Pick<GitLabRequest, 'path' | 'query'>,
+  what: string,
+  notFound: string,
+): Promise<ToolResult> {
   const { output_path: outputPath = '', extract = false } = context.args;
   const shown = normalizePath(outputPath, context.services.getCwd());
   return context.change({
@@ -58,7 +67,10 @@ function download(context: ActionContext<ArtifactArgs>, request: Pick<GitLabRequ
       const files = readZip(bytes, context.client.settings.maxDownloadBytes);
       const directory = await extractFiles(context.services, context.tool, outputPath, files);
       const names = [...files.keys()].sort();
-      return reply(`Extracted ${names.length} file(s) of ${what} into ${directory} (${size(bytes.length)} archive).`, { path: directory, files: names });
+      return reply(`Extracted ${names.length} file(s) of ${what} into ${directory} (${size(bytes.length)} archive).`, {
+        path: directory,
+        files: names,
+      });
     },
   });
 }
@@ -84,7 +96,8 @@ export const gitlabArtifact = defineGitLabSkill<ArtifactArgs>({
         try {
           job = await context.get<Job>(jobPath(context));
         } catch (error) {
-          if (error instanceof GitLabApiError && error.status === 404) throw new GitLabApiError(404, `Job ${context.args.job_id} not found.`);
+          if (error instanceof GitLabApiError && error.status === 404)
+            throw new GitLabApiError(404, `Job ${context.args.job_id} not found.`);
           throw error;
         }
         const hasArchive = (job.artifacts ?? []).some((artifact) => artifact.file_type === 'archive') || Boolean(job.artifacts_file);
@@ -93,21 +106,31 @@ export const gitlabArtifact = defineGitLabSkill<ArtifactArgs>({
         try {
           bytes = await context.client.download({ path: jobPath(context, '/artifacts') }, context.signal);
         } catch (error) {
-          if (error instanceof GitLabApiError && error.status === 404) return reply(`The artifacts of job #${job.id} have expired or were not produced.`, { job: job, files: [] });
+          if (error instanceof GitLabApiError && error.status === 404)
+            return reply(`The artifacts of job #${job.id} have expired or were not produced.`, { job: job, files: [] });
           throw error;
         }
         const entries = listZipEntries(bytes).sort((a, b) => a.name.localeCompare(b.name));
         const total = entries.reduce((sum, entry) => sum + entry.size, 0);
         const names = entries.slice(0, MAX_LISTED).map((entry) => entry.name);
         const more = entries.length > MAX_LISTED ? [`... and ${entries.length - MAX_LISTED} more files`] : [];
-        const output = [`Artifacts of job #${job.id} ${job.name} (${job.status}): ${entries.length} files, ${size(total)} uncompressed`, ...names, ...more].join('\n');
+        const output = [
+          `Artifacts of job #${job.id} ${job.name} (${job.status}): ${entries.length} files, ${size(total)} uncompressed`,
+          ...names,
+          ...more,
+        ].join('\n');
         return reply(output, { job: job, files: entries });
       },
     },
     download: {
       required: ['job_id', 'output_path'],
       run: (context) =>
-        download(context, { path: jobPath(context, '/artifacts') }, `the artifacts of job #${context.args.job_id}`, `Job ${context.args.job_id} has no artifacts: it may not have produced artifacts or they may have expired.`),
+        download(
+          context,
+          { path: jobPath(context, '/artifacts') },
+          `the artifacts of job #${context.args.job_id}`,
+          `Job ${context.args.job_id} has no artifacts: it may not have produced artifacts or they may have expired.`,
+        ),
     },
     'download-file': {
       required: ['job_id', 'artifact_path', 'output_path'],
@@ -135,11 +158,19 @@ export const gitlabArtifact = defineGitLabSkill<ArtifactArgs>({
     },
     delete: {
       required: ['job_id'],
-      run: (context) => context.send({ method: 'DELETE', path: jobPath(context, '/artifacts') }, () => `Deleted the artifacts of job #${context.args.job_id}.`),
+      run: (context) =>
+        context.send(
+          { method: 'DELETE', path: jobPath(context, '/artifacts') },
+          () => `Deleted the artifacts of job #${context.args.job_id}.`,
+        ),
     },
     keep: {
       required: ['job_id'],
-      run: (context) => context.send<Job>({ method: 'POST', path: jobPath(context, '/artifacts/keep') }, (job) => `The artifacts of job #${job.id} will be kept (no expiry).`),
+      run: (context) =>
+        context.send<Job>(
+          { method: 'POST', path: jobPath(context, '/artifacts/keep') },
+          (job) => `The artifacts of job #${job.id} will be kept (no expiry).`,
+        ),
     },
   },
 });

@@ -72,13 +72,23 @@ describe('job logs', () => {
 
 describe('artifacts', () => {
   it('browse: a job without artifacts', async () => {
-    h.server.route('GET', '/projects/:project/jobs/:id', () => ({ id: 5, name: 'lint', status: 'success', artifacts: [], artifacts_file: null }));
-    expect((await h.call('gitlab_artifact', { action: 'browse', project, job_id: 5 })).output).toBe('Job #5 lint (success) has no artifacts.');
+    h.server.route('GET', '/projects/:project/jobs/:id', () => ({
+      id: 5,
+      name: 'lint',
+      status: 'success',
+      artifacts: [],
+      artifacts_file: null,
+    }));
+    expect((await h.call('gitlab_artifact', { action: 'browse', project, job_id: 5 })).output).toBe(
+      'Job #5 lint (success) has no artifacts.',
+    );
   });
 
   it('browse: expired artifacts, an unknown job, and a body that is not a zip', async () => {
     h.server.inject({ path: '/projects/group%2Fproject/jobs/5/artifacts', status: 404, body: { message: '404 Not found' } });
-    expect((await h.call('gitlab_artifact', { action: 'browse', project, job_id: 5 })).output).toBe('The artifacts of job #5 have expired or were not produced.');
+    expect((await h.call('gitlab_artifact', { action: 'browse', project, job_id: 5 })).output).toBe(
+      'The artifacts of job #5 have expired or were not produced.',
+    );
     h.server.inject({ path: '/projects/group%2Fproject/jobs/6', status: 404, body: { message: '404 Not found' } });
     const missing = await h.call('gitlab_artifact', { action: 'browse', project, job_id: 6 });
     expect([missing.kind, missing.error]).toEqual(['not_found', 'Job 6 not found.']);
@@ -88,16 +98,27 @@ describe('artifacts', () => {
 
   it('downloads: friendly 404s', async () => {
     h.server.inject({ path: '/projects/group%2Fproject/jobs/5/artifacts', status: 404 });
-    expect((await h.call('gitlab_artifact', { action: 'download', project, job_id: 5, output_path: 'a.zip' })).error).toMatch(/may not have produced artifacts or they may have expired/);
-    expect((await h.call('gitlab_artifact', { action: 'download-file', project, job_id: 5, artifact_path: 'nope.txt', output_path: 'n.txt' })).error).toMatch(
-      /File 'nope.txt' not found in the artifacts of job 5; use browse/,
+    expect((await h.call('gitlab_artifact', { action: 'download', project, job_id: 5, output_path: 'a.zip' })).error).toMatch(
+      /may not have produced artifacts or they may have expired/,
     );
+    expect(
+      (await h.call('gitlab_artifact', { action: 'download-file', project, job_id: 5, artifact_path: 'nope.txt', output_path: 'n.txt' }))
+        .error,
+    ).toMatch(/File 'nope.txt' not found in the artifacts of job 5; use browse/);
     h.server.inject({ path: /\/jobs\/artifacts\//, status: 404 });
-    expect((await h.call('gitlab_artifact', { action: 'download-ref', project, ref: 'main', job_name: 'build', output_path: 'r.zip' })).error).toBe("No artifacts for job 'build' on ref 'main'.");
+    expect(
+      (await h.call('gitlab_artifact', { action: 'download-ref', project, ref: 'main', job_name: 'build', output_path: 'r.zip' })).error,
+    ).toBe("No artifacts for job 'build' on ref 'main'.");
   });
 
   it('writes the file and creates parent directories', async () => {
-    const result = await h.call('gitlab_artifact', { action: 'download-file', project, job_id: 5, artifact_path: 'report.txt', output_path: 'deep/er/report.txt' });
+    const result = await h.call('gitlab_artifact', {
+      action: 'download-file',
+      project,
+      job_id: 5,
+      artifact_path: 'report.txt',
+      output_path: 'deep/er/report.txt',
+    });
     expect(result.error).toBe('');
     expect(await readFile(h.dir.join('deep/er/report.txt'), 'utf8')).toBe('all tests passed\n');
     const extracted = await h.call('gitlab_artifact', { action: 'download', project, job_id: 5, output_path: 'unzipped', extract: true });
@@ -124,25 +145,46 @@ describe('secrets in results', () => {
   it('deploy keys are summarised, deploy token secrets shown only on create', async () => {
     const keys = await h.call('gitlab_deploy_key', { action: 'list', project });
     expect(JSON.stringify(keys)).not.toContain('AAAAC3NzaC1lZDI1NTE5AAAAIFSjWd1zGD2nUX7yOLsOP6vXcGy5bQ3m4tJQk8B2Ln3Z');
-    h.server.route('GET', '/projects/:project/deploy_tokens', () => ({ paginated: [{ id: 1, name: 'x', username: 'u', scopes: [], token: 'gldt-leaked' }] }));
+    h.server.route('GET', '/projects/:project/deploy_tokens', () => ({
+      paginated: [{ id: 1, name: 'x', username: 'u', scopes: [], token: 'gldt-leaked' }],
+    }));
     expect(JSON.stringify(await h.call('gitlab_deploy_token', { action: 'list', project }))).not.toContain('gldt-leaked');
   });
 });
 
 describe('other edge cases', () => {
   it('a failed release after a created tag says both', async () => {
-    h.server.inject({ method: 'POST', path: '/projects/group%2Fproject/releases', status: 422, body: { message: 'Release already exists' } });
+    h.server.inject({
+      method: 'POST',
+      path: '/projects/group%2Fproject/releases',
+      status: 422,
+      body: { message: 'Release already exists' },
+    });
     const result = await h.call('gitlab_tag', { action: 'create', project, name: 'v3', ref: 'main', release_description: 'Notes' });
-    expect(result.error).toBe('Created tag v3 at 8f2c1e4d, but creating its release failed: GitLab API error 422 (unprocessable: GitLab rejected the values): Release already exists');
+    expect(result.error).toBe(
+      'Created tag v3 at 8f2c1e4d, but creating its release failed: GitLab API error 422 (unprocessable: GitLab rejected the values): Release already exists',
+    );
   });
 
   it('time stats without tracking say so', async () => {
-    h.server.route('GET', '/projects/:project/issues/:iid/time_stats', () => ({ time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null }));
-    expect((await h.call('gitlab_time', { action: 'stats', project, target_type: 'issue', iid: 1 })).output).toMatch(/Estimate: Not set\nSpent: None/);
+    h.server.route('GET', '/projects/:project/issues/:iid/time_stats', () => ({
+      time_estimate: 0,
+      total_time_spent: 0,
+      human_time_estimate: null,
+      human_total_time_spent: null,
+    }));
+    expect((await h.call('gitlab_time', { action: 'stats', project, target_type: 'issue', iid: 1 })).output).toMatch(
+      /Estimate: Not set\nSpent: None/,
+    );
   });
 
   it('long output is cut to the configured size', async () => {
-    h.server.route('GET', '/projects/:project/issues/:iid', () => ({ iid: 1, title: 't', state: 'opened', description: 'x'.repeat(20_000) }));
+    h.server.route('GET', '/projects/:project/issues/:iid', () => ({
+      iid: 1,
+      title: 't',
+      state: 'opened',
+      description: 'x'.repeat(20_000),
+    }));
     const result = await h.call('gitlab_issue', { action: 'get', project, iid: 1 });
     expect(result.output.length).toBeLessThan(5_100);
     expect(result.output).toMatch(/\[output truncated: \d+ more characters\]$/);

@@ -1,6 +1,6 @@
 import { InvalidParametersError, type JsonObject } from '@nexus/core';
-import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
 import { detailText, listText } from '../format.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
 import { requireFields } from '../request-body.js';
 import { integer, text, texts } from '../schema.js';
 
@@ -79,7 +79,10 @@ export const gitlabBoard = defineGitLabSkill<BoardArgs>({
     list: {
       async run(context) {
         const boards = await context.list<Board>(`${context.base}/boards`, {}, 100);
-        return reply(listText('boards', boards, (board) => `#${board.id} ${board.name} (${board.lists?.length ?? 0} lists)`), boards);
+        return reply(
+          listText('boards', boards, (board) => `#${board.id} ${board.name} (${board.lists?.length ?? 0} lists)`),
+          boards,
+        );
       },
     },
     get: {
@@ -103,12 +106,19 @@ export const gitlabBoard = defineGitLabSkill<BoardArgs>({
     create: {
       run(context) {
         const body = boardFields(context.args);
-        return context.send<Board>({ method: 'POST', path: `${context.base}/boards`, ...(Object.keys(body).length ? { body } : {}) }, (board) => `Created board #${board.id} ${board.name}.`);
+        return context.send<Board>(
+          { method: 'POST', path: `${context.base}/boards`, ...(Object.keys(body).length ? { body } : {}) },
+          (board) => `Created board #${board.id} ${board.name}.`,
+        );
       },
     },
     update: {
       required: ['board_id'],
-      run: (context) => context.send<Board>({ method: 'PUT', path: boardPath(context), body: requireFields(boardFields(context.args)) }, (board) => `Updated board #${board.id} ${board.name}.`),
+      run: (context) =>
+        context.send<Board>(
+          { method: 'PUT', path: boardPath(context), body: requireFields(boardFields(context.args)) },
+          (board) => `Updated board #${board.id} ${board.name}.`,
+        ),
     },
     delete: {
       required: ['board_id'],
@@ -126,23 +136,37 @@ export const gitlabBoard = defineGitLabSkill<BoardArgs>({
       run(context) {
         const given = LIST_SCOPES.filter((field) => context.args[field] !== undefined);
         if (given.length !== 1) {
-          throw new InvalidParametersError(`create-list needs exactly one of ${LIST_SCOPES.join(', ')}; got ${given.length ? given.join(', ') : 'none'}.`, 'label_id');
+          throw new InvalidParametersError(
+            `create-list needs exactly one of ${LIST_SCOPES.join(', ')}; got ${given.length ? given.join(', ') : 'none'}.`,
+            'label_id',
+          );
         }
         const field = given[0] as (typeof LIST_SCOPES)[number];
-        return context.send<BoardList>({ method: 'POST', path: boardPath(context, '/lists'), body: { [field]: context.args[field] as number } }, (list) => `Created list ${listLine(list)} on board #${context.args.board_id}.`);
+        return context.send<BoardList>(
+          { method: 'POST', path: boardPath(context, '/lists'), body: { [field]: context.args[field] as number } },
+          (list) => `Created list ${listLine(list)} on board #${context.args.board_id}.`,
+        );
       },
     },
     'update-list': {
       required: ['board_id', 'list_id', 'position'],
       run: (context) =>
         context.send<BoardList>(
-          { method: 'PUT', path: boardPath(context, `/lists/${context.args.list_id}`), body: { position: context.args.position as number } },
+          {
+            method: 'PUT',
+            path: boardPath(context, `/lists/${context.args.list_id}`),
+            body: { position: context.args.position as number },
+          },
           (list) => `Moved list ${listLine(list)}.`,
         ),
     },
     'delete-list': {
       required: ['board_id', 'list_id'],
-      run: (context) => context.send({ method: 'DELETE', path: boardPath(context, `/lists/${context.args.list_id}`) }, () => `Deleted list #${context.args.list_id} from board #${context.args.board_id}.`),
+      run: (context) =>
+        context.send(
+          { method: 'DELETE', path: boardPath(context, `/lists/${context.args.list_id}`) },
+          () => `Deleted list #${context.args.list_id} from board #${context.args.board_id}.`,
+        ),
     },
   },
 });

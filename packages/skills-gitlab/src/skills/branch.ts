@@ -1,5 +1,5 @@
-import { defineGitLabSkill, reply, type GitLabArgs } from '../gitlab-skill.js';
 import { day, detailText, listText, shortSha } from '../format.js';
+import { defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
 import { choice, DEFAULT_LIMIT, flag, limit, text } from '../schema.js';
 import { segment } from '../url-segments.js';
 import { ACCESS_LEVEL_NAMES, accessLevel, accessLevelNames } from './access-levels.js';
@@ -51,7 +51,11 @@ export const gitlabBranch = defineGitLabSkill<BranchArgs>({
   actions: {
     list: {
       async run(context) {
-        const branches = await context.list<Branch>(`${context.base}/repository/branches`, { search: context.args.search }, context.args.limit ?? DEFAULT_LIMIT);
+        const branches = await context.list<Branch>(
+          `${context.base}/repository/branches`,
+          { search: context.args.search },
+          context.args.limit ?? DEFAULT_LIMIT,
+        );
         const line = (branch: Branch) =>
           `${branch.name}${branch.default ? ' (default)' : ''}${branch.protected ? ' [protected]' : ''}${branch.merged ? ' [merged]' : ''} ${shortSha(branch.commit?.id)} ${branch.commit?.author_name ?? ''}`.trimEnd();
         return reply(listText('branches', branches, line), branches);
@@ -68,7 +72,12 @@ export const gitlabBranch = defineGitLabSkill<BranchArgs>({
           ['Merged', yesNo(branch.merged)],
           ['Developers can push', yesNo(branch.developers_can_push)],
           ['Developers can merge', yesNo(branch.developers_can_merge)],
-          ['Latest commit', commit ? `${shortSha(commit.id, 12)} by ${commit.author_name ?? '?'} <${commit.author_email ?? '?'}> on ${day(commit.committed_date)}` : undefined],
+          [
+            'Latest commit',
+            commit
+              ? `${shortSha(commit.id, 12)} by ${commit.author_name ?? '?'} <${commit.author_email ?? '?'}> on ${day(commit.committed_date)}`
+              : undefined,
+          ],
           ['Title', commit?.title],
           ['URL', branch.web_url],
         ]);
@@ -79,29 +88,46 @@ export const gitlabBranch = defineGitLabSkill<BranchArgs>({
       required: ['name', 'ref'],
       run: (context) =>
         context.send<Branch>(
-          { method: 'POST', path: `${context.base}/repository/branches`, body: { branch: context.args.name as string, ref: context.args.ref as string } },
+          {
+            method: 'POST',
+            path: `${context.base}/repository/branches`,
+            body: { branch: context.args.name as string, ref: context.args.ref as string },
+          },
           (branch) => `Created branch ${branch.name} from ${context.args.ref} at ${shortSha(branch.commit?.id)}.`,
         ),
     },
     delete: {
       required: ['name'],
       run: (context) =>
-        context.send({ method: 'DELETE', path: `${context.base}/repository/branches/${segment(context.args.name ?? '', 'name')}` }, () => `Deleted branch ${context.args.name}.`),
+        context.send(
+          { method: 'DELETE', path: `${context.base}/repository/branches/${segment(context.args.name ?? '', 'name')}` },
+          () => `Deleted branch ${context.args.name}.`,
+        ),
     },
     protect: {
       required: ['name'],
       run(context) {
         const { name, push_level, merge_level, allow_force_push = false } = context.args;
-        const body = { name: name as string, push_access_level: accessLevel(push_level), merge_access_level: accessLevel(merge_level), allow_force_push };
-        return context.send<ProtectedBranch>({ method: 'POST', path: `${context.base}/protected_branches`, body }, (rule) =>
-          `Protected ${rule.name}: push ${accessLevelNames(rule.push_access_levels)}, merge ${accessLevelNames(rule.merge_access_levels)}, force push ${yesNo(rule.allow_force_push)}.`,
+        const body = {
+          name: name as string,
+          push_access_level: accessLevel(push_level),
+          merge_access_level: accessLevel(merge_level),
+          allow_force_push,
+        };
+        return context.send<ProtectedBranch>(
+          { method: 'POST', path: `${context.base}/protected_branches`, body },
+          (rule) =>
+            `Protected ${rule.name}: push ${accessLevelNames(rule.push_access_levels)}, merge ${accessLevelNames(rule.merge_access_levels)}, force push ${yesNo(rule.allow_force_push)}.`,
         );
       },
     },
     unprotect: {
       required: ['name'],
       run: (context) =>
-        context.send({ method: 'DELETE', path: `${context.base}/protected_branches/${segment(context.args.name ?? '', 'name')}` }, () => `Removed protection from ${context.args.name}.`),
+        context.send(
+          { method: 'DELETE', path: `${context.base}/protected_branches/${segment(context.args.name ?? '', 'name')}` },
+          () => `Removed protection from ${context.args.name}.`,
+        ),
     },
     'list-protected': {
       async run(context) {

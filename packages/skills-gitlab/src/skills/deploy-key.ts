@@ -1,6 +1,6 @@
 import type { JsonObject } from '@nexus/core';
-import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
 import { day, detailText, listText } from '../format.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { flag, integer, text } from '../schema.js';
 
@@ -52,7 +52,8 @@ export const gitlabDeployKey = defineGitLabSkill<DeployKeyArgs>({
     list: {
       async run(context) {
         const keys = await context.list<DeployKey>(`${context.base}/deploy_keys`, {}, 100);
-        const line = (deployKey: DeployKey) => `#${deployKey.id} ${deployKey.title} (${access(deployKey)}) ${keySummary(deployKey)} ${day(deployKey.created_at)}`;
+        const line = (deployKey: DeployKey) =>
+          `#${deployKey.id} ${deployKey.title} (${access(deployKey)}) ${keySummary(deployKey)} ${day(deployKey.created_at)}`;
         return reply(listText('deploy keys', keys, line), keys.map(withoutKey));
       },
     },
@@ -72,8 +73,9 @@ export const gitlabDeployKey = defineGitLabSkill<DeployKeyArgs>({
       required: ['title', 'key'],
       run(context) {
         const { title, key, can_push = false } = context.args;
-        return context.send<DeployKey>({ method: 'POST', path: `${context.base}/deploy_keys`, body: { title: title as string, key: key as string, can_push } }, (deployKey) =>
-          `Added deploy key #${deployKey.id} ${deployKey.title} (${access(deployKey)}).`,
+        return context.send<DeployKey>(
+          { method: 'POST', path: `${context.base}/deploy_keys`, body: { title: title as string, key: key as string, can_push } },
+          (deployKey) => `Added deploy key #${deployKey.id} ${deployKey.title} (${access(deployKey)}).`,
         );
       },
     },
@@ -83,16 +85,24 @@ export const gitlabDeployKey = defineGitLabSkill<DeployKeyArgs>({
         const body: JsonObject = {};
         setIfPresent(body, 'title', context.args.title);
         if (context.args.can_push !== undefined) body.can_push = context.args.can_push;
-        return context.send<DeployKey>({ method: 'PUT', path: keyPath(context), body: requireFields(body) }, (deployKey) => `Updated deploy key #${deployKey.id} ${deployKey.title} (${access(deployKey)}).`);
+        return context.send<DeployKey>(
+          { method: 'PUT', path: keyPath(context), body: requireFields(body) },
+          (deployKey) => `Updated deploy key #${deployKey.id} ${deployKey.title} (${access(deployKey)}).`,
+        );
       },
     },
     delete: {
       required: ['key_id'],
-      run: (context) => context.send({ method: 'DELETE', path: keyPath(context) }, () => `Removed deploy key #${context.args.key_id} from the project.`),
+      run: (context) =>
+        context.send({ method: 'DELETE', path: keyPath(context) }, () => `Removed deploy key #${context.args.key_id} from the project.`),
     },
     enable: {
       required: ['key_id'],
-      run: (context) => context.send<DeployKey>({ method: 'POST', path: keyPath(context, '/enable') }, (deployKey) => `Enabled deploy key #${deployKey.id} ${deployKey.title} on this project.`),
+      run: (context) =>
+        context.send<DeployKey>(
+          { method: 'POST', path: keyPath(context, '/enable') },
+          (deployKey) => `Enabled deploy key #${deployKey.id} ${deployKey.title} on this project.`,
+        ),
     },
   },
 });

@@ -1,8 +1,8 @@
 import type { JsonObject } from '@nexus/core';
-import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
 import { day, detailText, listText } from '../format.js';
-import { MASK } from '../secret-mask.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
 import { date, integer, text } from '../schema.js';
+import { MASK } from '../secret-mask.js';
 
 interface DeployTokenArgs extends GitLabArgs {
   token_id?: number;
@@ -90,7 +90,8 @@ export const gitlabDeployToken = defineGitLabSkill<DeployTokenArgs>({
     },
     delete: {
       required: ['token_id'],
-      run: (context) => context.send({ method: 'DELETE', path: tokenPath(context) }, () => `Revoked deploy token #${context.args.token_id}.`),
+      run: (context) =>
+        context.send({ method: 'DELETE', path: tokenPath(context) }, () => `Revoked deploy token #${context.args.token_id}.`),
     },
   },
 });

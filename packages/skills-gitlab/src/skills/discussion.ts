@@ -1,6 +1,6 @@
 import { InvalidParametersError, type JsonObject } from '@nexus/core';
-import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
 import { day, listText, preview } from '../format.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
 import { choice, integer, text } from '../schema.js';
 import { segment } from '../url-segments.js';
 import { diffPosition } from './diff-position.js';
@@ -47,8 +47,9 @@ function setResolved(context: ActionContext<DiscussionArgs>, resolved: boolean) 
   if (context.args.target_type !== 'mr') {
     throw new InvalidParametersError(`${context.args.action} is only available for MR discussions.`, 'target_type');
   }
-  return context.send<Discussion>({ method: 'PUT', path: threadsPath(context, threadId(context)), body: { resolved } }, (discussion) =>
-    `Discussion ${discussion.id} is now ${resolved ? 'resolved' : 'unresolved'}.`,
+  return context.send<Discussion>(
+    { method: 'PUT', path: threadsPath(context, threadId(context)), body: { resolved } },
+    (discussion) => `Discussion ${discussion.id} is now ${resolved ? 'resolved' : 'unresolved'}.`,
   );
 }
 
@@ -83,7 +84,9 @@ export const gitlabDiscussion = defineGitLabSkill<DiscussionArgs>({
       async run(context) {
         const discussion = await context.get<Discussion>(threadsPath(context, threadId(context)));
         const notes = (discussion.notes ?? []).map((note) => {
-          const position = note.position ? ` [on ${note.position.new_path ?? note.position.old_path}:${note.position.new_line ?? note.position.old_line ?? '?'}]` : '';
+          const position = note.position
+            ? ` [on ${note.position.new_path ?? note.position.old_path}:${note.position.new_line ?? note.position.old_line ?? '?'}]`
+            : '';
           return `@${note.author?.username ?? '?'} ${day(note.created_at)}${position}:\n${note.body}`;
         });
         const state = status(discussion);
@@ -100,16 +103,18 @@ export const gitlabDiscussion = defineGitLabSkill<DiscussionArgs>({
           if (!line) throw new InvalidParametersError('line parameter required for a line comment (path was given).', 'line');
           position = await diffPosition(context, ownerPath(context), { path, line });
         }
-        return context.send<Discussion>({ method: 'POST', path: threadsPath(context), body: { body: body as string, ...(position ? { position } : {}) } }, (discussion) =>
-          `Started discussion ${discussion.id}${position ? ` on ${path}:${line}` : ''}.`,
+        return context.send<Discussion>(
+          { method: 'POST', path: threadsPath(context), body: { body: body as string, ...(position ? { position } : {}) } },
+          (discussion) => `Started discussion ${discussion.id}${position ? ` on ${path}:${line}` : ''}.`,
         );
       },
     },
     reply: {
       required: ['discussion_id', 'body'],
       run: (context) =>
-        context.send<Note>({ method: 'POST', path: threadsPath(context, `${threadId(context)}/notes`), body: { body: context.args.body as string } }, (note) =>
-          `Replied to discussion ${context.args.discussion_id} (note ${note.id}).`,
+        context.send<Note>(
+          { method: 'POST', path: threadsPath(context, `${threadId(context)}/notes`), body: { body: context.args.body as string } },
+          (note) => `Replied to discussion ${context.args.discussion_id} (note ${note.id}).`,
         ),
     },
     resolve: { required: ['discussion_id'], run: (context) => setResolved(context, true) },

@@ -1,6 +1,6 @@
 import type { JsonObject } from '@nexus/core';
-import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
 import { listText, preview } from '../format.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
 import { choice, integer, text } from '../schema.js';
 import { diffPosition } from './diff-position.js';
 
@@ -46,7 +46,10 @@ export const gitlabDraft = defineGitLabSkill<DraftArgs>({
     list: {
       async run(context) {
         const notes = await context.list<DraftNote>(draftsPath(context), {}, 100);
-        return reply(listText('draft notes', notes, (note) => `#${note.id}${where(note)}: ${preview(note.note, 80)}`), notes);
+        return reply(
+          listText('draft notes', notes, (note) => `#${note.id}${where(note)}: ${preview(note.note, 80)}`),
+          notes,
+        );
       },
     },
     add: {
@@ -55,20 +58,34 @@ export const gitlabDraft = defineGitLabSkill<DraftArgs>({
         const { body, path, line, line_type: lineType } = context.args;
         const position = await diffPosition(context, mrPath(context), { path, line, lineType });
         const request: JsonObject = { note: body as string, ...(position ? { position } : {}) };
-        return context.send<DraftNote>({ method: 'POST', path: draftsPath(context), body: request }, (note) => `Added draft note #${note.id}${where(note)} to MR !${context.args.iid}.`);
+        return context.send<DraftNote>(
+          { method: 'POST', path: draftsPath(context), body: request },
+          (note) => `Added draft note #${note.id}${where(note)} to MR !${context.args.iid}.`,
+        );
       },
     },
     update: {
       required: ['draft_id', 'body'],
       run: (context) =>
-        context.send<DraftNote>({ method: 'PUT', path: draftsPath(context, `/${context.args.draft_id}`), body: { note: context.args.body as string } }, (note) => `Updated draft note #${note.id}.`),
+        context.send<DraftNote>(
+          { method: 'PUT', path: draftsPath(context, `/${context.args.draft_id}`), body: { note: context.args.body as string } },
+          (note) => `Updated draft note #${note.id}.`,
+        ),
     },
     delete: {
       required: ['draft_id'],
-      run: (context) => context.send({ method: 'DELETE', path: draftsPath(context, `/${context.args.draft_id}`) }, () => `Deleted draft note #${context.args.draft_id}.`),
+      run: (context) =>
+        context.send(
+          { method: 'DELETE', path: draftsPath(context, `/${context.args.draft_id}`) },
+          () => `Deleted draft note #${context.args.draft_id}.`,
+        ),
     },
     publish: {
-      run: (context) => context.send({ method: 'POST', path: draftsPath(context, '/bulk_publish') }, () => `Published all draft notes of MR !${context.args.iid}.`),
+      run: (context) =>
+        context.send(
+          { method: 'POST', path: draftsPath(context, '/bulk_publish') },
+          () => `Published all draft notes of MR !${context.args.iid}.`,
+        ),
     },
   },
 });

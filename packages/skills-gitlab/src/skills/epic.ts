@@ -1,8 +1,8 @@
 import type { JsonObject } from '@nexus/core';
-import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
 import { detailText, listText, stateMark } from '../format.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
-import { choice, date, DEFAULT_LIMIT, integer, limit, text, texts } from '../schema.js';
+import { choice, DEFAULT_LIMIT, date, integer, limit, text, texts } from '../schema.js';
 import { stateFilter } from './work-items.js';
 
 interface EpicArgs extends GitLabArgs {
@@ -59,7 +59,10 @@ function epicFields(args: EpicArgs): JsonObject {
 }
 
 function setState(context: ActionContext<EpicArgs>, event: 'close' | 'reopen') {
-  return context.send<Epic>({ method: 'PUT', path: epicPath(context), body: { state_event: event } }, (epic) => `Epic &${epic.iid} is now ${epic.state}: ${epic.title}`);
+  return context.send<Epic>(
+    { method: 'PUT', path: epicPath(context), body: { state_event: event } },
+    (epic) => `Epic &${epic.iid} is now ${epic.state}: ${epic.title}`,
+  );
 }
 
 /** `gitlab_epic`: group epics and the issues in them (GitLab Premium). */
@@ -94,7 +97,8 @@ export const gitlabEpic = defineGitLabSkill<EpicArgs>({
           search,
         };
         const epics = await context.list<Epic>(`${context.base}/epics`, query, max ?? DEFAULT_LIMIT);
-        const line = (epic: Epic) => `${stateMark(epic.state)} &${epic.iid} ${epic.title}${epic.start_date || epic.due_date ? ` (${epic.start_date ?? '?'} → ${epic.due_date ?? '?'})` : ''}`;
+        const line = (epic: Epic) =>
+          `${stateMark(epic.state)} &${epic.iid} ${epic.title}${epic.start_date || epic.due_date ? ` (${epic.start_date ?? '?'} → ${epic.due_date ?? '?'})` : ''}`;
         return reply(listText('epics', epics, line), epics);
       },
     },
@@ -123,31 +127,43 @@ export const gitlabEpic = defineGitLabSkill<EpicArgs>({
       run(context) {
         const body = epicFields(context.args);
         setIfPresent(body, 'parent_id', context.args.parent_id);
-        return context.send<Epic>({ method: 'POST', path: `${context.base}/epics`, body }, (epic) => `Created epic &${epic.iid}: ${epic.title}\n${epic.web_url ?? ''}`.trim());
+        return context.send<Epic>({ method: 'POST', path: `${context.base}/epics`, body }, (epic) =>
+          `Created epic &${epic.iid}: ${epic.title}\n${epic.web_url ?? ''}`.trim(),
+        );
       },
     },
     update: {
       required: ['iid'],
       run: (context) =>
-        context.send<Epic>({ method: 'PUT', path: epicPath(context), body: requireFields(epicFields(context.args)) }, (epic) => `Updated epic &${epic.iid}: ${epic.title}`),
+        context.send<Epic>(
+          { method: 'PUT', path: epicPath(context), body: requireFields(epicFields(context.args)) },
+          (epic) => `Updated epic &${epic.iid}: ${epic.title}`,
+        ),
     },
     close: { required: ['iid'], run: (context) => setState(context, 'close') },
     reopen: { required: ['iid'], run: (context) => setState(context, 'reopen') },
     'add-issue': {
       required: ['iid', 'issue_id'],
       run: (context) =>
-        context.send<{ id: number }>({ method: 'POST', path: epicPath(context, `/issues/${context.args.issue_id}`) }, (link) => `Added issue ${context.args.issue_id} to epic &${context.args.iid} (link id ${link.id}).`),
+        context.send<{ id: number }>(
+          { method: 'POST', path: epicPath(context, `/issues/${context.args.issue_id}`) },
+          (link) => `Added issue ${context.args.issue_id} to epic &${context.args.iid} (link id ${link.id}).`,
+        ),
     },
     'remove-issue': {
       required: ['iid', 'epic_issue_id'],
       run: (context) =>
-        context.send({ method: 'DELETE', path: epicPath(context, `/issues/${context.args.epic_issue_id}`) }, () => `Removed issue link ${context.args.epic_issue_id} from epic &${context.args.iid}.`),
+        context.send(
+          { method: 'DELETE', path: epicPath(context, `/issues/${context.args.epic_issue_id}`) },
+          () => `Removed issue link ${context.args.epic_issue_id} from epic &${context.args.iid}.`,
+        ),
     },
     'list-issues': {
       required: ['iid'],
       async run(context) {
         const issues = await context.list<EpicIssue>(epicPath(context, '/issues'), {}, context.args.limit ?? DEFAULT_LIMIT);
-        const line = (issue: EpicIssue) => `${issue.references?.full ?? `#${issue.iid}`} ${issue.title} (link ${issue.epic_issue_id ?? '?'})`;
+        const line = (issue: EpicIssue) =>
+          `${issue.references?.full ?? `#${issue.iid}`} ${issue.title} (link ${issue.epic_issue_id ?? '?'})`;
         return reply(listText('issues', issues, line), issues);
       },
     },

@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from '@nexus/core';
-import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
 import { day, detailText, listText } from '../format.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, flag, integer, text } from '../schema.js';
 import { segment } from '../url-segments.js';
@@ -49,7 +49,10 @@ const strategySchema = {
     properties: {
       name: { type: 'string', enum: STRATEGY_NAMES },
       parameters: { type: 'object' },
-      scopes: { type: 'array', items: { type: 'object', properties: { environment_scope: { type: 'string' } }, required: ['environment_scope'] } },
+      scopes: {
+        type: 'array',
+        items: { type: 'object', properties: { environment_scope: { type: 'string' } }, required: ['environment_scope'] },
+      },
     },
     required: ['name'],
   },
@@ -100,7 +103,12 @@ export const gitlabFeatureFlag = defineGitLabSkill<FeatureFlagArgs>({
     list: {
       async run(context) {
         const flags = await context.list<FeatureFlag>(`${context.base}/feature_flags`, { scope: context.args.scope }, 100);
-        return reply(listText('feature flags', flags, (item) => `${item.name} [${item.active ? 'active' : 'inactive'}] ${item.version ?? ''}`.trimEnd()), flags);
+        return reply(
+          listText('feature flags', flags, (item) =>
+            `${item.name} [${item.active ? 'active' : 'inactive'}] ${item.version ?? ''}`.trimEnd(),
+          ),
+          flags,
+        );
       },
     },
     get: {
@@ -125,13 +133,21 @@ export const gitlabFeatureFlag = defineGitLabSkill<FeatureFlagArgs>({
       required: ['name'],
       run: (context) =>
         context.send<FeatureFlag>(
-          { method: 'POST', path: `${context.base}/feature_flags`, body: { name: context.args.name as string, version: 'new_version_flag', ...flagFields(context.args) } },
+          {
+            method: 'POST',
+            path: `${context.base}/feature_flags`,
+            body: { name: context.args.name as string, version: 'new_version_flag', ...flagFields(context.args) },
+          },
           (item) => `Created feature flag ${item.name} (${item.active === false ? 'inactive' : 'active'}).`,
         ),
     },
     update: {
       required: ['name'],
-      run: (context) => context.send<FeatureFlag>({ method: 'PUT', path: flagPath(context), body: requireFields(flagFields(context.args)) }, (item) => `Updated feature flag ${item.name} (${item.active ? 'active' : 'inactive'}).`),
+      run: (context) =>
+        context.send<FeatureFlag>(
+          { method: 'PUT', path: flagPath(context), body: requireFields(flagFields(context.args)) },
+          (item) => `Updated feature flag ${item.name} (${item.active ? 'active' : 'inactive'}).`,
+        ),
     },
     delete: {
       required: ['name'],
@@ -145,11 +161,19 @@ export const gitlabFeatureFlag = defineGitLabSkill<FeatureFlagArgs>({
     },
     'create-user-list': {
       required: ['list_name', 'user_xids'],
-      run: (context) => context.send<UserList>({ method: 'POST', path: `${context.base}/feature_flags_user_lists`, body: listFields(context.args) }, (list) => `Created user list ${listLine(list)}.`),
+      run: (context) =>
+        context.send<UserList>(
+          { method: 'POST', path: `${context.base}/feature_flags_user_lists`, body: listFields(context.args) },
+          (list) => `Created user list ${listLine(list)}.`,
+        ),
     },
     'update-user-list': {
       required: ['list_id'],
-      run: (context) => context.send<UserList>({ method: 'PUT', path: listPath(context), body: requireFields(listFields(context.args)) }, (list) => `Updated user list ${listLine(list)}.`),
+      run: (context) =>
+        context.send<UserList>(
+          { method: 'PUT', path: listPath(context), body: requireFields(listFields(context.args)) },
+          (list) => `Updated user list ${listLine(list)}.`,
+        ),
     },
     'delete-user-list': {
       required: ['list_id'],

@@ -1,9 +1,9 @@
 import type { ToolResult } from '@nexus/core';
-import { defineGitLabSkill, reply, type ActionContext } from '../gitlab-skill.js';
 import { day, detailText, listText, stateMark, usernames } from '../format.js';
+import { type ActionContext, defineGitLabSkill, reply } from '../gitlab-skill.js';
 import { requireFields } from '../request-body.js';
 import { choice, DEFAULT_LIMIT, integer, limit, text, texts } from '../schema.js';
-import { workItemFields, workItemListQuery, type WorkItemArgs } from './work-items.js';
+import { type WorkItemArgs, workItemFields, workItemListQuery } from './work-items.js';
 
 interface Issue {
   iid: number;
@@ -41,7 +41,10 @@ function labelSuffix(labels: string[] | undefined): string {
 
 async function setState(context: ActionContext<WorkItemArgs>, event: 'close' | 'reopen'): Promise<ToolResult> {
   const { iid } = context.args;
-  return context.send<Issue>({ method: 'PUT', path: `${context.base}/issues/${iid}`, body: { state_event: event } }, (issue) => `Issue #${issue.iid} is now ${issue.state}: ${issue.title}`);
+  return context.send<Issue>(
+    { method: 'PUT', path: `${context.base}/issues/${iid}`, body: { state_event: event } },
+    (issue) => `Issue #${issue.iid} is now ${issue.state}: ${issue.title}`,
+  );
 }
 
 /** `gitlab_issue`: list, read, create, update, close, reopen and comment on issues. */
@@ -55,9 +58,14 @@ export const gitlabIssue = defineGitLabSkill<WorkItemArgs>({
     list: {
       scope: 'any-project',
       async run(context) {
-        const issues = await context.list<Issue>(`${context.base}/issues`, await workItemListQuery(context), context.args.limit ?? DEFAULT_LIMIT);
+        const issues = await context.list<Issue>(
+          `${context.base}/issues`,
+          await workItemListQuery(context),
+          context.args.limit ?? DEFAULT_LIMIT,
+        );
         const crossProject = context.base === '';
-        const line = (issue: Issue) => `${stateMark(issue.state)} ${crossProject ? (issue.references?.full ?? `#${issue.iid}`) : `#${issue.iid}`} ${issue.title}${labelSuffix(issue.labels)}`;
+        const line = (issue: Issue) =>
+          `${stateMark(issue.state)} ${crossProject ? (issue.references?.full ?? `#${issue.iid}`) : `#${issue.iid}`} ${issue.title}${labelSuffix(issue.labels)}`;
         return reply(listText('issues', issues, line), issues);
       },
     },
@@ -87,14 +95,18 @@ export const gitlabIssue = defineGitLabSkill<WorkItemArgs>({
       required: ['title'],
       async run(context) {
         const body = await workItemFields(context, 'create', { assignees: context.args.assignees });
-        return context.send<Issue>({ method: 'POST', path: `${context.base}/issues`, body }, (issue) => `Created issue #${issue.iid}: ${issue.title}\n${issue.web_url ?? ''}`.trim());
+        return context.send<Issue>({ method: 'POST', path: `${context.base}/issues`, body }, (issue) =>
+          `Created issue #${issue.iid}: ${issue.title}\n${issue.web_url ?? ''}`.trim(),
+        );
       },
     },
     update: {
       required: ['iid'],
       async run(context) {
         const body = requireFields(await workItemFields(context, 'update', { assignees: context.args.assignees }));
-        return context.send<Issue>({ method: 'PUT', path: `${context.base}/issues/${context.args.iid}`, body }, (issue) => `Updated issue #${issue.iid}: ${issue.title}\n${issue.web_url ?? ''}`.trim());
+        return context.send<Issue>({ method: 'PUT', path: `${context.base}/issues/${context.args.iid}`, body }, (issue) =>
+          `Updated issue #${issue.iid}: ${issue.title}\n${issue.web_url ?? ''}`.trim(),
+        );
       },
     },
     close: { required: ['iid'], run: (context) => setState(context, 'close') },

@@ -1,6 +1,6 @@
 import type { JsonObject } from '@nexus/core';
-import { defineGitLabSkill, reply, type GitLabArgs } from '../gitlab-skill.js';
 import { detailText, listText } from '../format.js';
+import { defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, date, flag, integer, text } from '../schema.js';
 
@@ -66,7 +66,11 @@ export const gitlabIteration = defineGitLabSkill<IterationArgs>({
     list: {
       async run(context) {
         const { state, search, include_ancestors } = context.args;
-        const iterations = await context.list<Iteration>(`${context.base}/iterations`, { state, search, include_ancestors: include_ancestors || undefined }, 100);
+        const iterations = await context.list<Iteration>(
+          `${context.base}/iterations`,
+          { state, search, include_ancestors: include_ancestors || undefined },
+          100,
+        );
         const line = (iteration: Iteration) =>
           `${MARKS[stateName(iteration.state)] ?? '[?]'} #${iteration.id} ${iteration.title ?? '(untitled)'} (${iteration.start_date ?? '?'} → ${iteration.due_date ?? '?'})`;
         return reply(listText('iterations', iterations, line), iterations);
@@ -95,7 +99,10 @@ export const gitlabIteration = defineGitLabSkill<IterationArgs>({
         const { title, start_date, due_date, description } = context.args;
         const body: JsonObject = { title: title as string, start_date: start_date as string, due_date: due_date as string };
         setIfPresent(body, 'description', description);
-        return context.send<Iteration>({ method: 'POST', path: `${context.base}/iterations`, body }, (iteration) => `Created iteration #${iteration.id}: ${iteration.title ?? title}.`);
+        return context.send<Iteration>(
+          { method: 'POST', path: `${context.base}/iterations`, body },
+          (iteration) => `Created iteration #${iteration.id}: ${iteration.title ?? title}.`,
+        );
       },
     },
     update: {
@@ -104,17 +111,25 @@ export const gitlabIteration = defineGitLabSkill<IterationArgs>({
         const body: JsonObject = {};
         setIfPresent(body, 'title', context.args.title);
         setIfPresent(body, 'description', context.args.description);
-        return context.send<Iteration>({ method: 'PUT', path: `${context.base}/iterations/${context.args.iteration_id}`, body: requireFields(body) }, (iteration) => `Updated iteration #${iteration.id}.`);
+        return context.send<Iteration>(
+          { method: 'PUT', path: `${context.base}/iterations/${context.args.iteration_id}`, body: requireFields(body) },
+          (iteration) => `Updated iteration #${iteration.id}.`,
+        );
       },
     },
     delete: {
       required: ['iteration_id'],
-      run: (context) => context.send({ method: 'DELETE', path: `${context.base}/iterations/${context.args.iteration_id}` }, () => `Deleted iteration #${context.args.iteration_id}.`),
+      run: (context) =>
+        context.send(
+          { method: 'DELETE', path: `${context.base}/iterations/${context.args.iteration_id}` },
+          () => `Deleted iteration #${context.args.iteration_id}.`,
+        ),
     },
     'list-cadences': {
       async run(context) {
         const cadences = await context.list<Cadence>(`${context.base}/iterations/cadences`, {}, 100);
-        const line = (cadence: Cadence) => `#${cadence.id} ${cadence.title} (${cadence.duration_in_weeks ?? '?'} weeks, ${cadence.automatic ? 'automatic' : 'manual'})`;
+        const line = (cadence: Cadence) =>
+          `#${cadence.id} ${cadence.title} (${cadence.duration_in_weeks ?? '?'} weeks, ${cadence.automatic ? 'automatic' : 'manual'})`;
         return reply(listText('cadences', cadences, line), cadences);
       },
     },
@@ -122,10 +137,17 @@ export const gitlabIteration = defineGitLabSkill<IterationArgs>({
       required: ['title', 'start_date', 'duration_in_weeks'],
       run(context) {
         const { title, start_date, duration_in_weeks, iterations_in_advance, automatic } = context.args;
-        const body: JsonObject = { title: title as string, start_date: start_date as string, duration_in_weeks: duration_in_weeks as number };
+        const body: JsonObject = {
+          title: title as string,
+          start_date: start_date as string,
+          duration_in_weeks: duration_in_weeks as number,
+        };
         setIfPresent(body, 'iterations_in_advance', iterations_in_advance);
         if (automatic !== undefined) body.automatic = automatic;
-        return context.send<Cadence>({ method: 'POST', path: `${context.base}/iterations/cadences`, body }, (cadence) => `Created cadence #${cadence.id}: ${cadence.title}.`);
+        return context.send<Cadence>(
+          { method: 'POST', path: `${context.base}/iterations/cadences`, body },
+          (cadence) => `Created cadence #${cadence.id}: ${cadence.title}.`,
+        );
       },
     },
   },

@@ -1,6 +1,6 @@
 import type { JsonObject } from '@nexus/core';
-import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
 import { detailText, listText, minute } from '../format.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
 import { choice, DEFAULT_LIMIT, integer, keyValues, limit } from '../schema.js';
 import { JOB_SCOPES } from './pipeline.js';
 
@@ -45,7 +45,9 @@ export function tailLog(log: string, tail: number | undefined, maxBytes: number)
   const header = tail && tail > 0 ? `last ${kept.length} lines` : `${kept.length} lines`;
   const bytes = Buffer.byteLength(text);
   if (bytes > maxBytes) {
-    text = Buffer.from(text).subarray(bytes - maxBytes).toString('utf8');
+    text = Buffer.from(text)
+      .subarray(bytes - maxBytes)
+      .toString('utf8');
     text = `… [${bytes - maxBytes} earlier bytes omitted; use tail for fewer lines]\n${text.slice(text.indexOf('\n') + 1)}`;
   }
   return { text, header };
@@ -54,7 +56,8 @@ export function tailLog(log: string, tail: number | undefined, maxBytes: number)
 function changed(verb: string, describe: (job: Job, context: ActionContext<JobArgs>) => string) {
   return {
     required: ['job_id'] as const,
-    run: (context: ActionContext<JobArgs>) => context.send<Job>({ method: 'POST', path: jobPath(context, `/${verb}`) }, (job) => describe(job, context)),
+    run: (context: ActionContext<JobArgs>) =>
+      context.send<Job>({ method: 'POST', path: jobPath(context, `/${verb}`) }, (job) => describe(job, context)),
   };
 }
 
@@ -74,7 +77,8 @@ export const gitlabJob = defineGitLabSkill<JobArgs>({
     list: {
       async run(context) {
         const jobs = await context.list<Job>(`${context.base}/jobs`, { scope: context.args.scope }, context.args.limit ?? DEFAULT_LIMIT);
-        const line = (job: Job) => `[${job.status}] #${job.id} ${job.name} [${job.stage ?? '?'}] ${job.ref ?? ''}${typeof job.duration === 'number' ? ` ${job.duration.toFixed(1)}s` : ''}`;
+        const line = (job: Job) =>
+          `[${job.status}] #${job.id} ${job.name} [${job.stage ?? '?'}] ${job.ref ?? ''}${typeof job.duration === 'number' ? ` ${job.duration.toFixed(1)}s` : ''}`;
         return reply(listText('jobs', jobs, line), jobs);
       },
     },
@@ -105,7 +109,8 @@ export const gitlabJob = defineGitLabSkill<JobArgs>({
       required: ['job_id'],
       async run(context) {
         const log = (await context.client.download({ path: jobPath(context, '/trace') }, context.signal)).toString('utf8');
-        if (log.trim() === '') return reply(`Job #${context.args.job_id} has no log output.`, { job_id: context.args.job_id ?? null, log: '' });
+        if (log.trim() === '')
+          return reply(`Job #${context.args.job_id} has no log output.`, { job_id: context.args.job_id ?? null, log: '' });
         const { text, header } = tailLog(log, context.args.tail, context.client.settings.maxLogBytes);
         return reply(`Job #${context.args.job_id} log (${header}):\n${text}`, { job_id: context.args.job_id ?? null, log: text });
       },
@@ -116,8 +121,13 @@ export const gitlabJob = defineGitLabSkill<JobArgs>({
       required: ['job_id'],
       run(context) {
         const { variables } = context.args;
-        const body: JsonObject | undefined = variables?.length ? { job_variables_attributes: variables.map(({ key, value }) => ({ key, value })) } : undefined;
-        return context.send<Job>({ method: 'POST', path: jobPath(context, '/play'), ...(body ? { body } : {}) }, (job) => `Started job #${job.id} ${job.name} (${job.status}).`);
+        const body: JsonObject | undefined = variables?.length
+          ? { job_variables_attributes: variables.map(({ key, value }) => ({ key, value })) }
+          : undefined;
+        return context.send<Job>(
+          { method: 'POST', path: jobPath(context, '/play'), ...(body ? { body } : {}) },
+          (job) => `Started job #${job.id} ${job.name} (${job.status}).`,
+        );
       },
     },
     erase: changed('erase', (job) => `Erased the log and artifacts of job #${job.id} ${job.name}.`),

@@ -1,6 +1,6 @@
 import type { JsonObject } from '@nexus/core';
-import { defineGitLabSkill, reply, type GitLabArgs } from '../gitlab-skill.js';
 import { detailText, listText } from '../format.js';
+import { defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { flag, integer, text } from '../schema.js';
 import { segment } from '../url-segments.js';
@@ -48,7 +48,11 @@ export const gitlabLabel = defineGitLabSkill<LabelArgs>({
     list: {
       async run(context) {
         const { search, include_ancestor_groups } = context.args;
-        const labels = await context.list<Label>(`${context.base}/labels`, { search, include_ancestor_groups: include_ancestor_groups === false ? false : undefined }, 100);
+        const labels = await context.list<Label>(
+          `${context.base}/labels`,
+          { search, include_ancestor_groups: include_ancestor_groups === false ? false : undefined },
+          100,
+        );
         const line = (label: Label) =>
           `${label.color ?? ''} ${label.name}${label.priority !== null && label.priority !== undefined ? ` (priority ${label.priority})` : ''}${label.description ? ` — ${label.description}` : ''}`;
         return reply(listText('labels', labels, line), labels);
@@ -78,7 +82,10 @@ export const gitlabLabel = defineGitLabSkill<LabelArgs>({
         const body: JsonObject = { name: name as string, color: color as string };
         setIfPresent(body, 'description', description);
         setIfPresent(body, 'priority', priority);
-        return context.send<Label>({ method: 'POST', path: `${context.base}/labels`, body }, (label) => `Created label ${label.name} (${label.color}).`);
+        return context.send<Label>(
+          { method: 'POST', path: `${context.base}/labels`, body },
+          (label) => `Created label ${label.name} (${label.color}).`,
+        );
       },
     },
     update: {
@@ -90,12 +97,16 @@ export const gitlabLabel = defineGitLabSkill<LabelArgs>({
         setIfPresent(body, 'color', color);
         setIfPresent(body, 'description', description);
         setIfPresent(body, 'priority', priority);
-        return context.send<Label>({ method: 'PUT', path: labelPath(context.base, name), body: requireFields(body) }, (label) => `Updated label ${label.name}.`);
+        return context.send<Label>(
+          { method: 'PUT', path: labelPath(context.base, name), body: requireFields(body) },
+          (label) => `Updated label ${label.name}.`,
+        );
       },
     },
     delete: {
       required: ['name'],
-      run: (context) => context.send({ method: 'DELETE', path: labelPath(context.base, context.args.name) }, () => `Deleted label ${context.args.name}.`),
+      run: (context) =>
+        context.send({ method: 'DELETE', path: labelPath(context.base, context.args.name) }, () => `Deleted label ${context.args.name}.`),
     },
   },
 });

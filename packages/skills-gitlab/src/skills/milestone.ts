@@ -1,6 +1,6 @@
 import type { JsonObject } from '@nexus/core';
-import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
 import { detailText, listText, stateMark } from '../format.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, date, integer, text } from '../schema.js';
 
@@ -49,14 +49,18 @@ function milestoneFields(args: MilestoneArgs): JsonObject {
   return body;
 }
 
-const milestonePath = (context: ActionContext<MilestoneArgs>, suffix = '') => `${context.base}/milestones/${context.args.milestone_id}${suffix}`;
+const milestonePath = (context: ActionContext<MilestoneArgs>, suffix = '') =>
+  `${context.base}/milestones/${context.args.milestone_id}${suffix}`;
 
 function itemList(noun: string, prefix: string, suffix: string) {
   return {
     required: ['milestone_id'] as const,
     async run(context: ActionContext<MilestoneArgs>) {
       const items = await context.list<Item>(milestonePath(context, suffix), {}, 100);
-      return reply(listText(noun, items, (item) => `${stateMark(item.state)} ${item.references?.full ?? `${prefix}${item.iid}`} ${item.title}`), items);
+      return reply(
+        listText(noun, items, (item) => `${stateMark(item.state)} ${item.references?.full ?? `${prefix}${item.iid}`} ${item.title}`),
+        items,
+      );
     },
   };
 }
@@ -78,8 +82,19 @@ export const gitlabMilestone = defineGitLabSkill<MilestoneArgs>({
   actions: {
     list: {
       async run(context) {
-        const milestones = await context.list<Milestone>(`${context.base}/milestones`, { state: context.args.state, search: context.args.search }, 100);
-        return reply(listText('milestones', milestones, (milestone) => `${stateMark(milestone.state)} #${milestone.id} ${milestone.title}${dates(milestone)}`), milestones);
+        const milestones = await context.list<Milestone>(
+          `${context.base}/milestones`,
+          { state: context.args.state, search: context.args.search },
+          100,
+        );
+        return reply(
+          listText(
+            'milestones',
+            milestones,
+            (milestone) => `${stateMark(milestone.state)} #${milestone.id} ${milestone.title}${dates(milestone)}`,
+          ),
+          milestones,
+        );
       },
     },
     get: {
@@ -104,17 +119,26 @@ export const gitlabMilestone = defineGitLabSkill<MilestoneArgs>({
     create: {
       required: ['title'],
       run: (context) =>
-        context.send<Milestone>({ method: 'POST', path: `${context.base}/milestones`, body: milestoneFields(context.args) }, (milestone) => `Created milestone #${milestone.id}: ${milestone.title}${dates(milestone)}.`),
+        context.send<Milestone>(
+          { method: 'POST', path: `${context.base}/milestones`, body: milestoneFields(context.args) },
+          (milestone) => `Created milestone #${milestone.id}: ${milestone.title}${dates(milestone)}.`,
+        ),
     },
     update: {
       required: ['milestone_id'],
       run: (context) =>
-        context.send<Milestone>({ method: 'PUT', path: milestonePath(context), body: requireFields(milestoneFields(context.args)) }, (milestone) => `Updated milestone #${milestone.id}: ${milestone.title}.`),
+        context.send<Milestone>(
+          { method: 'PUT', path: milestonePath(context), body: requireFields(milestoneFields(context.args)) },
+          (milestone) => `Updated milestone #${milestone.id}: ${milestone.title}.`,
+        ),
     },
     close: {
       required: ['milestone_id'],
       run: (context) =>
-        context.send<Milestone>({ method: 'PUT', path: milestonePath(context), body: { state_event: 'close' } }, (milestone) => `Milestone #${milestone.id} ${milestone.title} is now ${milestone.state}.`),
+        context.send<Milestone>(
+          { method: 'PUT', path: milestonePath(context), body: { state_event: 'close' } },
+          (milestone) => `Milestone #${milestone.id} ${milestone.title} is now ${milestone.state}.`,
+        ),
     },
     issues: itemList('issues', '#', '/issues'),
     'merge-requests': itemList('merge requests', '!', '/merge_requests'),

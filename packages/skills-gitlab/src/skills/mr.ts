@@ -1,10 +1,10 @@
 import type { JsonObject, ToolResult } from '@nexus/core';
-import { defineGitLabSkill, reply, type ActionContext } from '../gitlab-skill.js';
 import { day, detailText, listText, minute, shortSha, stateMark, usernames } from '../format.js';
+import { type ActionContext, defineGitLabSkill, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, DEFAULT_LIMIT, flag, text, texts } from '../schema.js';
 import { workItemProperties } from './issue.js';
-import { workItemFields, workItemListQuery, type WorkItemArgs } from './work-items.js';
+import { type WorkItemArgs, workItemFields, workItemListQuery } from './work-items.js';
 
 interface MrArgs extends WorkItemArgs {
   source_branch?: string;
@@ -84,7 +84,10 @@ function mrPath(context: ActionContext<MrArgs>, suffix = ''): string {
 }
 
 function setState(context: ActionContext<MrArgs>, event: 'close' | 'reopen'): Promise<ToolResult> {
-  return context.send<MergeRequest>({ method: 'PUT', path: mrPath(context), body: { state_event: event } }, (mr) => `MR !${mr.iid} is now ${mr.state}: ${mr.title}`);
+  return context.send<MergeRequest>(
+    { method: 'PUT', path: mrPath(context), body: { state_event: event } },
+    (mr) => `MR !${mr.iid} is now ${mr.state}: ${mr.title}`,
+  );
 }
 
 async function createBody(context: ActionContext<MrArgs>): Promise<JsonObject> {
@@ -120,7 +123,11 @@ export const gitlabMr = defineGitLabSkill<MrArgs>({
     list: {
       scope: 'any-project',
       async run(context) {
-        const mrs = await context.list<MergeRequest>(`${context.base}/merge_requests`, await workItemListQuery(context), context.args.limit ?? DEFAULT_LIMIT);
+        const mrs = await context.list<MergeRequest>(
+          `${context.base}/merge_requests`,
+          await workItemListQuery(context),
+          context.args.limit ?? DEFAULT_LIMIT,
+        );
         const crossProject = context.base === '';
         const line = (mr: MergeRequest) =>
           `${stateMark(mr.state)}${mr.draft ? ' [draft]' : ''} ${crossProject ? (mr.references?.full ?? `!${mr.iid}`) : `!${mr.iid}`} ${mr.title}\n  ${mr.source_branch} → ${mr.target_branch}`;
@@ -168,7 +175,9 @@ export const gitlabMr = defineGitLabSkill<MrArgs>({
         const body = await workItemFields(context, 'update', { assignees, reviewers });
         setIfPresent(body, 'target_branch', target_branch);
         requireFields(body);
-        return context.send<MergeRequest>({ method: 'PUT', path: mrPath(context), body }, (mr) => `Updated MR !${mr.iid}: ${mr.title}\n${mr.web_url ?? ''}`.trim());
+        return context.send<MergeRequest>({ method: 'PUT', path: mrPath(context), body }, (mr) =>
+          `Updated MR !${mr.iid}: ${mr.title}\n${mr.web_url ?? ''}`.trim(),
+        );
       },
     },
     merge: {
@@ -178,7 +187,10 @@ export const gitlabMr = defineGitLabSkill<MrArgs>({
         const body: JsonObject = {};
         if (squash !== undefined) body.squash = squash;
         if (remove_source_branch !== undefined) body.should_remove_source_branch = remove_source_branch;
-        return context.send<MergeRequest>({ method: 'PUT', path: mrPath(context, '/merge'), ...(Object.keys(body).length ? { body } : {}) }, (mr) => `Merged MR !${mr.iid}: ${mr.title} (state: ${mr.state})`);
+        return context.send<MergeRequest>(
+          { method: 'PUT', path: mrPath(context, '/merge'), ...(Object.keys(body).length ? { body } : {}) },
+          (mr) => `Merged MR !${mr.iid}: ${mr.title} (state: ${mr.state})`,
+        );
       },
     },
     close: { required: ['iid'], run: (context) => setState(context, 'close') },
@@ -186,7 +198,10 @@ export const gitlabMr = defineGitLabSkill<MrArgs>({
     comment: {
       required: ['iid', 'body'],
       run: (context) =>
-        context.send<{ id: number }>({ method: 'POST', path: mrPath(context, '/notes'), body: { body: context.args.body as string } }, (note) => `Commented on MR !${context.args.iid} (note ${note.id}).`),
+        context.send<{ id: number }>(
+          { method: 'POST', path: mrPath(context, '/notes'), body: { body: context.args.body as string } },
+          (note) => `Commented on MR !${context.args.iid} (note ${note.id}).`,
+        ),
     },
     diff: {
       required: ['iid'],
@@ -202,21 +217,38 @@ export const gitlabMr = defineGitLabSkill<MrArgs>({
           return `${changeLetter(diff)} ${path} (+${stats.added}/-${stats.removed})`;
         });
         const output = [`MR !${context.args.iid} changes (${diffs.length} file(s), +${added}/-${removed}):`, ...lines].join('\n');
-        return reply(output, diffs.map(({ diff: patch, ...file }) => ({ ...file, ...diffStats(patch) })));
+        return reply(
+          output,
+          diffs.map(({ diff: patch, ...file }) => ({ ...file, ...diffStats(patch) })),
+        );
       },
     },
     commits: {
       required: ['iid'],
       async run(context) {
         const commits = await context.list<Commit>(mrPath(context, '/commits'), {}, 1000);
-        return reply(listText('commits', commits, (commit) => `${commit.short_id ?? shortSha(commit.id)} ${commit.author_name ?? ''}: ${commit.title ?? ''}`), commits);
+        return reply(
+          listText(
+            'commits',
+            commits,
+            (commit) => `${commit.short_id ?? shortSha(commit.id)} ${commit.author_name ?? ''}: ${commit.title ?? ''}`,
+          ),
+          commits,
+        );
       },
     },
     pipelines: {
       required: ['iid'],
       async run(context) {
         const pipelines = await context.list<Pipeline>(mrPath(context, '/pipelines'), {}, 100);
-        return reply(listText('pipelines', pipelines, (pipeline) => `[${pipeline.status}] #${pipeline.id} ${pipeline.ref ?? ''} ${minute(pipeline.created_at)}`), pipelines);
+        return reply(
+          listText(
+            'pipelines',
+            pipelines,
+            (pipeline) => `[${pipeline.status}] #${pipeline.id} ${pipeline.ref ?? ''} ${minute(pipeline.created_at)}`,
+          ),
+          pipelines,
+        );
       },
     },
   },

@@ -50,8 +50,14 @@ describe('trusted', () => {
   it('answers a dry run without asking and without sending', async () => {
     h = await createHarness({ level: 'trusted', confirm: false });
     const result = await h.call('gitlab_issue', { ...create, dry_run: true });
-    expect(result.output).toBe(`Dry run, nothing changed. gitlab_issue create would:\nPOST ${h.server.url}/api/v4/projects/group%2Fproject/issues {"title":"From the agent"}`);
-    expect(result.data).toEqual({ dry_run: true, requests: [{ method: 'POST', url: `${h.server.url}/api/v4/projects/group%2Fproject/issues`, body: { title: 'From the agent' } }], effects: [] });
+    expect(result.output).toBe(
+      `Dry run, nothing changed. gitlab_issue create would:\nPOST ${h.server.url}/api/v4/projects/group%2Fproject/issues {"title":"From the agent"}`,
+    );
+    expect(result.data).toEqual({
+      dry_run: true,
+      requests: [{ method: 'POST', url: `${h.server.url}/api/v4/projects/group%2Fproject/issues`, body: { title: 'From the agent' } }],
+      effects: [],
+    });
     expect(h.confirmations).toEqual([]);
     expect(h.server.requests).toEqual([]);
   });
@@ -67,7 +73,12 @@ describe('trusted', () => {
     const outside = await testdir();
     try {
       h = await createHarness({ level: 'trusted', confirm: true });
-      const result = await h.call('gitlab_artifact', { action: 'download', project: 'group/project', job_id: 1, output_path: outside.join('a.zip') });
+      const result = await h.call('gitlab_artifact', {
+        action: 'download',
+        project: 'group/project',
+        job_id: 1,
+        output_path: outside.join('a.zip'),
+      });
       expect(result.error).toBe('');
       expect(h.confirmations.map((request) => request.action)).toEqual([
         "download on GitLab instance 'work' (project group/project)",
@@ -91,7 +102,12 @@ describe('yolo', () => {
     try {
       h = await createHarness({ level: 'yolo' });
       h.services.register('blockedPaths', [blocked.path]);
-      const result = await h.call('gitlab_artifact', { action: 'download', project: 'group/project', job_id: 1, output_path: blocked.join('a.zip') });
+      const result = await h.call('gitlab_artifact', {
+        action: 'download',
+        project: 'group/project',
+        job_id: 1,
+        output_path: blocked.join('a.zip'),
+      });
       expect(result.kind).toBe('forbidden');
       expect(await readdir(blocked.path)).toEqual([]);
     } finally {

@@ -1,8 +1,8 @@
 import type { JsonObject } from '@nexus/core';
-import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
 import { detailText, duration, listText, minute, shortSha } from '../format.js';
-import { MASK } from '../secret-mask.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
 import { choice, DEFAULT_LIMIT, integer, keyValues, limit, text } from '../schema.js';
+import { MASK } from '../secret-mask.js';
 
 interface PipelineArgs extends GitLabArgs {
   pipeline_id?: number;
@@ -44,10 +44,34 @@ interface Variable {
   variable_type?: string;
 }
 
-const STATUSES = ['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'manual', 'scheduled'];
+const STATUSES = [
+  'created',
+  'waiting_for_resource',
+  'preparing',
+  'pending',
+  'running',
+  'success',
+  'failed',
+  'canceled',
+  'skipped',
+  'manual',
+  'scheduled',
+];
 const SOURCES = [
-  'push', 'web', 'trigger', 'schedule', 'api', 'external', 'pipeline', 'chat', 'webide', 'merge_request_event',
-  'external_pull_request_event', 'parent_pipeline', 'ondemand_dast_scan', 'ondemand_dast_validation',
+  'push',
+  'web',
+  'trigger',
+  'schedule',
+  'api',
+  'external',
+  'pipeline',
+  'chat',
+  'webide',
+  'merge_request_event',
+  'external_pull_request_event',
+  'parent_pipeline',
+  'ondemand_dast_scan',
+  'ondemand_dast_validation',
 ];
 /** Job statuses accepted by job list filters. */
 export const JOB_SCOPES = ['created', 'pending', 'running', 'failed', 'success', 'canceled', 'skipped', 'manual'];
@@ -55,13 +79,16 @@ export const JOB_SCOPES = ['created', 'pending', 'running', 'failed', 'success',
 /** Variable names that usually hold secrets. */
 const SECRET_NAME = /token|secret|password|key|auth/i;
 
-const pipelinePath = (context: ActionContext<PipelineArgs>, suffix = '') => `${context.base}/pipelines/${context.args.pipeline_id}${suffix}`;
+const pipelinePath = (context: ActionContext<PipelineArgs>, suffix = '') =>
+  `${context.base}/pipelines/${context.args.pipeline_id}${suffix}`;
 
 function changed(verb: string) {
   return {
     required: ['pipeline_id'] as const,
     run: (context: ActionContext<PipelineArgs>) =>
-      context.send<Pipeline>({ method: 'POST', path: pipelinePath(context, `/${verb}`) }, (pipeline) => `Pipeline #${pipeline.id}: ${verb} requested, status ${pipeline.status}.\n${pipeline.web_url ?? ''}`.trim()),
+      context.send<Pipeline>({ method: 'POST', path: pipelinePath(context, `/${verb}`) }, (pipeline) =>
+        `Pipeline #${pipeline.id}: ${verb} requested, status ${pipeline.status}.\n${pipeline.web_url ?? ''}`.trim(),
+      ),
   };
 }
 
@@ -71,7 +98,8 @@ function groupByStage(jobs: Job[]): string {
   const lines = [`Found ${jobs.length} jobs:`];
   for (const [stage, members] of stages) {
     lines.push(`${stage}:`);
-    for (const job of members) lines.push(`  [${job.status}] ${job.name} #${job.id}${typeof job.duration === 'number' ? ` ${Math.round(job.duration)}s` : ''}`);
+    for (const job of members)
+      lines.push(`  [${job.status}] ${job.name} #${job.id}${typeof job.duration === 'number' ? ` ${Math.round(job.duration)}s` : ''}`);
   }
   return jobs.length === 0 ? 'No jobs found.' : lines.join('\n');
 }
@@ -95,7 +123,8 @@ export const gitlabPipeline = defineGitLabSkill<PipelineArgs>({
       async run(context) {
         const { ref, status, source, limit: max } = context.args;
         const pipelines = await context.list<Pipeline>(`${context.base}/pipelines`, { ref, status, source }, max ?? DEFAULT_LIMIT);
-        const line = (pipeline: Pipeline) => `[${pipeline.status}] #${pipeline.id} ${pipeline.ref ?? ''} ${shortSha(pipeline.sha)} ${pipeline.source ?? ''} ${minute(pipeline.created_at)}`;
+        const line = (pipeline: Pipeline) =>
+          `[${pipeline.status}] #${pipeline.id} ${pipeline.ref ?? ''} ${shortSha(pipeline.sha)} ${pipeline.source ?? ''} ${minute(pipeline.created_at)}`;
         return reply(listText('pipelines', pipelines, line), pipelines);
       },
     },
@@ -126,14 +155,17 @@ export const gitlabPipeline = defineGitLabSkill<PipelineArgs>({
         const { ref, variables } = context.args;
         const body: JsonObject = { ref: ref as string };
         if (variables?.length) body.variables = variables.map(({ key, value }) => ({ key, value }));
-        return context.send<Pipeline>({ method: 'POST', path: `${context.base}/pipeline`, body }, (pipeline) => `Created pipeline #${pipeline.id} on ${pipeline.ref} (${pipeline.status}).\n${pipeline.web_url ?? ''}`.trim());
+        return context.send<Pipeline>({ method: 'POST', path: `${context.base}/pipeline`, body }, (pipeline) =>
+          `Created pipeline #${pipeline.id} on ${pipeline.ref} (${pipeline.status}).\n${pipeline.web_url ?? ''}`.trim(),
+        );
       },
     },
     retry: changed('retry'),
     cancel: changed('cancel'),
     delete: {
       required: ['pipeline_id'],
-      run: (context) => context.send({ method: 'DELETE', path: pipelinePath(context) }, () => `Deleted pipeline #${context.args.pipeline_id}.`),
+      run: (context) =>
+        context.send({ method: 'DELETE', path: pipelinePath(context) }, () => `Deleted pipeline #${context.args.pipeline_id}.`),
     },
     jobs: {
       required: ['pipeline_id'],

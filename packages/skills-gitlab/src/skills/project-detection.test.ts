@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { startGitLabStandIn, type GitLabStandIn } from '@nexus/test-utils';
+import { type GitLabStandIn, startGitLabStandIn } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../test-harness.js';
 
@@ -43,7 +43,9 @@ describe('project from the git remote', () => {
     h = await createHarness({ remote: 'git@github.com:org/project.git' });
     const result = await h.call('gitlab_pipeline', { action: 'list' });
     expect(result.kind).toBe('invalid_input');
-    expect(result.error).toBe("No project specified and could not detect one: the origin remote is on github.com, not on GitLab instance 'work'. Pass `project`.");
+    expect(result.error).toBe(
+      "No project specified and could not detect one: the origin remote is on github.com, not on GitLab instance 'work'. Pass `project`.",
+    );
     expect(h.server.requests).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
-import { defineGitLabSkill, reply } from '../gitlab-skill.js';
 import { detailText, listText, preview } from '../format.js';
-import { DEFAULT_LIMIT, flag, limit, text } from '../schema.js';
 import type { GitLabArgs } from '../gitlab-skill.js';
+import { defineGitLabSkill, reply } from '../gitlab-skill.js';
+import { DEFAULT_LIMIT, flag, limit, text } from '../schema.js';
 
 interface RepoArgs extends GitLabArgs {
   owned?: boolean;
@@ -24,15 +24,6 @@ interface Project {
   open_issues_count?: number;
   http_url_to_repo?: string;
   ssh_url_to_repo?: string;
-  web_url?: string;
-}
-
-interface User {
-  id: number;
-  username: string;
-  name?: string;
-  email?: string;
-  public_email?: string;
   web_url?: string;
 }
 
@@ -73,7 +64,10 @@ export const gitlabRepo = defineGitLabSkill<RepoArgs>({
         const { owned, membership, search, limit: max } = context.args;
         const query = { owned: owned || undefined, membership: membership || undefined, search, order_by: 'last_activity_at' };
         const projects = await context.list<Project>('/projects', query, max ?? DEFAULT_LIMIT);
-        return reply(listText('projects', projects, (project) => `[${project.visibility ?? '?'}] ${project.path_with_namespace}`), projects);
+        return reply(
+          listText('projects', projects, (project) => `[${project.visibility ?? '?'}] ${project.path_with_namespace}`),
+          projects,
+        );
       },
     },
     search: {
@@ -81,14 +75,19 @@ export const gitlabRepo = defineGitLabSkill<RepoArgs>({
       required: ['search'],
       async run(context) {
         const projects = await context.list<Project>('/projects', { search: context.args.search }, context.args.limit ?? DEFAULT_LIMIT);
-        const line = (project: Project) => `${project.path_with_namespace}${project.description ? ` — ${preview(project.description, 50)}` : ''}`;
+        const line = (project: Project) =>
+          `${project.path_with_namespace}${project.description ? ` — ${preview(project.description, 50)}` : ''}`;
         return reply(listText('projects', projects, line), projects);
       },
     },
     fork: {
       run: (context) =>
         context.send<Project>(
-          { method: 'POST', path: `${context.base}/fork`, ...(context.args.namespace ? { body: { namespace_path: context.args.namespace } } : {}) },
+          {
+            method: 'POST',
+            path: `${context.base}/fork`,
+            ...(context.args.namespace ? { body: { namespace_path: context.args.namespace } } : {}),
+          },
           (fork) => `Forked to ${fork.path_with_namespace}\n${fork.web_url ?? ''}`.trim(),
         ),
     },
@@ -96,9 +95,12 @@ export const gitlabRepo = defineGitLabSkill<RepoArgs>({
       scope: 'none',
       async run(context) {
         const { username, email, userId } = context.client.instance;
-        const configured = username || email || userId !== undefined
-          ? [`Configured identity: ${[username && `@${username}`, email, userId !== undefined && `id ${userId}`].filter(Boolean).join(', ')}`]
-          : ['Configured identity: none (set username, email or userId on the instance for "me")'];
+        const configured =
+          username || email || userId !== undefined
+            ? [
+                `Configured identity: ${[username && `@${username}`, email, userId !== undefined && `id ${userId}`].filter(Boolean).join(', ')}`,
+              ]
+            : ['Configured identity: none (set username, email or userId on the instance for "me")'];
         const user = await context.users.currentUser(context.signal);
         const output = detailText(`GitLab instance '${context.client.name}'`, [
           ['Username', `@${user.username}`],
@@ -107,7 +109,10 @@ export const gitlabRepo = defineGitLabSkill<RepoArgs>({
           ['Email', user.email ?? user.public_email],
           ['Profile', user.web_url],
         ]);
-        return reply(`${output}\n${configured.join('\n')}`, { configured: { username: username ?? null, email: email ?? null, user_id: userId ?? null }, user });
+        return reply(`${output}\n${configured.join('\n')}`, {
+          configured: { username: username ?? null, email: email ?? null, user_id: userId ?? null },
+          user,
+        });
       },
     },
   },

@@ -1,7 +1,7 @@
 import { mkdir, readdir, symlink } from 'node:fs/promises';
-import { ServiceContainer, resolvePreset } from '@nexus/core';
+import { resolvePreset, ServiceContainer } from '@nexus/core';
 import { SkillRegistry } from '@nexus/registry';
-import { startGitLabStandIn, testdir, type GitLabStandIn } from '@nexus/test-utils';
+import { type GitLabStandIn, startGitLabStandIn, testdir } from '@nexus/test-utils';
 import { zipSync } from 'fflate';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { gitlabSkills } from '../index.js';
@@ -43,11 +43,18 @@ describe('the token stays with the configured instance', () => {
     h.server.inject({ status: 401, body: { message: `token ${TOKEN} (${encodeURIComponent(TOKEN)}) is invalid` } });
     const result = await h.call('gitlab_issue', { action: 'get', project: 'group/project', iid: 1 });
     expect(result.kind).toBe('forbidden');
-    expect(result.error).toBe('GitLab API error 401 (unauthorized: the token is missing, invalid or expired): token **** (****) is invalid');
+    expect(result.error).toBe(
+      'GitLab API error 401 (unauthorized: the token is missing, invalid or expired): token **** (****) is invalid',
+    );
   });
 
   it('a token in a successful answer is masked in the output and the data', async () => {
-    h.server.route('GET', '/projects/:project/issues/:iid', () => ({ iid: 1, title: `leak ${TOKEN}`, state: 'opened', description: TOKEN }));
+    h.server.route('GET', '/projects/:project/issues/:iid', () => ({
+      iid: 1,
+      title: `leak ${TOKEN}`,
+      state: 'opened',
+      description: TOKEN,
+    }));
     const result = await h.call('gitlab_issue', { action: 'get', project: 'group/project', iid: 1 });
     expect(JSON.stringify(result)).not.toContain(TOKEN);
     expect(result.output).toContain('leak ****');
@@ -71,15 +78,19 @@ describe('the token stays with the configured instance', () => {
 });
 
 describe('project and names cannot steer the request elsewhere', () => {
-  it.each(['../../users', 'group/../../users', '..', 'https://evil.example/group/project', 'http://127.0.0.1:1/group/project', 'git@evil.example:group/project.git'])(
-    'project %j is refused before any request',
-    async (project) => {
-      const result = await h.call('gitlab_issue', { action: 'list', project });
-      expect(result.kind).toBe('invalid_input');
-      expect(result.error).toMatch(/Expected `project` to be a path like "group\/name" or a numeric id/);
-      expect(h.server.requests).toEqual([]);
-    },
-  );
+  it.each([
+    '../../users',
+    'group/../../users',
+    '..',
+    'https://evil.example/group/project',
+    'http://127.0.0.1:1/group/project',
+    'git@evil.example:group/project.git',
+  ])('project %j is refused before any request', async (project) => {
+    const result = await h.call('gitlab_issue', { action: 'list', project });
+    expect(result.kind).toBe('invalid_input');
+    expect(result.error).toMatch(/Expected `project` to be a path like "group\/name" or a numeric id/);
+    expect(h.server.requests).toEqual([]);
+  });
 
   it('encoded dots stay one literal segment below /projects', async () => {
     await h.call('gitlab_issue', { action: 'list', project: '%2e%2e/users' });
@@ -95,7 +106,13 @@ describe('project and names cannot steer the request elsewhere', () => {
   });
 
   it('an artifact path cannot climb out of the job', async () => {
-    const result = await h.call('gitlab_artifact', { action: 'download-file', project: 'group/project', job_id: 1, artifact_path: '../../../secrets', output_path: 'x' });
+    const result = await h.call('gitlab_artifact', {
+      action: 'download-file',
+      project: 'group/project',
+      job_id: 1,
+      artifact_path: '../../../secrets',
+      output_path: 'x',
+    });
     expect(result.error).toMatch(/Expected `artifact_path` to be a relative path/);
     expect(h.server.requests).toEqual([]);
   });
@@ -141,7 +158,13 @@ describe('artifact files', () => {
     'an archive entry %j is refused and nothing is extracted',
     async (name) => {
       serveZip({ 'fine.txt': 'ok', [name]: 'evil' });
-      const result = await h.call('gitlab_artifact', { action: 'download', project: 'group/project', job_id: 1, output_path: 'slip', extract: true });
+      const result = await h.call('gitlab_artifact', {
+        action: 'download',
+        project: 'group/project',
+        job_id: 1,
+        output_path: 'slip',
+        extract: true,
+      });
       expect(result.success).toBe(false);
       expect(result.error).toMatch(/would land outside the target directory; nothing was extracted/);
       expect(await readdir(h.dir.path)).not.toContain('escape.txt');
@@ -156,7 +179,13 @@ describe('artifact files', () => {
       const target = h.dir.join('planted');
       await mkdir(target);
       await symlink(outside.path, `${target}/link`);
-      const result = await h.call('gitlab_artifact', { action: 'download', project: 'group/project', job_id: 1, output_path: 'planted', extract: true });
+      const result = await h.call('gitlab_artifact', {
+        action: 'download',
+        project: 'group/project',
+        job_id: 1,
+        output_path: 'planted',
+        extract: true,
+      });
       expect(result.kind).toBe('forbidden');
       expect(result.error).toMatch(/nothing was extracted/);
       expect(await readdir(outside.path)).toEqual([]);

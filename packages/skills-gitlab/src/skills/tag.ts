@@ -1,7 +1,7 @@
-import { ToolResult, type JsonObject } from '@nexus/core';
-import type { GitLabRequest } from '../gitlab-client.js';
-import { defineGitLabSkill, reply, type GitLabArgs } from '../gitlab-skill.js';
+import { type JsonObject, ToolResult } from '@nexus/core';
 import { day, detailText, listText, preview, shortSha } from '../format.js';
+import type { GitLabRequest } from '../gitlab-client.js';
+import { defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
 import { choice, DEFAULT_LIMIT, limit, text } from '../schema.js';
 import { segment } from '../url-segments.js';
 import { ACCESS_LEVEL_NAMES, accessLevel, accessLevelNames } from './access-levels.js';
@@ -50,7 +50,8 @@ export const gitlabTag = defineGitLabSkill<TagArgs>({
       async run(context) {
         const { search, order_by, limit: max } = context.args;
         const tags = await context.list<Tag>(`${context.base}/repository/tags`, { search, order_by }, max ?? DEFAULT_LIMIT);
-        const line = (tag: Tag) => `${tag.name}${tag.protected ? ' [protected]' : ''}${tag.release ? ' [release]' : ''} ${shortSha(tag.commit?.id)}`;
+        const line = (tag: Tag) =>
+          `${tag.name}${tag.protected ? ' [protected]' : ''}${tag.release ? ' [release]' : ''} ${shortSha(tag.commit?.id)}`;
         return reply(listText('tags', tags, line), tags);
       },
     },
@@ -77,7 +78,12 @@ export const gitlabTag = defineGitLabSkill<TagArgs>({
         if (message) tagBody.message = message;
         const requests: GitLabRequest[] = [{ method: 'POST', path: `${context.base}/repository/tags`, body: tagBody }];
         // Current GitLab no longer takes release notes on the tag; a release is its own resource.
-        if (release_description) requests.push({ method: 'POST', path: `${context.base}/releases`, body: { tag_name: name as string, description: release_description } });
+        if (release_description)
+          requests.push({
+            method: 'POST',
+            path: `${context.base}/releases`,
+            body: { tag_name: name as string, description: release_description },
+          });
         return context.change({
           requests,
           async perform() {
@@ -88,7 +94,9 @@ export const gitlabTag = defineGitLabSkill<TagArgs>({
               const release = await context.client.request<JsonObject>(requests[1], context.signal);
               return reply(`${summary} with a release.`, { tag: created, release });
             } catch (error) {
-              return ToolResult.fail(`${summary}, but creating its release failed: ${(error as Error).message}`, 'execution_failed', { data: { tag: created as never, release: null } });
+              return ToolResult.fail(`${summary}, but creating its release failed: ${(error as Error).message}`, 'execution_failed', {
+                data: { tag: created as never, release: null },
+              });
             }
           },
         });
@@ -96,24 +104,39 @@ export const gitlabTag = defineGitLabSkill<TagArgs>({
     },
     delete: {
       required: ['name'],
-      run: (context) => context.send({ method: 'DELETE', path: `${context.base}/repository/tags/${segment(context.args.name ?? '', 'name')}` }, () => `Deleted tag ${context.args.name}.`),
+      run: (context) =>
+        context.send(
+          { method: 'DELETE', path: `${context.base}/repository/tags/${segment(context.args.name ?? '', 'name')}` },
+          () => `Deleted tag ${context.args.name}.`,
+        ),
     },
     protect: {
       required: ['name'],
       run: (context) =>
         context.send<ProtectedTag>(
-          { method: 'POST', path: `${context.base}/protected_tags`, body: { name: context.args.name as string, create_access_level: accessLevel(context.args.create_level) } },
+          {
+            method: 'POST',
+            path: `${context.base}/protected_tags`,
+            body: { name: context.args.name as string, create_access_level: accessLevel(context.args.create_level) },
+          },
           (rule) => `Protected tags matching ${rule.name}: create ${accessLevelNames(rule.create_access_levels)}.`,
         ),
     },
     unprotect: {
       required: ['name'],
-      run: (context) => context.send({ method: 'DELETE', path: `${context.base}/protected_tags/${segment(context.args.name ?? '', 'name')}` }, () => `Removed protection from tags matching ${context.args.name}.`),
+      run: (context) =>
+        context.send(
+          { method: 'DELETE', path: `${context.base}/protected_tags/${segment(context.args.name ?? '', 'name')}` },
+          () => `Removed protection from tags matching ${context.args.name}.`,
+        ),
     },
     'list-protected': {
       async run(context) {
         const rules = await context.list<ProtectedTag>(`${context.base}/protected_tags`, {}, context.args.limit ?? DEFAULT_LIMIT);
-        return reply(listText('protected tag patterns', rules, (rule) => `${rule.name}: create ${accessLevelNames(rule.create_access_levels)}`), rules);
+        return reply(
+          listText('protected tag patterns', rules, (rule) => `${rule.name}: create ${accessLevelNames(rule.create_access_levels)}`),
+          rules,
+        );
       },
     },
   },

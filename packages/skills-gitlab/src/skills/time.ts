@@ -1,5 +1,5 @@
-import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
 import { detailText } from '../format.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
 import { choice, integer, text } from '../schema.js';
 
 interface TimeArgs extends GitLabArgs {
@@ -17,9 +17,16 @@ interface TimeStats {
 }
 
 const target = (context: ActionContext<TimeArgs>) =>
-  context.args.target_type === 'mr' ? { path: `${context.base}/merge_requests/${context.args.iid}`, name: `MR !${context.args.iid}` } : { path: `${context.base}/issues/${context.args.iid}`, name: `issue #${context.args.iid}` };
+  context.args.target_type === 'mr'
+    ? { path: `${context.base}/merge_requests/${context.args.iid}`, name: `MR !${context.args.iid}` }
+    : { path: `${context.base}/issues/${context.args.iid}`, name: `issue #${context.args.iid}` };
 
-function post(context: ActionContext<TimeArgs>, suffix: string, body: Record<string, string> | undefined, render: (stats: TimeStats, name: string) => string) {
+function post(
+  context: ActionContext<TimeArgs>,
+  suffix: string,
+  body: Record<string, string> | undefined,
+  render: (stats: TimeStats, name: string) => string,
+) {
   const { path, name } = target(context);
   return context.send<TimeStats>({ method: 'POST', path: `${path}/${suffix}`, ...(body ? { body } : {}) }, (stats) => render(stats, name));
 }
@@ -39,14 +46,27 @@ export const gitlabTime = defineGitLabSkill<TimeArgs>({
   actions: {
     estimate: {
       required: ['duration'],
-      run: (context) => post(context, 'time_estimate', { duration: context.args.duration as string }, (stats, name) => `Estimate of ${name} set to ${stats.human_time_estimate ?? context.args.duration}.`),
+      run: (context) =>
+        post(
+          context,
+          'time_estimate',
+          { duration: context.args.duration as string },
+          (stats, name) => `Estimate of ${name} set to ${stats.human_time_estimate ?? context.args.duration}.`,
+        ),
     },
-    'reset-estimate': { run: (context) => post(context, 'reset_time_estimate', undefined, (_stats, name) => `Estimate of ${name} removed.`) },
+    'reset-estimate': {
+      run: (context) => post(context, 'reset_time_estimate', undefined, (_stats, name) => `Estimate of ${name} removed.`),
+    },
     spend: {
       required: ['duration'],
       run(context) {
         const { duration, summary } = context.args;
-        return post(context, 'add_spent_time', { duration: duration as string, ...(summary ? { summary } : {}) }, (stats, name) => `Added ${duration} to ${name}; total spent ${stats.human_total_time_spent ?? '?'}.`);
+        return post(
+          context,
+          'add_spent_time',
+          { duration: duration as string, ...(summary ? { summary } : {}) },
+          (stats, name) => `Added ${duration} to ${name}; total spent ${stats.human_total_time_spent ?? '?'}.`,
+        );
       },
     },
     'reset-spent': { run: (context) => post(context, 'reset_spent_time', undefined, (_stats, name) => `Spent time of ${name} reset.`) },

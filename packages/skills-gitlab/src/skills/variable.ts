@@ -1,10 +1,10 @@
 import type { JsonObject } from '@nexus/core';
-import type { QueryValue } from '../gitlab-client.js';
-import { defineGitLabSkill, reply, type ActionContext, type GitLabArgs } from '../gitlab-skill.js';
 import { detailText, listText } from '../format.js';
+import type { QueryValue } from '../gitlab-client.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
 import { requireFields } from '../request-body.js';
-import { MASK } from '../secret-mask.js';
 import { choice, flag, text } from '../schema.js';
+import { MASK } from '../secret-mask.js';
 import { segment } from '../url-segments.js';
 
 interface VariableArgs extends GitLabArgs {
@@ -33,7 +33,9 @@ const FLAGS = ['protected', 'masked', 'raw'] as const;
 
 /** Values stay out of results unless `reveal` is set (and hidden variables have none to give). */
 function shown(variable: Variable, reveal: boolean | undefined): Variable {
-  return reveal && !variable.hidden ? variable : { ...variable, value: variable.value === null || variable.value === undefined ? variable.value : MASK };
+  return reveal && !variable.hidden
+    ? variable
+    : { ...variable, value: variable.value === null || variable.value === undefined ? variable.value : MASK };
 }
 
 function variablePath(context: ActionContext<VariableArgs>): string {
@@ -76,7 +78,10 @@ export const gitlabVariable = defineGitLabSkill<VariableArgs>({
         const variables = await context.list<Variable>(`${context.base}/variables`, {}, 100);
         const line = (variable: Variable) =>
           `${variable.key}${markers(variable) ? ` (${markers(variable)})` : ''}${variable.environment_scope && variable.environment_scope !== '*' ? ` [${variable.environment_scope}]` : ''}`;
-        return reply(listText('variables', variables, line), variables.map((variable) => shown(variable, false)));
+        return reply(
+          listText('variables', variables, line),
+          variables.map((variable) => shown(variable, false)),
+        );
       },
     },
     get: {
@@ -98,11 +103,19 @@ export const gitlabVariable = defineGitLabSkill<VariableArgs>({
       required: ['key', 'value'],
       run(context) {
         const { key, value, environment_scope: scope } = context.args;
-        const body: JsonObject = { key: key as string, value: value as string, ...settingsOf(context.args), ...(scope ? { environment_scope: scope } : {}) };
+        const body: JsonObject = {
+          key: key as string,
+          value: value as string,
+          ...settingsOf(context.args),
+          ...(scope ? { environment_scope: scope } : {}),
+        };
         return context.change({
           requests: [{ method: 'POST', path: `${context.base}/variables`, body: { ...body, value: MASK } }],
           perform: async () => {
-            const variable = await context.client.request<Variable>({ method: 'POST', path: `${context.base}/variables`, body }, context.signal);
+            const variable = await context.client.request<Variable>(
+              { method: 'POST', path: `${context.base}/variables`, body },
+              context.signal,
+            );
             return reply(`Created variable ${variable.key}${markers(variable) ? ` (${markers(variable)})` : ''}.`, shown(variable, false));
           },
         });
@@ -113,7 +126,11 @@ export const gitlabVariable = defineGitLabSkill<VariableArgs>({
       run(context) {
         const { value } = context.args;
         const body = requireFields({ ...(value ? { value } : {}), ...settingsOf(context.args) });
-        const request = { method: 'PUT' as const, path: variablePath(context), ...(scopeFilter(context) ? { query: scopeFilter(context) } : {}) };
+        const request = {
+          method: 'PUT' as const,
+          path: variablePath(context),
+          ...(scopeFilter(context) ? { query: scopeFilter(context) } : {}),
+        };
         return context.change({
           requests: [{ ...request, body: value ? { ...body, value: MASK } : body }],
           perform: async () => {
@@ -127,7 +144,10 @@ export const gitlabVariable = defineGitLabSkill<VariableArgs>({
       required: ['key'],
       run: (context) => {
         const filter = scopeFilter(context);
-        return context.send({ method: 'DELETE', path: variablePath(context), ...(filter ? { query: filter } : {}) }, () => `Deleted variable ${context.args.key}.`);
+        return context.send(
+          { method: 'DELETE', path: variablePath(context), ...(filter ? { query: filter } : {}) },
+          () => `Deleted variable ${context.args.key}.`,
+        );
       },
     },
   },

@@ -28,7 +28,11 @@ const ANY_OR_NONE = new Map([
  * A user filter for list queries: `None`/`Any` become the `<field>_id` filter GitLab understands,
  * `"me"` and names become `<field>_username`.
  */
-export async function userFilter(context: ActionContext<GitLabArgs>, field: 'assignee' | 'author' | 'reviewer', value: string | undefined): Promise<Record<string, QueryValue>> {
+export async function userFilter(
+  context: ActionContext<GitLabArgs>,
+  field: 'assignee' | 'author' | 'reviewer',
+  value: string | undefined,
+): Promise<Record<string, QueryValue>> {
   if (!value) return {};
   const special = ANY_OR_NONE.get(value.trim().toLowerCase());
   if (special) return { [`${field}_id`]: special };
@@ -45,7 +49,9 @@ export function stateFilter(state: string | undefined): Record<string, QueryValu
  * The query of an issue or MR list: every scope, the state filter (`opened` by default), search,
  * labels, and the people filters (`reviewer` only for merge requests).
  */
-export async function workItemListQuery(context: ActionContext<WorkItemArgs & { reviewer_username?: string }>): Promise<Record<string, QueryValue>> {
+export async function workItemListQuery(
+  context: ActionContext<WorkItemArgs & { reviewer_username?: string }>,
+): Promise<Record<string, QueryValue>> {
   const { state, search, labels, assignee_username, author_username, reviewer_username } = context.args;
   return {
     scope: 'all',
@@ -62,7 +68,11 @@ export async function workItemListQuery(context: ActionContext<WorkItemArgs & { 
  * The common fields of an issue or MR create/update body. Labels go as one comma-joined string;
  * people are resolved to ids (on update, an empty list clears them; on create it is left out).
  */
-export async function workItemFields(context: ActionContext<WorkItemArgs>, mode: 'create' | 'update', people: { assignees?: string[]; reviewers?: string[] }): Promise<JsonObject> {
+export async function workItemFields(
+  context: ActionContext<WorkItemArgs>,
+  mode: 'create' | 'update',
+  people: { assignees?: string[]; reviewers?: string[] },
+): Promise<JsonObject> {
   const { title, description, labels } = context.args;
   const body: JsonObject = {};
   setIfPresent(body, 'title', title);
