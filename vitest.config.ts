@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 const root = import.meta.dirname;
@@ -9,13 +9,18 @@ const packageDirs = ['packages', 'apps'].flatMap((group) =>
     .map((entry) => join(group, entry.name)),
 );
 
-// Tests import workspace packages by name; point those names at the sources so tests never run
-// against a stale build. The packaging test covers the built `dist/` files.
-const alias = Object.fromEntries(
-  packageDirs
-    .filter((dir) => existsSync(join(root, dir, 'src', 'index.ts')))
-    .map((dir) => [`@nexus/${dir.split('/')[1] === 'agent' ? 'agent' : dir.split('/')[1]}`, resolve(root, dir, 'src', 'index.ts')]),
-);
+// Tests import workspace packages by name; point those names (and their `kit` and `testing`
+// subpaths) at the sources so tests never run against a stale build. The packaging test covers
+// the built `dist/` files.
+const alias = packageDirs
+  .filter((dir) => existsSync(join(root, dir, 'src', 'index.ts')))
+  .flatMap((dir) => {
+    const name = `@nexus/${basename(dir)}`;
+    return [
+      { find: new RegExp(`^${name}$`), replacement: resolve(root, dir, 'src', 'index.ts') },
+      { find: new RegExp(`^${name}/(kit|testing)$`), replacement: resolve(root, dir, 'src', '$1.ts') },
+    ];
+  });
 
 export default defineConfig({
   resolve: { alias },

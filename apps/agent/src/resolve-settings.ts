@@ -87,7 +87,9 @@ function mergeTools(cwd: string, ...layers: (ConfigFile | undefined)[]): Setting
       tools[tool] = {
         ...tools[tool],
         ...permission,
-        ...(allowedPaths === undefined ? {} : { allowedPaths: allowedPaths === null ? null : allowedPaths.map((path) => normalizePath(path, cwd)) }),
+        ...(allowedPaths === undefined
+          ? {}
+          : { allowedPaths: allowedPaths === null ? null : allowedPaths.map((path) => normalizePath(path, cwd)) }),
       };
     }
   }

@@ -4,22 +4,22 @@ import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { testdir } from '@nexus/test-utils';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { atomicWriteBytes, atomicWriteText } from './index.js';
+import { atomicWriteBytes } from './atomic-write.js';
 
 const coreDist = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 const SIZE = 8 * 1024 * 1024;
 
 // The child writes versions 1, 2, 3 … of an 8 MiB file, each filled with one byte value, forever.
 const writerSource = `
-import { atomicWriteBytes } from ${JSON.stringify(coreDist)};
+import { atomicWriteVerified } from ${JSON.stringify(coreDist)};
 const [target, size] = [process.argv[2], Number(process.argv[3])];
 for (let version = 1; ; version++) {
-  await atomicWriteBytes(target, Buffer.alloc(size, version % 250 + 1));
+  await atomicWriteVerified(target, Buffer.alloc(size, version % 250 + 1));
   process.stdout.write('.');
 }
 `;
 
-describe('atomicWriteBytes under SIGKILL', () => {
+describe('atomicWriteVerified under SIGKILL', () => {
   beforeAll(() => {
     if (!existsSync(coreDist)) execFileSync('npx', ['tsup'], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: 'ignore' });
   });
@@ -55,13 +55,13 @@ describe('atomicWriteBytes under SIGKILL', () => {
   });
 });
 
-describe('atomicWriteText', () => {
+describe('atomicWriteBytes', () => {
   it('creates a new file with the default mode and replaces an existing one keeping its mode', async () => {
     await using dir = await testdir({ 'script.sh': { content: '#!/bin/sh\necho old\n', mode: 0o755 } });
-    await atomicWriteText(dir.join('script.sh'), '#!/bin/sh\necho new\n');
+    await atomicWriteBytes(dir.join('script.sh'), Buffer.from('#!/bin/sh\necho new\n'));
     expect(await readFile(dir.join('script.sh'), 'utf8')).toContain('new');
     expect((await stat(dir.join('script.sh'))).mode & 0o777).toBe(0o755);
-    await atomicWriteText(dir.join('fresh.txt'), 'héllo');
+    await atomicWriteBytes(dir.join('fresh.txt'), Buffer.from('héllo'));
     expect(await readFile(dir.join('fresh.txt'), 'utf8')).toBe('héllo');
   });
 
@@ -74,7 +74,7 @@ describe('atomicWriteText', () => {
 
   it('leaves the target and no temporary file behind when the write fails', async () => {
     await using dir = await testdir({ 'a.txt': 'old' });
-    await expect(atomicWriteText(dir.join('missing-dir', 'a.txt'), 'x')).rejects.toThrow();
+    await expect(atomicWriteBytes(dir.join('missing-dir', 'a.txt'), Buffer.from('x'))).rejects.toThrow();
     expect(await readdir(dir.path)).toEqual(['a.txt']);
   });
 });

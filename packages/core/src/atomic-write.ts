@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/** Options of {@link atomicWriteBytes} and {@link atomicWriteText}. */
+/** Options of {@link atomicWriteBytes}. */
 export interface AtomicWriteOptions {
   /** File mode of the result; default: the existing file's mode, or 0o666 less the umask for a new file. */
   mode?: number;
@@ -51,9 +51,4 @@ export async function atomicWriteBytes(target: string, data: Uint8Array, options
     throw error;
   }
   await syncDirectory(directory);
-}
-
-/** {@link atomicWriteBytes} for text, encoded as UTF-8. */
-export async function atomicWriteText(target: string, text: string, options: AtomicWriteOptions = {}): Promise<void> {
-  await atomicWriteBytes(target, Buffer.from(text, 'utf8'), options);
 }

@@ -11,7 +11,9 @@ export function isValidToolName(name: unknown): name is string {
 /** Throws an {@link InvalidParametersError} unless `name` is a valid tool name. */
 export function validateToolName(name: unknown): string {
   if (!isValidToolName(name)) {
-    throw new InvalidParametersError(`Invalid tool name ${JSON.stringify(name)}: expected 1–64 letters, digits, "_" or "-".`, 'name');
+    throw new InvalidParametersError(`Invalid tool name ${JSON.stringify(name)}: expected 1–64 letters, digits, "_" or "-".`, {
+      parameter: 'name',
+    });
   }
   return name;
 }
@@ -26,7 +28,7 @@ export function validateAgentId(id: unknown): string {
   if (!isValidAgentId(id)) {
     throw new InvalidParametersError(
       `Invalid agent_id ${JSON.stringify(id)}: expected 1–64 letters, digits, "_", "." or "-", starting with a letter or digit, without "..".`,
-      'agent_id',
+      { parameter: 'agent_id' },
     );
   }
   return id;

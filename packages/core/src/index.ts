@@ -1,9 +1,17 @@
 export type { AtomicWriteOptions } from './atomic-write.js';
-export { atomicWriteBytes, atomicWriteText } from './atomic-write.js';
-export type { NexusErrorCode, NexusErrorOptions } from './errors.js';
+export type {
+  ErrorOptions,
+  InvalidOptionErrorOptions,
+  InvalidParametersErrorOptions,
+  NexusErrorCode,
+  NexusErrorOptions,
+  PathSecurityErrorOptions,
+  TimeoutErrorOptions,
+} from './errors.js';
 export {
   CancelledError,
   ConfigError,
+  InvalidOptionError,
   InvalidParametersError,
   NexusError,
   NotFoundError,
@@ -17,16 +25,18 @@ export { isValidAgentId, isValidToolName, validateAgentId, validateToolName } fr
 export type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue } from './json.js';
 export type { LineEnding } from './line-endings.js';
 export { convertLineEndings, detectLineEnding } from './line-endings.js';
+export type { SchemaIssue } from './options.js';
+export { describeValue, expectOption, formatSchemaIssues, isPositiveNumber } from './options.js';
 export type { ValidatePathOptions } from './paths.js';
 export { isWithin, normalizePath, resolveRealPath, validatePath } from './paths.js';
 export type { AgentPermissions, PathAccess, PermissionLevel, PresetName, PresetOptions, ToolPermission } from './permissions.js';
 export {
   assertWithinCeiling,
   findCeilingViolations,
+  findToolRefusal,
   isPermissionLevel,
   isToolEnabled,
   levelAtLeast,
-  mayAskForConfirmation,
   PERMISSION_LEVELS,
   resolvePreset,
   resolveToolAllowedPaths,

@@ -6,16 +6,16 @@ import { NotFoundError, PathSecurityError } from './errors.js';
 const MAX_SYMLINK_HOPS = 40;
 
 function refuseNullByte(path: string): void {
-  if (path.includes('\0')) throw new PathSecurityError(path.replaceAll('\0', '\\0'), 'the path contains a null byte');
+  if (path.includes('\0')) throw new PathSecurityError({ path: path.replaceAll('\0', '\\0'), reason: 'the path contains a null byte' });
 }
 
 /** Expands `~`, converts backslashes and anchors a relative path at `cwd`, keeping `.` and `..` as written. */
 function expandPath(path: string, cwd: string): string {
-  if (typeof path !== 'string') throw new PathSecurityError(String(path), 'expected a string');
+  if (typeof path !== 'string') throw new PathSecurityError({ path: String(path), reason: 'expected a string' });
   refuseNullByte(path);
   let result = path.replaceAll('\\', '/');
   if (result === '~' || result.startsWith('~/')) result = homedir() + result.slice(1);
-  else if (result.startsWith('~')) throw new PathSecurityError(path, '"~user" paths are not supported; write the full path');
+  else if (result.startsWith('~')) throw new PathSecurityError({ path, reason: '"~user" paths are not supported; write the full path' });
   return isAbsolute(result) ? result : `${cwd}/${result}`;
 }
 
@@ -81,7 +81,7 @@ export async function resolveRealPath(absolutePath: string): Promise<string> {
       resolved = candidate;
       continue;
     }
-    if (++hops > MAX_SYMLINK_HOPS) throw new PathSecurityError(absolutePath, 'too many levels of symbolic links');
+    if (++hops > MAX_SYMLINK_HOPS) throw new PathSecurityError({ path: absolutePath, reason: 'too many levels of symbolic links' });
     let target: string;
     try {
       target = readlinkSync(candidate);
@@ -145,7 +145,7 @@ export async function validatePath(path: string, options: ValidatePathOptions = 
       const blockedAbsolute = normalizePath(blocked, cwd);
       const roots = [foldForBlocking(blockedAbsolute), foldForBlocking(await resolveRealPath(blockedAbsolute))];
       if (candidates.some((candidate) => roots.some((root) => isWithin(candidate, root)))) {
-        throw new PathSecurityError(path, `it is inside the blocked path "${blocked}"`);
+        throw new PathSecurityError({ path, reason: `it is inside the blocked path "${blocked}"` });
       }
     }
   }
@@ -155,7 +155,7 @@ export async function validatePath(path: string, options: ValidatePathOptions = 
     if (!roots.some((root) => isWithin(real, root))) {
       const where =
         allowedPaths.length === 0 ? 'no paths are allowed' : `it resolves outside the allowed paths (${allowedPaths.join(', ')})`;
-      throw new PathSecurityError(path, where);
+      throw new PathSecurityError({ path, reason: where });
     }
   }
 
@@ -168,7 +168,10 @@ export async function validatePath(path: string, options: ValidatePathOptions = 
     return real;
   }
   if (allowedPaths !== null && stats.isFile() && stats.nlink > 1) {
-    throw new PathSecurityError(path, `the file has ${stats.nlink} hard links, and a hard link can alias a file outside the sandbox`);
+    throw new PathSecurityError({
+      path,
+      reason: `the file has ${stats.nlink} hard links, and a hard link can alias a file outside the sandbox`,
+    });
   }
   return real;
 }

@@ -3,9 +3,9 @@ import {
   assertWithinCeiling,
   ConfigError,
   findCeilingViolations,
+  findToolRefusal,
   isToolEnabled,
   levelAtLeast,
-  mayAskForConfirmation,
   PermissionDeniedError,
   resolvePreset,
   resolveToolAllowedPaths,
@@ -71,12 +71,16 @@ describe('per-tool path resolution', () => {
   });
 });
 
-describe('mayAskForConfirmation', () => {
-  it('is true at trusted and where a tool requires confirmation, never at yolo', () => {
-    expect(mayAskForConfirmation(resolvePreset('trusted', { cwd }))).toBe(true);
-    expect(mayAskForConfirmation(resolvePreset('sandboxed', { cwd }))).toBe(false);
-    expect(mayAskForConfirmation(resolvePreset('sandboxed', { cwd, tools: { write_file: { requiresConfirmation: true } } }))).toBe(true);
-    expect(mayAskForConfirmation(resolvePreset('yolo', { cwd, tools: { write_file: { requiresConfirmation: true } } }))).toBe(false);
+describe('findToolRefusal', () => {
+  it('refuses a disabled tool and one below its minimum level, saying why; without a policy the level is sandboxed', () => {
+    const sandboxed = resolvePreset('sandboxed', { cwd, tools: { grep: { enabled: false } } });
+    expect(findToolRefusal(sandboxed, 'grep')).toBe('Tool "grep" is disabled by this agent\'s permissions.');
+    expect(findToolRefusal(sandboxed, 'bash_safe', 'trusted')).toMatch(
+      /needs the "trusted" permission level or higher; this agent is "sandboxed"/,
+    );
+    expect(findToolRefusal(undefined, 'bash_safe', 'trusted')).toMatch(/no permission policy is registered/);
+    expect(findToolRefusal(resolvePreset('trusted', { cwd }), 'bash_safe', 'trusted')).toBeUndefined();
+    expect(findToolRefusal(undefined, 'read_file')).toBeUndefined();
   });
 });
 

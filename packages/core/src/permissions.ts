@@ -108,22 +108,25 @@ export function resolveToolAllowedPaths(permissions: AgentPermissions, tool: str
 }
 
 /**
- * Whether anything under this policy can ever ask the `confirm` service: never at `yolo`
- * (approved without asking); at `trusted`; otherwise only where writes outside the write roots
- * or a tool require it. Lets a host skip setting up a way to ask when nobody will.
+ * Why `tool` may not run under `permissions`, or `undefined` when it may: switched off by its
+ * per-tool entry, or below its minimum level. Without a policy the level is `sandboxed`. The one
+ * statement of this rule: the registry's gate, definition filtering and `defineSkill` all use it.
  */
-export function mayAskForConfirmation(permissions: AgentPermissions): boolean {
-  if (permissions.level === 'yolo') return false;
-  return (
-    permissions.level === 'trusted' ||
-    permissions.confirmWritesOutside ||
-    Object.values(permissions.tools).some((tool) => tool.requiresConfirmation === true)
-  );
+export function findToolRefusal(
+  permissions: AgentPermissions | undefined,
+  tool: string,
+  minimumLevel: PermissionLevel = 'sandboxed',
+): string | undefined {
+  if (permissions?.tools[tool]?.enabled === false) return `Tool "${tool}" is disabled by this agent's permissions.`;
+  const level = permissions?.level ?? 'sandboxed';
+  if (levelAtLeast(level, minimumLevel)) return undefined;
+  const agent = permissions ? `this agent is "${level}"` : 'no permission policy is registered, which counts as "sandboxed"';
+  return `Tool "${tool}" needs the "${minimumLevel}" permission level or higher; ${agent}.`;
 }
 
 /** Whether a tool is switched on in this policy (by its per-tool entry and its minimum level). */
 export function isToolEnabled(permissions: AgentPermissions, tool: string, minimumLevel: PermissionLevel = 'sandboxed'): boolean {
-  return permissions.tools[tool]?.enabled !== false && levelAtLeast(permissions.level, minimumLevel);
+  return findToolRefusal(permissions, tool, minimumLevel) === undefined;
 }
 
 function rootsWithin(child: readonly string[] | null, parent: readonly string[] | null): boolean {

@@ -1,7 +1,7 @@
 import { PathSecurityError } from './errors.js';
 import { validatePath } from './paths.js';
 import type { PathAccess } from './permissions.js';
-import type { ServiceContainer } from './service-container.js';
+import type { ConfirmFunction, ServiceContainer } from './service-container.js';
 
 /** Options of {@link authorizePath}. */
 export interface AuthorizePathOptions {
@@ -11,13 +11,15 @@ export interface AuthorizePathOptions {
   mustExist?: boolean;
   /** `false` makes a symlink in the last component the subject itself (moving a link); see {@link validatePath}. */
   followFinalLink?: boolean;
+  /** Who to ask, for this call, before a write outside the write roots (a skill passes `context.confirm`). */
+  confirm?: ConfirmFunction;
 }
 
 /**
  * The sandbox entry point for skills: validates `path` for `tool` against the agent's policy
  * (per-tool roots, blocked paths, symlinks, hard links) and returns the real path to use.
  * A write outside the write roots is refused, or — under a policy with `confirmWritesOutside`
- * (the `trusted` preset) — allowed once the `confirm` service approves it.
+ * (the `trusted` preset) — allowed once approved (`options.confirm`, else the `confirm` service).
  */
 export async function authorizePath(
   services: ServiceContainer,
@@ -25,7 +27,7 @@ export async function authorizePath(
   path: string,
   options: AuthorizePathOptions = {},
 ): Promise<string> {
-  const { access = 'read', mustExist = false, followFinalLink = true } = options;
+  const { access = 'read', mustExist = false, followFinalLink = true, confirm } = options;
   const base = { cwd: services.getCwd(), blockedPaths: services.getBlockedPaths(), mustExist, followFinalLink };
   const readRoots = services.getToolAllowedPaths(tool, 'read');
   if (access === 'read') return validatePath(path, { ...base, allowedPaths: readRoots });
@@ -34,7 +36,7 @@ export async function authorizePath(
   } catch (error) {
     if (!PathSecurityError.isInstance(error) || !services.getPermissions()?.confirmWritesOutside) throw error;
     const real = await validatePath(path, { ...base, allowedPaths: readRoots });
-    if (await services.confirm({ tool, action: `write outside the working directory: ${real}` })) return real;
-    throw new PathSecurityError(path, 'writing outside the working directory needs confirmation, and it was not given');
+    if (await services.confirm({ tool, action: `write outside the working directory: ${real}` }, confirm)) return real;
+    throw new PathSecurityError({ path, reason: 'writing outside the working directory needs confirmation, and it was not given' });
   }
 }

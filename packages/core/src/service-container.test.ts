@@ -78,8 +78,8 @@ describe('authorizePath', () => {
     const sandboxed = new ServiceContainer()
       .register('permissions', resolvePreset('sandboxed', { cwd: dir.join('app') }))
       .register('confirm', () => true);
-    await expect(authorizePath(sandboxed, 'write_file', '../other/x.txt', { access: 'write' })).rejects.toSatisfy(
-      PathSecurityError.isInstance,
+    await expect(authorizePath(sandboxed, 'write_file', '../other/x.txt', { access: 'write' })).rejects.toSatisfy((error: unknown) =>
+      PathSecurityError.isInstance(error),
     );
   });
 

@@ -30,7 +30,10 @@ export interface Services {
   allowedPaths: string[] | null;
   /** Paths refused on top of the policy's blocked paths. */
   blockedPaths: string[];
-  /** Asks the user to approve an action; without it, anything needing approval is refused. */
+  /**
+   * Asks the user to approve an action when the call brings no way to ask of its own
+   * (`SkillContext.confirm` wins); without either, anything needing approval is refused.
+   */
   confirm: ConfirmFunction;
   /** Id of the agent these services belong to. */
   agentId: string;
@@ -114,12 +117,12 @@ export class ServiceContainer {
   }
 
   /**
-   * Asks for approval: always granted at `yolo`, otherwise decided by the `confirm` service; with
-   * no `confirm` service registered, refused.
+   * Asks for approval: always granted at `yolo`; otherwise decided by `confirm` — the caller's way
+   * to ask for this call (`SkillContext.confirm`) — else by the `confirm` service; with neither,
+   * refused. Skills pass their context's `confirm`: `services.confirm(request, context.confirm)`.
    */
-  async confirm(request: ConfirmationRequest): Promise<boolean> {
+  async confirm(request: ConfirmationRequest, confirm: ConfirmFunction | undefined = this.get('confirm')): Promise<boolean> {
     if (this.getPermissionLevel() === 'yolo') return true;
-    const confirm = this.get('confirm');
     return confirm ? (await confirm(request)) === true : false;
   }
 }

@@ -1,6 +1,6 @@
 import type { JsonSchemaObject } from './json.js';
-import type { PermissionLevel } from './permissions.js';
-import type { ServiceContainer } from './service-container.js';
+import { findToolRefusal, type PermissionLevel } from './permissions.js';
+import type { ConfirmFunction, ServiceContainer } from './service-container.js';
 import { ToolResult } from './tool-result.js';
 
 /** Progress of a long-running skill, forwarded to MCP progress notifications and CLIs. */
@@ -16,6 +16,12 @@ export interface SkillContext {
   signal?: AbortSignal;
   /** Report progress on long work. */
   onProgress?(progress: SkillProgress): void;
+  /**
+   * Who to ask for approval during this call (an MCP client through elicitation, a terminal, an
+   * agent's parent). Skills ask through `services.confirm(request, context.confirm)`, which falls
+   * back to the `confirm` service.
+   */
+  confirm?: ConfirmFunction;
 }
 
 /** A tool an LLM can call. `execute` never throws; every outcome is a {@link ToolResult}. */
@@ -41,8 +47,10 @@ export interface SkillMetadata {
   /** May destroy or overwrite data (MCP `destructiveHint`). */
   destructive?: boolean;
   /**
-   * Lowest permission level at which the skill is offered and runs (default `sandboxed`). The
-   * exec and GitLab families use `trusted`.
+   * Lowest permission level at which the skill is offered and runs (default `sandboxed`); the exec
+   * and GitLab families use `trusted`. Enforced by the registry's gate, and again inside every
+   * skill made with {@link defineSkill} (for callers that bypass the registry) — families never
+   * re-state it.
    */
   minimumLevel?: PermissionLevel;
 }
@@ -70,8 +78,10 @@ export interface SkillDefinition<Args> extends SkillMetadata {
 
 /**
  * Defines a skill once, as a {@link SkillSpec}: the metadata is written a single time and shared
- * by the spec and every instance, and anything the handler throws becomes a failed
- * {@link ToolResult} (with the kind of a `NexusError`), so the skill keeps the never-throw promise.
+ * by the spec and every instance; a call below the skill's `minimumLevel` is refused (`forbidden`)
+ * before the handler runs; and anything the handler throws becomes a failed {@link ToolResult}
+ * (with the kind, `recoverable` and `data` of a `NexusError`), so the skill keeps the never-throw
+ * promise.
  * `Args` is the shape the registry's validation guarantees; callers that bypass the registry
  * must pass valid arguments.
  */
@@ -81,11 +91,16 @@ export function defineSkill<Args = Record<string, unknown>>(definition: SkillDef
     ...spec,
     factory(services) {
       const handler = create(services);
+      const { minimumLevel = 'sandboxed' } = spec;
       return {
         name: spec.name,
         description: spec.description,
         parameters: spec.parameters,
         async execute(args, context = {}) {
+          if (minimumLevel !== 'sandboxed') {
+            const refusal = findToolRefusal(services.getPermissions(), spec.name, minimumLevel);
+            if (refusal) return ToolResult.fail(refusal, 'forbidden');
+          }
           try {
             const result = await handler(args as Args, context);
             return ToolResult.isInstance(result) ? result : ToolResult.fail(`${spec.name} returned no ToolResult.`);

@@ -43,7 +43,7 @@ describe('ToolResult', () => {
   });
 
   it('fromError keeps NexusError kinds and maps aborts to cancelled', () => {
-    expect(ToolResult.fromError(new PathSecurityError('/etc/passwd', 'outside')).kind).toBe('forbidden');
+    expect(ToolResult.fromError(new PathSecurityError({ path: '/etc/passwd', reason: 'outside' })).kind).toBe('forbidden');
     expect(ToolResult.fromError(new CancelledError()).kind).toBe('cancelled');
     expect(ToolResult.fromError(Object.assign(new Error('aborted'), { name: 'AbortError' })).kind).toBe('cancelled');
     expect(ToolResult.fromError('plain string', 'read_file')).toMatchObject({ kind: 'execution_failed', error: 'read_file: plain string' });

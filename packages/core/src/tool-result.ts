@@ -74,13 +74,20 @@ export class ToolResult {
   }
 
   /**
-   * Turns anything thrown into a failed result: a {@link NexusError} keeps its kind, an
-   * `AbortError` becomes `cancelled`, anything else `execution_failed`.
+   * Turns anything thrown into a failed result: a {@link NexusError} keeps its kind,
+   * `recoverable` and `data`, an `AbortError` becomes `cancelled`, anything else
+   * `execution_failed`.
    */
   static fromError(error: unknown, prefix?: string): ToolResult {
     const message = error instanceof Error ? error.message : String(error);
     const text = prefix ? `${prefix}: ${message}` : message;
-    if (NexusError.isInstance(error)) return ToolResult.fail(text, error.kind);
+    if (NexusError.isInstance(error)) {
+      const { kind, recoverable, data } = error;
+      return ToolResult.fail(text, kind, {
+        ...(recoverable === undefined ? {} : { recoverable }),
+        ...(data === undefined ? {} : { data }),
+      });
+    }
     if (error instanceof Error && error.name === 'AbortError') return ToolResult.fail(text, 'cancelled');
     return ToolResult.fail(text, 'execution_failed');
   }

@@ -39,11 +39,11 @@ function openFailure(error: unknown, realPath: string): unknown {
   for (let path = realPath; path !== dirname(path); path = dirname(path)) {
     if (!lstatIfPresent(path)?.isSymbolicLink()) continue;
     const what = path === realPath ? 'it' : 'a parent directory';
-    return new PathSecurityError(realPath, `${what} became a symbolic link after it was checked`, { cause: error });
+    return new PathSecurityError({ path: realPath, reason: `${what} became a symbolic link after it was checked`, cause: error });
   }
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ELOOP' || code === 'EMLINK')
-    return new PathSecurityError(realPath, 'it became a symbolic link after it was checked', { cause: error });
+    return new PathSecurityError({ path: realPath, reason: 'it became a symbolic link after it was checked', cause: error });
   return error;
 }
 
@@ -51,7 +51,7 @@ function openFailure(error: unknown, realPath: string): unknown {
 function changedTarget(fd: number, realPath: string): PathSecurityError | undefined {
   const target = descriptorTarget(fd);
   if (target === undefined || target === realPath) return undefined;
-  return new PathSecurityError(realPath, `it changed after it was checked (it now leads to "${target}")`);
+  return new PathSecurityError({ path: realPath, reason: `it changed after it was checked (it now leads to "${target}")` });
 }
 
 /**
@@ -128,7 +128,7 @@ export async function openVerifiedDirectory(realPath: string): Promise<VerifiedD
  */
 export async function refusePlantedSymlink(entry: string, realPath: string): Promise<void> {
   if (lstatIfPresent(entry)?.isSymbolicLink()) {
-    throw new PathSecurityError(realPath, 'it became a symbolic link after it was checked');
+    throw new PathSecurityError({ path: realPath, reason: 'it became a symbolic link after it was checked' });
   }
 }
 

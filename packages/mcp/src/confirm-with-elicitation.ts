@@ -1,24 +1,11 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { type AgentPermissions, type ConfirmationRequest, mayAskForConfirmation } from '@nexus/core';
+import type { ConfirmationRequest, ConfirmFunction } from '@nexus/core';
 
-/** The `tools/call` being served: who to ask and what to tie the question to. */
-export interface ToolCallScope {
-  server: Server;
+/** The `tools/call` a confirmation belongs to: the client's request id and its cancellation. */
+export interface ToolCallRequest {
   requestId: RequestId;
   signal: AbortSignal;
-}
-
-const currentCall = new AsyncLocalStorage<ToolCallScope>();
-
-/**
- * Runs `work` as part of the `tools/call` described by `scope`, so confirmations reach its client.
- * The scope is entered only when the policy can ask at all (or there is no policy): on Node 20 an
- * AsyncLocalStorage in use slows every promise of the process a little.
- */
-export function runInToolCall<T>(scope: ToolCallScope, permissions: AgentPermissions | undefined, work: () => Promise<T>): Promise<T> {
-  return !permissions || mayAskForConfirmation(permissions) ? currentCall.run(scope, work) : work();
 }
 
 /** How long the user has to answer a confirmation before it counts as refused. */
@@ -29,36 +16,34 @@ function describe({ tool, action, detail }: ConfirmationRequest): string {
 }
 
 /**
- * A `confirm` service for registries served by {@link createMcpServer}: asks the user of the
- * client that made the current `tools/call` through MCP elicitation (a form with one `approve`
- * checkbox). Approved only when the user accepts with `approve` ticked. Refuses — without asking —
- * when the client does not support elicitation, when called outside a `tools/call`, when the call
- * is cancelled, or when no answer comes within ten minutes.
- *
- * ```ts
- * services.register('confirm', confirmWithElicitation);
- * ```
+ * A way to ask for one `tools/call`: the user of the client that made it, through MCP elicitation
+ * (a form with one `approve` checkbox, tied to the request). Approved only when the user accepts
+ * with `approve` ticked; refused when the call is cancelled, the client fails, or no answer comes
+ * within ten minutes. `undefined` when the client does not support form elicitation, so the
+ * registry falls back to its `confirm` service. {@link createMcpServer} passes it as the call's
+ * `confirm`; each session asks its own client.
  */
-export async function confirmWithElicitation(request: ConfirmationRequest): Promise<boolean> {
-  const scope = currentCall.getStore();
-  if (!scope?.server.getClientCapabilities()?.elicitation?.form) return false;
-  try {
-    const answer = await scope.server.elicitInput(
-      {
-        mode: 'form',
-        message: describe(request),
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            approve: { type: 'boolean', title: 'Approve', description: `Tick to let ${request.tool} go ahead.`, default: false },
+export function confirmWithElicitation(server: Server, call: ToolCallRequest): ConfirmFunction | undefined {
+  if (!server.getClientCapabilities()?.elicitation?.form) return undefined;
+  return async (request) => {
+    try {
+      const answer = await server.elicitInput(
+        {
+          mode: 'form',
+          message: describe(request),
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              approve: { type: 'boolean', title: 'Approve', description: `Tick to let ${request.tool} go ahead.`, default: false },
+            },
+            required: ['approve'],
           },
-          required: ['approve'],
         },
-      },
-      { relatedRequestId: scope.requestId, signal: scope.signal, timeout: CONFIRMATION_TIMEOUT_MS },
-    );
-    return answer.action === 'accept' && answer.content?.approve === true;
-  } catch {
-    return false;
-  }
+        { relatedRequestId: call.requestId, signal: call.signal, timeout: CONFIRMATION_TIMEOUT_MS },
+      );
+      return answer.action === 'accept' && answer.content?.approve === true;
+    } catch {
+      return false;
+    }
+  };
 }

@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, ListRootsRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { confirmWithElicitation, createMcpServer } from './index.js';
+import { createMcpServer } from './index.js';
 import { createClient, createTestRegistry } from './test-fixtures.js';
 
 let dir: TestDir;
@@ -145,15 +145,14 @@ describe('createMcpServer — roots', () => {
   });
 });
 
-describe('confirmWithElicitation', () => {
+describe('confirmation through elicitation, per call', () => {
   function confirmingRegistry() {
-    return createTestRegistry(dir.path, {
-      tools: { count: { enabled: true, requiresConfirmation: true } },
-      confirm: confirmWithElicitation,
-    });
+    return createTestRegistry(dir.path, { tools: { count: { enabled: true, requiresConfirmation: true } } });
   }
 
-  function elicitingClient(answer: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: { approve: boolean } }) {
+  type Answer = { action: 'accept' | 'decline' | 'cancel'; content?: { approve: boolean } };
+
+  function elicitingClient(answer: (message: string) => Answer | Promise<Answer>) {
     const client = createClient({ elicitation: {} });
     const asked: string[] = [];
     client.setRequestHandler(ElicitRequestSchema, (request) => {
@@ -194,7 +193,38 @@ describe('confirmWithElicitation', () => {
     expect(observations.counted).toBe(0);
   });
 
-  it('refuses outside a tools/call', async () => {
-    expect(await confirmWithElicitation({ tool: 'count', action: 'run count' })).toBe(false);
+  it("falls back to the registry's confirm service when the client cannot be asked", async () => {
+    const { registry, observations } = createTestRegistry(dir.path, {
+      tools: { count: { enabled: true, requiresConfirmation: true } },
+      confirm: () => true,
+    });
+    const result = await (await connect(registry)).callTool({ name: 'count', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect(observations.counted).toBe(1);
+  });
+
+  it('asks each session its own client, even when calls of two sessions on one registry overlap', async () => {
+    const { registry, observations } = confirmingRegistry();
+    let release: () => void = () => {};
+    const bothAsked = new Promise<void>((resolve) => (release = resolve));
+    let pending = 2;
+    const answerOnceBothAsked = (approve: boolean) => async () => {
+      if (--pending === 0) release();
+      await bothAsked;
+      return { action: 'accept' as const, content: { approve } };
+    };
+    const yes = elicitingClient(answerOnceBothAsked(true));
+    const no = elicitingClient(answerOnceBothAsked(false));
+    await connect(registry, yes.client);
+    await connect(registry, no.client);
+    const [approved, refused] = await Promise.all([
+      yes.client.callTool({ name: 'count', arguments: {} }),
+      no.client.callTool({ name: 'count', arguments: {} }),
+    ]);
+    expect(approved.isError).toBeFalsy();
+    expect(refused.isError).toBe(true);
+    expect(yes.asked).toHaveLength(1);
+    expect(no.asked).toHaveLength(1);
+    expect(observations.counted).toBe(1);
   });
 });

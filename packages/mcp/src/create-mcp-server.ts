@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { SkillRegistry } from '@nexus/registry';
 import packageJson from '../package.json' with { type: 'json' };
-import { runInToolCall } from './confirm-with-elicitation.js';
+import { confirmWithElicitation } from './confirm-with-elicitation.js';
 import { forwardProgress } from './progress-forwarder.js';
 import { toCallToolResult } from './tool-call-result.js';
 
@@ -47,11 +47,9 @@ export function createMcpServer(registry: SkillRegistry, options: McpServerOptio
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name: tool, arguments: args = {}, _meta } = request.params;
     const onProgress = forwardProgress(_meta?.progressToken, extra);
-    const result = await runInToolCall(
-      { server, requestId: extra.requestId, signal: extra.signal },
-      registry.services.getPermissions(),
-      () => registry.execute(tool, args, onProgress ? { signal: extra.signal, onProgress } : { signal: extra.signal }),
-    );
+    const { requestId, signal } = extra;
+    const confirm = confirmWithElicitation(server, { requestId, signal });
+    const result = await registry.execute(tool, args, { signal, ...(onProgress ? { onProgress } : {}), ...(confirm ? { confirm } : {}) });
     return toCallToolResult(result);
   });
 

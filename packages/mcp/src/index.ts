@@ -1,4 +1,3 @@
-export { confirmWithElicitation } from './confirm-with-elicitation.js';
 export type { McpServerOptions } from './create-mcp-server.js';
 export { createMcpServer } from './create-mcp-server.js';
 export type { HttpServeOptions, McpHttpServer } from './serve-http.js';

@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { confirmWithElicitation, DEFAULT_MAX_BODY_BYTES, type HttpServeOptions, type McpHttpServer, serveHttp } from './index.js';
+import { DEFAULT_MAX_BODY_BYTES, type HttpServeOptions, type McpHttpServer, serveHttp } from './index.js';
 import { createClient, createTestRegistry } from './test-fixtures.js';
 
 let dir: TestDir;
@@ -118,10 +118,7 @@ describe('serveHttp — with the SDK client', () => {
   });
 
   it('asks for confirmation through elicitation on the call’s own stream', async () => {
-    fixture = createTestRegistry(dir.path, {
-      tools: { count: { enabled: true, requiresConfirmation: true } },
-      confirm: confirmWithElicitation,
-    });
+    fixture = createTestRegistry(dir.path, { tools: { count: { enabled: true, requiresConfirmation: true } } });
     await start();
     const client = createClient({ elicitation: {} });
     const asked: string[] = [];

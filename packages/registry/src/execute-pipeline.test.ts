@@ -146,6 +146,48 @@ describe('the pipeline', () => {
     expect(asked).toEqual(['echo: {"message":"x"}']);
   });
 
+  it("asks the caller's confirm of this call before the service, and hands it to the skill", async () => {
+    const asked: string[] = [];
+    const services = new ServiceContainer()
+      .register('permissions', resolvePreset('trusted', { cwd: '/tmp', tools: { ask: { requiresConfirmation: true } } }))
+      .register('confirm', () => {
+        asked.push('service');
+        return false;
+      });
+    const askSkill = defineSkill({
+      name: 'ask',
+      description: 'Asks for approval itself, then says what it was told.',
+      parameters: { type: 'object', properties: {} },
+      create: (skillServices) => async (_args, context) =>
+        ToolResult.ok(String(await skillServices.confirm({ tool: 'ask', action: 'go on' }, context.confirm))),
+    });
+    const reg = new SkillRegistry(services).register(askSkill);
+    const approve = (who: string) => (request: { action: string }) => (asked.push(`${who}: ${request.action}`), true);
+    expect(await reg.execute('ask', {}, { confirm: approve('first caller') })).toMatchObject({ success: true, output: 'true' });
+    expect(await reg.execute('ask', {}, { confirm: approve('second caller') })).toMatchObject({ success: true, output: 'true' });
+    expect(await reg.execute('ask', {})).toMatchObject({ kind: 'forbidden' });
+    expect(asked).toEqual(['first caller: run ask', 'first caller: go on', 'second caller: run ask', 'second caller: go on', 'service']);
+  });
+
+  it('refuses a skill above the sandboxed level when no policy is registered, in the registry and inside the skill', async () => {
+    const trustedOnly = defineSkill({
+      name: 'inspect',
+      description: 'Needs trust.',
+      parameters: { type: 'object', properties: { path: { type: 'string' } } },
+      minimumLevel: 'trusted',
+      create: () => () => ToolResult.ok('ran'),
+    });
+    expect(await new SkillRegistry().register(trustedOnly).execute('inspect', { path: 'a' })).toMatchObject({
+      kind: 'forbidden',
+      error: expect.stringMatching(/no permission policy is registered/),
+    });
+    const direct = trustedOnly.factory(new ServiceContainer().register('permissions', resolvePreset('sandboxed', { cwd: '/tmp' })));
+    expect(await direct.execute({ path: 'a' })).toMatchObject({
+      kind: 'forbidden',
+      error: expect.stringMatching(/needs the "trusted" permission level/),
+    });
+  });
+
   it('stops a skill at the time limit, aborting its signal', async () => {
     let aborted = false;
     const slow = defineSkill({

@@ -1,4 +1,4 @@
-import { type SkillContext, type SkillProgress, ToolResult } from '@nexus/core';
+import { type ConfirmFunction, type SkillContext, type SkillProgress, ToolResult } from '@nexus/core';
 import type { Deadline } from './deadline-timer.js';
 
 /**
@@ -10,6 +10,7 @@ import type { Deadline } from './deadline-timer.js';
 export class RunningCall implements SkillContext, Deadline {
   readonly at: number;
   readonly onProgress?: (progress: SkillProgress) => void;
+  readonly confirm?: ConfirmFunction;
   /** Settles with the call's outcome. */
   readonly result: Promise<ToolResult>;
   readonly #name: string;
@@ -19,17 +20,15 @@ export class RunningCall implements SkillContext, Deadline {
   #resolve!: (result: ToolResult) => void;
   #reject!: (error: unknown) => void;
 
-  constructor(
-    name: string,
-    timeoutMs: number,
-    callerSignal: AbortSignal | undefined,
-    onProgress: ((progress: SkillProgress) => void) | undefined,
-  ) {
+  /** `caller`: the caller's signal, and the progress listener and way to ask that the skill gets. */
+  constructor(name: string, timeoutMs: number, caller: SkillContext) {
+    const { signal: callerSignal, onProgress, confirm } = caller;
     this.#name = name;
     this.#timeoutMs = timeoutMs;
     this.at = Date.now() + timeoutMs;
     this.#callerSignal = callerSignal;
     if (onProgress) this.onProgress = onProgress;
+    if (confirm) this.confirm = confirm;
     this.result = new Promise<ToolResult>((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;

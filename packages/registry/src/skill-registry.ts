@@ -1,8 +1,10 @@
 import {
   type AgentPermissions,
   ConfigError,
+  expectOption,
+  findToolRefusal,
+  isPositiveNumber,
   isToolEnabled,
-  levelAtLeast,
   ServiceContainer,
   type Skill,
   type SkillContext,
@@ -56,10 +58,8 @@ function isSkill(value: unknown): value is Skill {
 }
 
 function checkTimeout(timeoutMs: unknown): number {
-  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new TypeError(`Expected \`timeoutMs\` to be a positive number of milliseconds, got ${String(timeoutMs)}.`);
-  }
-  return timeoutMs;
+  expectOption(isPositiveNumber(timeoutMs), 'timeoutMs', 'a positive number of milliseconds', timeoutMs);
+  return timeoutMs as number;
 }
 
 /**
@@ -195,7 +195,10 @@ export class SkillRegistry {
       const outcome = validated instanceof Promise ? await validated : validated;
       if (!outcome.valid) return ToolResult.fail(outcome.message, 'invalid_input', { data: { parameters: outcome.parameters } });
       if (this.services.getPermissions()?.tools[name]?.requiresConfirmation) {
-        const approved = await this.services.confirm({ tool: name, action: `run ${name}`, detail: JSON.stringify(outcome.args) });
+        const approved = await this.services.confirm(
+          { tool: name, action: `run ${name}`, detail: JSON.stringify(outcome.args) },
+          options.confirm,
+        );
         if (!approved) return ToolResult.fail(`Running ${name} needs confirmation, and it was not given.`, 'forbidden');
       }
       const skill = this.require(name);
@@ -206,26 +209,15 @@ export class SkillRegistry {
   }
 
   #gate(spec: SkillSpec): ToolResult | undefined {
-    const permissions = this.services.getPermissions();
-    if (!permissions) return undefined;
-    if (permissions.tools[spec.name]?.enabled === false) {
-      return ToolResult.fail(`Tool "${spec.name}" is disabled by this agent's permissions.`, 'forbidden');
-    }
-    const minimum = spec.minimumLevel ?? 'sandboxed';
-    if (!levelAtLeast(permissions.level, minimum)) {
-      return ToolResult.fail(
-        `Tool "${spec.name}" needs the "${minimum}" permission level or higher; this agent is "${permissions.level}".`,
-        'forbidden',
-      );
-    }
-    return undefined;
+    const refusal = findToolRefusal(this.services.getPermissions(), spec.name, spec.minimumLevel);
+    return refusal === undefined ? undefined : ToolResult.fail(refusal, 'forbidden');
   }
 
   #run(name: string, skill: Skill, args: Record<string, unknown>, options: ExecuteOptions): Promise<ToolResult> | ToolResult {
-    const { signal, onProgress, timeoutMs = this.#timeoutMs } = options;
+    const { signal, timeoutMs = this.#timeoutMs } = options;
     checkTimeout(timeoutMs);
     if (signal?.aborted) return ToolResult.fail(`${name} was cancelled before it started.`, 'cancelled');
-    const call = new RunningCall(name, timeoutMs, signal, onProgress);
+    const call = new RunningCall(name, timeoutMs, options);
     this.#deadlines.add(call);
     skill.execute(args, call).then(
       (value) => {

@@ -1,4 +1,4 @@
-import type { JsonSchemaObject, SkillSpec } from '@nexus/core';
+import { expectOption, type JsonSchemaObject, type SkillSpec } from '@nexus/core';
 
 /** Wire formats for tool definitions. */
 export type DefinitionFormat = 'openai' | 'anthropic' | 'mcp';
@@ -47,6 +47,6 @@ const FORMATTERS: { [F in DefinitionFormat]: (spec: Metadata) => ToolDefinitionB
 /** Formats one skill's metadata as a tool definition. */
 export function toToolDefinition<F extends DefinitionFormat>(spec: Metadata, format: F): ToolDefinitionByFormat[F] {
   const formatter = FORMATTERS[format];
-  if (!formatter) throw new TypeError(`Expected \`format\` to be one of openai, anthropic, mcp, got ${JSON.stringify(format)}.`);
+  expectOption(formatter !== undefined, 'format', 'one of openai, anthropic, mcp', format);
   return formatter(spec);
 }

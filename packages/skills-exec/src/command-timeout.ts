@@ -21,10 +21,9 @@ export const timeoutParameter: JsonSchema = {
 export function clampTimeoutSeconds(value: unknown): number {
   if (value === undefined) return DEFAULT_TIMEOUT_SECONDS;
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new InvalidParametersError(
-      `Expected \`timeout\` to be a number of seconds, got ${JSON.stringify(value) ?? String(value)}.`,
-      'timeout',
-    );
+    throw new InvalidParametersError(`Expected \`timeout\` to be a number of seconds, got ${JSON.stringify(value) ?? String(value)}.`, {
+      parameter: 'timeout',
+    });
   }
   return Math.min(MAX_TIMEOUT_SECONDS, Math.max(MIN_TIMEOUT_SECONDS, value));
 }

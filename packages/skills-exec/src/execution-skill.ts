@@ -41,7 +41,7 @@ export function requireString(args: object, name: string): string {
   if (typeof value !== 'string' || value === '') {
     throw new InvalidParametersError(
       `Expected \`${name}\` to be a non-empty string, got ${value === '' ? 'an empty string' : value === null ? 'null' : typeof value}.`,
-      name,
+      { parameter: name },
     );
   }
   return value;

@@ -140,7 +140,7 @@ export function defineFilteredCommandSkill(definition: FilteredCommandSkillDefin
       async (args, { signal }) => {
         const words = splitCommand(requireString(args, 'command'), { hint: `Give only the ${program} arguments.` });
         const argv = words[0] === program ? words.slice(1) : words;
-        if (argv.length === 0) throw new InvalidParametersError(`\`command\` holds no arguments for ${program}.`, 'command');
+        if (argv.length === 0) throw new InvalidParametersError(`\`command\` holds no arguments for ${program}.`, { parameter: 'command' });
         const invocation: CommandInvocation = { argv, subcommand: findSubcommand(argv) };
         const level = services.getPermissionLevel() ?? 'sandboxed';
         const refusal = findCommandRefusal(filter, level, invocation);

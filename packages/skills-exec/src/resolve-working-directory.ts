@@ -16,11 +16,13 @@ export async function resolveWorkingDirectory(
   access: PathAccess = 'read',
 ): Promise<string> {
   if (cwd !== undefined && typeof cwd !== 'string') {
-    throw new InvalidParametersError(`Expected \`cwd\` to be a path string, got ${cwd === null ? 'null' : typeof cwd}.`, 'cwd');
+    throw new InvalidParametersError(`Expected \`cwd\` to be a path string, got ${cwd === null ? 'null' : typeof cwd}.`, {
+      parameter: 'cwd',
+    });
   }
   const path = await authorizePath(services, tool, cwd ?? services.getCwd(), { access, mustExist: true });
   if (!(await stat(path)).isDirectory()) {
-    throw new InvalidParametersError(`Expected \`cwd\` to be a directory, got a file: ${cwd ?? path}.`, 'cwd');
+    throw new InvalidParametersError(`Expected \`cwd\` to be a directory, got a file: ${cwd ?? path}.`, { parameter: 'cwd' });
   }
   return path;
 }

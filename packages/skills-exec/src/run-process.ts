@@ -115,16 +115,8 @@ function startError(file: string, cwd: string, error: { code?: string; message?:
     return new NotFoundError(`The working directory "${cwd}" does not exist.`, { cause: error });
   if (error.code === 'ENOENT')
     return new NotFoundError(`Program "${file}" was not found (is it installed and on PATH?).`, { cause: error });
-  if (error.code === 'EACCES')
-    return new NexusError(`Program "${file}" could not be started: permission denied.`, 'NEXUS_ERROR', 'execution_failed', {
-      cause: error,
-    });
-  return new NexusError(
-    `Program "${file}" could not be started: ${error.code ?? error.message ?? 'unknown error'}.`,
-    'NEXUS_ERROR',
-    'execution_failed',
-    { cause: error },
-  );
+  if (error.code === 'EACCES') return new NexusError(`Program "${file}" could not be started: permission denied.`, { cause: error });
+  return new NexusError(`Program "${file}" could not be started: ${error.code ?? error.message ?? 'unknown error'}.`, { cause: error });
 }
 
 async function drain(streams: readonly (Readable | null)[]): Promise<void> {

@@ -54,13 +54,12 @@ export function splitCommand(command: string, options: SplitCommandOptions = {})
   const { parameter = 'command', hint = '' } = options;
   const refuse = (what: string, index: number): never => {
     const message = `\`${parameter}\` contains ${what} at position ${index + 1}; it runs a single program without a shell, so shell syntax is refused.${hint ? ` ${hint}` : ''}`;
-    throw new InvalidParametersError(message, parameter);
+    throw new InvalidParametersError(message, { parameter });
   };
   if (typeof command !== 'string')
-    throw new InvalidParametersError(
-      `Expected \`${parameter}\` to be a string, got ${command === null ? 'null' : typeof command}.`,
+    throw new InvalidParametersError(`Expected \`${parameter}\` to be a string, got ${command === null ? 'null' : typeof command}.`, {
       parameter,
-    );
+    });
 
   const words: string[] = [];
   let word = '';
@@ -106,9 +105,10 @@ export function splitCommand(command: string, options: SplitCommandOptions = {})
     } else word += char;
   }
   if (quote)
-    throw new InvalidParametersError(`\`${parameter}\` has an unterminated ${quote === '"' ? 'double' : 'single'} quote.`, parameter);
+    throw new InvalidParametersError(`\`${parameter}\` has an unterminated ${quote === '"' ? 'double' : 'single'} quote.`, { parameter });
   if (inWord) words.push(word);
-  if (words.length === 0) throw new InvalidParametersError(`\`${parameter}\` is empty; expected a program and its arguments.`, parameter);
+  if (words.length === 0)
+    throw new InvalidParametersError(`\`${parameter}\` is empty; expected a program and its arguments.`, { parameter });
   if (ASSIGNMENT.test(words[0] as string)) refuse('an environment assignment `NAME=value` before the program', command.search(/\S/));
   return words;
 }

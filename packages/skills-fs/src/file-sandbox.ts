@@ -19,15 +19,20 @@ import {
   type SkillDefinition,
   type SkillHandler,
   type SkillSpec,
-  ToolResult,
   type VerifiedDirectory,
 } from '@nexus/core';
 import { ChunkReader } from './chunk-reader.js';
 import { type ResolvedFileSkillOptions, resolveFileSkillOptions } from './file-skill-options.js';
 import { fileVersion } from './read-tracker.js';
 
-/** Thrown when a write would overwrite a file the agent has not read, or that changed since. */
+/**
+ * Thrown when a write would overwrite a file the agent has not read, or that changed since: a
+ * recoverable `forbidden` result that says to read the file first, with `{ path, reason }` as data.
+ */
 export class StaleFileError extends NexusError {
+  static override readonly brand: symbol = Symbol.for('@nexus/skills-fs/StaleFileError');
+  static override readonly code = 'STALE_FILE';
+  static override readonly kind = 'forbidden';
   readonly path: string;
   readonly reason: 'unread' | 'changed';
   constructor(path: string, reason: 'unread' | 'changed') {
@@ -35,7 +40,7 @@ export class StaleFileError extends NexusError {
       reason === 'unread'
         ? 'it exists and has not been read in this session; read it first (read_file), then retry'
         : 'it changed on disk since it was last read; read it again (read_file), then retry';
-    super(`Refusing to overwrite ${path}: ${why}.`, 'PERMISSION_DENIED', 'forbidden');
+    super(`Refusing to overwrite ${path}: ${why}.`, { recoverable: true, data: { path, reason } });
     this.path = path;
     this.reason = reason;
   }
@@ -63,10 +68,12 @@ function assertRegularFile(stats: Stats, path: string, parameter: string): void 
   if (stats.isDirectory())
     throw new InvalidParametersError(
       `Expected \`${parameter}\` to be a file, but ${path} is a directory; use list_directory or glob to see what it holds.`,
-      parameter,
+      { parameter },
     );
   if (!stats.isFile())
-    throw new InvalidParametersError(`Expected \`${parameter}\` to be a regular file, but ${path} is a device, socket or pipe.`, parameter);
+    throw new InvalidParametersError(`Expected \`${parameter}\` to be a regular file, but ${path} is a device, socket or pipe.`, {
+      parameter,
+    });
 }
 
 /**
@@ -93,7 +100,7 @@ export class FileSandbox {
 
   /** Approves `path` for this tool and returns its real path (throws `forbidden` / `not_found`). */
   authorize(path: string, options: AuthorizePathOptions = {}): Promise<string> {
-    if (path === '') throw new InvalidParametersError('Expected `path` to be a non-empty path, got "".', 'path');
+    if (path === '') throw new InvalidParametersError('Expected `path` to be a non-empty path, got "".', { parameter: 'path' });
     return authorizePath(this.services, this.tool, path, options);
   }
 
@@ -198,7 +205,8 @@ export class FileSandbox {
     } catch (error) {
       const code = errnoCode(error);
       if (code === 'ENOENT') throw new NotFoundError(`No such directory: ${await this.display(real)}`, { cause: error });
-      if (code === 'ENOTDIR') throw new InvalidParametersError(`\`path\` ${await this.display(real)} is not a directory.`, 'path');
+      if (code === 'ENOTDIR')
+        throw new InvalidParametersError(`\`path\` ${await this.display(real)} is not a directory.`, { parameter: 'path' });
       throw error;
     }
   }
@@ -215,9 +223,11 @@ export class FileSandbox {
       try {
         const stats = await lstat(existing);
         if (stats.isSymbolicLink())
-          throw new PathSecurityError(await this.display(existing), 'it became a symbolic link after it was checked');
+          throw new PathSecurityError({ path: await this.display(existing), reason: 'it became a symbolic link after it was checked' });
         if (!stats.isDirectory())
-          throw new InvalidParametersError(`\`path\` ${await this.display(existing)} exists and is not a directory.`, 'path');
+          throw new InvalidParametersError(`\`path\` ${await this.display(existing)} exists and is not a directory.`, {
+            parameter: 'path',
+          });
         break;
       } catch (error) {
         if (errnoCode(error) !== 'ENOENT') throw error;
@@ -267,25 +277,14 @@ export interface FileSkillDefinition<Args> extends Omit<SkillDefinition<Args>, '
 
 /**
  * Defines a file skill: like `defineSkill`, with the handler built from a {@link FileSandbox} for
- * the skill's own name (so per-tool roots apply), and stale-write refusals reported as a
- * recoverable `forbidden` result that says to read the file first.
+ * the skill's own name (so per-tool roots apply).
  */
 export function defineFileSkill<Args>(definition: FileSkillDefinition<Args>): SkillSpec {
   const { create, ...metadata } = definition;
   return defineSkill<Args>({
     ...metadata,
     create(services) {
-      const handler = create(new FileSandbox(services, definition.name));
-      return async (args, context) => {
-        try {
-          return await handler(args, context);
-        } catch (error) {
-          if (error instanceof StaleFileError) {
-            return ToolResult.fail(error.message, 'forbidden', { recoverable: true, data: { path: error.path, reason: error.reason } });
-          }
-          throw error;
-        }
-      };
+      return create(new FileSandbox(services, definition.name));
     },
   });
 }

@@ -19,15 +19,18 @@ export async function resolveDestination(
     real = await files.authorize(join(real, basename(source)), { access: 'write' });
   }
   if (real === source)
-    throw new InvalidParametersError('Expected `destination` to differ from `source`; both are the same path.', 'destination');
+    throw new InvalidParametersError('Expected `destination` to differ from `source`; both are the same path.', {
+      parameter: 'destination',
+    });
   const existing = await lstat(real).catch(() => undefined);
   if (existing && !overwrite) {
-    throw new InvalidParametersError(
-      `\`destination\` ${await files.display(real)} already exists; set overwrite=true to replace it.`,
-      'destination',
-    );
+    throw new InvalidParametersError(`\`destination\` ${await files.display(real)} already exists; set overwrite=true to replace it.`, {
+      parameter: 'destination',
+    });
   }
   if (existing?.isDirectory())
-    throw new InvalidParametersError(`\`destination\` ${await files.display(real)} is a directory; it cannot be replaced.`, 'destination');
+    throw new InvalidParametersError(`\`destination\` ${await files.display(real)} is a directory; it cannot be replaced.`, {
+      parameter: 'destination',
+    });
   return { path: real, exists: existing !== undefined };
 }

@@ -12,7 +12,7 @@ export function compilePattern(pattern: string, flags: string, parameter = 'patt
     try {
       return new RegExp(pattern, flags);
     } catch (error) {
-      throw new InvalidParametersError(`\`${parameter}\` is not a valid regular expression: ${(error as Error).message}`, parameter);
+      throw new InvalidParametersError(`\`${parameter}\` is not a valid regular expression: ${(error as Error).message}`, { parameter });
     }
   }
 }

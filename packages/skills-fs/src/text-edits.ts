@@ -22,7 +22,7 @@ function countOccurrences(text: string, search: string): number {
  */
 export function applyStringEdit(text: string, edit: StringEdit, ending: LineEnding, parameter: string): { text: string; replaced: number } {
   const { old_string: oldString, new_string: newString, replace_all: replaceAll = false } = edit;
-  if (oldString === '') throw new InvalidParametersError(`Expected \`${parameter}\` to be non-empty text to find, got "".`, parameter);
+  if (oldString === '') throw new InvalidParametersError(`Expected \`${parameter}\` to be non-empty text to find, got "".`, { parameter });
   let search = oldString;
   let count = countOccurrences(text, search);
   if (count === 0 && ending !== '\n' && oldString.includes('\n')) {
@@ -32,13 +32,13 @@ export function applyStringEdit(text: string, edit: StringEdit, ending: LineEndi
   if (count === 0) {
     throw new InvalidParametersError(
       `\`${parameter}\` was not found in the file. It must match the file exactly, whitespace and indentation included; read the file again and copy the text.`,
-      parameter,
+      { parameter },
     );
   }
   if (count > 1 && !replaceAll) {
     throw new InvalidParametersError(
       `\`${parameter}\` matches ${count} places in the file. Add surrounding lines to make it unique, or set replace_all=true to change all ${count}.`,
-      parameter,
+      { parameter },
     );
   }
   const replacement = inFileLineEndings(newString, ending);
@@ -67,11 +67,13 @@ export function applyLineEdit(text: string, edit: LineEdit, ending: LineEnding):
   if (start > lines.length + 1) {
     throw new InvalidParametersError(
       `Expected \`start_line\` to be at most ${lines.length + 1} (the file has ${lines.length} lines), got ${start}.`,
-      'start_line',
+      { parameter: 'start_line' },
     );
   }
   if (end < start - 1 || end > lines.length) {
-    throw new InvalidParametersError(`Expected \`end_line\` to be between ${start - 1} and ${lines.length}, got ${end}.`, 'end_line');
+    throw new InvalidParametersError(`Expected \`end_line\` to be between ${start - 1} and ${lines.length}, got ${end}.`, {
+      parameter: 'end_line',
+    });
   }
   const before = lines.slice(0, start - 1);
   const after = lines.slice(end);

@@ -44,7 +44,7 @@ export async function loadApprovedTextFile(files: FileSandbox, real: string): Pr
     if (opened.stats.size > maxEditBytes) {
       throw new InvalidParametersError(
         `\`path\` ${display} is ${opened.stats.size} bytes, more than the ${maxEditBytes} bytes the edit skills load; use patch or regex_replace on a smaller file, or write_file.`,
-        'path',
+        { parameter: 'path' },
       );
     }
     bytes = await opened.handle.readFile();
@@ -52,15 +52,14 @@ export async function loadApprovedTextFile(files: FileSandbox, real: string): Pr
     await opened.handle.close();
   }
   if (looksBinary(bytes))
-    throw new InvalidParametersError(`\`path\` ${display} is a binary file; the edit skills only change text.`, 'path');
+    throw new InvalidParametersError(`\`path\` ${display} is a binary file; the edit skills only change text.`, { parameter: 'path' });
   let text: string;
   try {
     text = strictUtf8.decode(bytes);
   } catch {
-    throw new InvalidParametersError(
-      `\`path\` ${display} is not valid UTF-8 text; editing it would corrupt the bytes that are not.`,
-      'path',
-    );
+    throw new InvalidParametersError(`\`path\` ${display} is not valid UTF-8 text; editing it would corrupt the bytes that are not.`, {
+      parameter: 'path',
+    });
   }
   await files.assertFresh(opened.path, opened.stats);
   return { path: opened.path, display, text, stats: opened.stats, lineEnding: detectLineEnding(text) };
@@ -122,7 +121,7 @@ export async function inspectTarget(files: FileSandbox, real: string): Promise<W
     throw error;
   });
   if (!stats) return undefined;
-  if (stats.isDirectory()) throw new InvalidParametersError(`\`path\` ${await files.display(real)} is a directory.`, 'path');
+  if (stats.isDirectory()) throw new InvalidParametersError(`\`path\` ${await files.display(real)} is a directory.`, { parameter: 'path' });
   await files.assertFresh(real, stats);
   if (!stats.isFile() || stats.size > files.options.maxEditBytes) return { stats, text: undefined };
   const opened = await files.openApproved(real);

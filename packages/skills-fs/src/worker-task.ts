@@ -44,7 +44,7 @@ export function runWorkerTask<Result, Progress = never>(
       outcome();
     };
     const timer = setTimeout(
-      () => finish(() => reject(new TimeoutError(`${timeoutMessage} (stopped after ${timeoutMs / 1000} s)`, timeoutMs))),
+      () => finish(() => reject(new TimeoutError(`${timeoutMessage} (stopped after ${timeoutMs / 1000} s)`, { timeoutMs }))),
       timeoutMs,
     );
     const onAbort = () => finish(() => reject(new CancelledError()));

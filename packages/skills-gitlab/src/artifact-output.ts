@@ -32,7 +32,10 @@ export async function extractFiles(
   for (const [path, data] of files) {
     const target = await validatePath(join(directory, path), { allowedPaths: [directory], blockedPaths }).catch((error: unknown) => {
       if (!PathSecurityError.isInstance(error)) throw error;
-      throw new PathSecurityError(path, 'it resolves outside the target directory or into a blocked path; nothing was extracted');
+      throw new PathSecurityError({
+        path,
+        reason: 'it resolves outside the target directory or into a blocked path; nothing was extracted',
+      });
     });
     targets.push([target, data]);
   }

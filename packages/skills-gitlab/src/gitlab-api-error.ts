@@ -1,13 +1,4 @@
-import { NexusError, type NexusErrorCode, type ToolErrorKind } from '@nexus/core';
-
-const CODE_BY_KIND: Record<ToolErrorKind, NexusErrorCode> = {
-  invalid_input: 'INVALID_PARAMETERS',
-  forbidden: 'PERMISSION_DENIED',
-  not_found: 'NOT_FOUND',
-  timeout: 'TIMEOUT',
-  cancelled: 'CANCELLED',
-  execution_failed: 'SKILL_EXECUTION_FAILED',
-};
+import { NexusError, type ToolErrorKind } from '@nexus/core';
 
 const MAX_MESSAGE_CHARS = 500;
 
@@ -57,12 +48,13 @@ export function messageFromBody(body: string): string {
  * The skills turn it into a failed `ToolResult` of the matching kind.
  */
 export class GitLabApiError extends NexusError {
+  static override readonly brand: symbol = Symbol.for('@nexus/skills-gitlab/GitLabApiError');
+  static override readonly code = 'GITLAB_API';
   /** HTTP status, or 0 when no response arrived. */
   readonly status: number;
 
   constructor(status: number, message: string, kind?: ToolErrorKind) {
-    const resolvedKind = kind ?? hintFor(status).kind;
-    super(oneLine(message), CODE_BY_KIND[resolvedKind], resolvedKind);
+    super(oneLine(message), { kind: kind ?? hintFor(status).kind });
     this.status = status;
   }
 

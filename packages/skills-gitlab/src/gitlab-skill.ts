@@ -228,7 +228,7 @@ export function defineGitLabSkill<A extends GitLabArgs>(definition: GitLabSkillD
         if (!action)
           return ToolResult.fail(`Unknown action: ${String(args.action)}. Expected one of: ${actionNames.join(', ')}.`, 'invalid_input');
         const missing = (action.required ?? []).find((parameter) => isMissing(args[parameter]));
-        if (missing) throw new InvalidParametersError(`${missing} parameter required for ${args.action} action.`, missing);
+        if (missing) throw new InvalidParametersError(`${missing} parameter required for ${args.action} action.`, { parameter: missing });
 
         const connections = GitLabConnections.of(services);
         const remote = memoise<GitRemote | undefined>(() => readOriginRemote(services.getCwd(), signal));

@@ -40,10 +40,9 @@ export async function selectInstance(
   const names = Object.keys(settings.instances);
   if (requested) {
     if (settings.instances[requested]) return requested;
-    throw new InvalidParametersError(
-      `GitLab instance '${requested}' not configured; configured instances: ${names.join(', ')}.`,
-      'instance',
-    );
+    throw new InvalidParametersError(`GitLab instance '${requested}' not configured; configured instances: ${names.join(', ')}.`, {
+      parameter: 'instance',
+    });
   }
   const origin = await remote();
   const matching = origin && names.find((name) => remoteMatchesInstance(origin, (settings.instances[name] as { url: string }).url));
@@ -55,13 +54,13 @@ async function detectProject(remote: RemoteLookup, instanceName: string, instanc
   if (!origin) {
     throw new InvalidParametersError(
       'No project specified and could not detect one: the working directory has no `origin` git remote. Pass `project`.',
-      'project',
+      { parameter: 'project' },
     );
   }
   if (!remoteMatchesInstance(origin, instanceUrl)) {
     throw new InvalidParametersError(
       `No project specified and could not detect one: the origin remote is on ${origin.hostname}, not on GitLab instance '${instanceName}'. Pass \`project\`.`,
-      'project',
+      { parameter: 'project' },
     );
   }
   return projectPathOnInstance(origin, instanceUrl);
@@ -84,11 +83,11 @@ export async function resolveTarget(
     case 'none':
       return { base: '', label: '' };
     case 'group':
-      if (!group) throw new InvalidParametersError('group parameter required.', 'group');
+      if (!group) throw new InvalidParametersError('group parameter required.', { parameter: 'group' });
       return { base: `/groups/${namespaceSegment(group, 'group')}`, label: `group ${group}` };
     case 'project-or-group':
       if (group) return { base: `/groups/${namespaceSegment(group, 'group')}`, label: `group ${group}` };
-      if (!project) throw new InvalidParametersError("Either 'project' or 'group' parameter is required.", 'project');
+      if (!project) throw new InvalidParametersError("Either 'project' or 'group' parameter is required.", { parameter: 'project' });
       return forProject(project);
     case 'any-project':
       return project ? forProject(project) : { base: '', label: 'all projects' };

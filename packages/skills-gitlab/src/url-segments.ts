@@ -16,7 +16,7 @@ export function encodeSegment(value: string | number): string {
 export function segment(value: string | number, parameter: string): string {
   const text = String(value);
   if (text === '' || text === '.' || text === '..') {
-    throw new InvalidParametersError(`Expected \`${parameter}\` to be a name, got ${JSON.stringify(text)}.`, parameter);
+    throw new InvalidParametersError(`Expected \`${parameter}\` to be a name, got ${JSON.stringify(text)}.`, { parameter });
   }
   return encodeSegment(text);
 }
@@ -27,7 +27,7 @@ export function nestedPath(value: string, parameter: string): string {
   if (parts.some((part) => part === '' || part === '.' || part === '..')) {
     throw new InvalidParametersError(
       `Expected \`${parameter}\` to be a relative path without empty, \`.\` or \`..\` parts, got ${JSON.stringify(value)}.`,
-      parameter,
+      { parameter },
     );
   }
   return parts.map(encodeSegment).join('/');
@@ -44,14 +44,14 @@ export function namespaceSegment(value: string | number, parameter: 'project' | 
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /^[^/\s]+@[^/\s]+:/.test(text)) {
     throw new InvalidParametersError(
       `Expected \`${parameter}\` to be a path like "group/name" or a numeric id, got a URL; choose the server with \`instance\`.`,
-      parameter,
+      { parameter },
     );
   }
   const parts = text.split('/');
   if (parts.some((part) => part === '' || part === '.' || part === '..')) {
     throw new InvalidParametersError(
       `Expected \`${parameter}\` to be a path like "group/name" or a numeric id, got ${JSON.stringify(text)}.`,
-      parameter,
+      { parameter },
     );
   }
   return encodeSegment(text);

@@ -42,7 +42,7 @@ export function safeEntryPath(name: string): string {
   ) {
     throw new InvalidParametersError(
       `The archive entry ${JSON.stringify(name)} would land outside the target directory; nothing was extracted.`,
-      'output_path',
+      { parameter: 'output_path' },
     );
   }
   return parts.join('/');

@@ -1,3 +1,5 @@
+export type { GitRepositoryOptions } from './git-repository.js';
+export { createGitRepository, git } from './git-repository.js';
 export {
   type GitLabStandIn,
   type GitLabStandInOptions,

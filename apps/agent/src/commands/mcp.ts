@@ -1,4 +1,4 @@
-import { confirmWithElicitation, type McpServerOptions, serveHttp, serveStdio } from '@nexus/mcp';
+import { type McpServerOptions, serveHttp, serveStdio } from '@nexus/mcp';
 import packageJson from '../../package.json' with { type: 'json' };
 import { type CommandLine, expectNoArguments, UsageError } from '../command-line.js';
 import { createRegistry, permissionsOf } from '../create-registry.js';
@@ -27,7 +27,7 @@ export async function mcpCommand(line: CommandLine, io: Io): Promise<number> {
   expectNoArguments(line);
   if (!line.http && (line.port !== undefined || line.host !== undefined)) throw new UsageError('--port and --host only apply with --http.');
   const settings = await resolveSettings(line.common, io);
-  const registry = await createRegistry(settings, confirmWithElicitation);
+  const registry = await createRegistry(settings);
   const toolCount = registry.getDefinitionsForPermissions(permissionsOf(settings)).length;
 
   if (!line.http) {

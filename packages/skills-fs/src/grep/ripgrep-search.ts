@@ -93,7 +93,9 @@ export async function searchWithRipgrep(rg: string, query: GrepQuery, files: Fil
     signal: query.signal,
   });
   if (run.timedOut)
-    throw new TimeoutError(`grep: ripgrep did not finish within ${query.timeoutMs / 1000} s; narrow the path or include`, query.timeoutMs);
+    throw new TimeoutError(`grep: ripgrep did not finish within ${query.timeoutMs / 1000} s; narrow the path or include`, {
+      timeoutMs: query.timeoutMs,
+    });
   if (run.cancelled) query.signal?.throwIfAborted();
   if (run.exitCode === 2 && /regex parse error|error parsing|unrecognized|look-around|backreferences/i.test(run.stderr))
     throw new RipgrepPatternError(run.stderr);

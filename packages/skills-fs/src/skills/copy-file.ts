@@ -57,7 +57,7 @@ export const copyFileSkill = defineFileSkill<CopyFileArgs>({
           if ((error as NodeJS.ErrnoException).code === 'EEXIST')
             throw new InvalidParametersError(
               `\`destination\` ${await files.display(target.path)} already exists; set overwrite=true to replace it.`,
-              'destination',
+              { parameter: 'destination' },
             );
           throw error;
         } finally {

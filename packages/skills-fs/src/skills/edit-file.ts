@@ -33,24 +33,23 @@ function chooseForm(args: EditFileArgs): EditForm {
   if (used.length === 0)
     throw new InvalidParametersError(
       'Missing required parameter `old_string` (with `new_string`), or `edits`, or `start_line` (with `new_content`).',
-      'old_string',
+      { parameter: 'old_string' },
     );
   if (used.length > 1) {
     const names = used.map((form) => `\`${FORM_PARAMETERS[form][0]}\``).join(' and ');
-    throw new InvalidParametersError(
-      `Use one form of edit_file at a time: ${names} cannot be combined.`,
-      FORM_PARAMETERS[used[1] as EditForm][0],
-    );
+    throw new InvalidParametersError(`Use one form of edit_file at a time: ${names} cannot be combined.`, {
+      parameter: FORM_PARAMETERS[used[1] as EditForm][0],
+    });
   }
   const form = used[0] as EditForm;
   if (form === 'string' && args.old_string === undefined)
-    throw new InvalidParametersError('Missing required parameter `old_string`.', 'old_string');
+    throw new InvalidParametersError('Missing required parameter `old_string`.', { parameter: 'old_string' });
   if (form === 'string' && args.new_string === undefined)
-    throw new InvalidParametersError('Missing required parameter `new_string`.', 'new_string');
+    throw new InvalidParametersError('Missing required parameter `new_string`.', { parameter: 'new_string' });
   if (form === 'lines' && args.start_line === undefined)
-    throw new InvalidParametersError('Missing required parameter `start_line`.', 'start_line');
+    throw new InvalidParametersError('Missing required parameter `start_line`.', { parameter: 'start_line' });
   if (form === 'lines' && args.new_content === undefined)
-    throw new InvalidParametersError('Missing required parameter `new_content`.', 'new_content');
+    throw new InvalidParametersError('Missing required parameter `new_content`.', { parameter: 'new_content' });
   return form;
 }
 

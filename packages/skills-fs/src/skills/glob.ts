@@ -49,7 +49,7 @@ export const globSkill = defineFileSkill<GlobArgs>({
       if (pattern.startsWith('/') || pattern.split('/').includes('..')) {
         throw new InvalidParametersError(
           'Expected `pattern` to be relative to `path` without ".." segments; put the directory in `path`.',
-          'pattern',
+          { parameter: 'pattern' },
         );
       }
       const matches = createGlobMatcher(pattern);

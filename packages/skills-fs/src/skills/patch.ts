@@ -54,7 +54,7 @@ function applyHunks(text: string, patch: StructuredPatch, fuzzy: boolean, displa
       throw new InvalidParametersError(
         `Hunk ${index + 1} of ${patch.hunks.length} for ${display} (${hunkHeader(hunk)}) does not apply: these lines were not found${fuzzy ? ', even ignoring whitespace' : ''}:\n${expected}\n` +
           `Nothing was changed. Read the file again and regenerate the diff${fuzzy ? '' : ', or try mode="fuzzy"'}.`,
-        'diff',
+        { parameter: 'diff' },
       );
     }
     current = result;
@@ -66,7 +66,7 @@ function applyHunks(text: string, patch: StructuredPatch, fuzzy: boolean, displa
 async function planChange(files: FileSandbox, real: string, patch: StructuredPatch, fuzzy: boolean): Promise<PlannedChange> {
   const display = await files.display(real);
   if (patch.newFileName === DEV_NULL) {
-    throw new InvalidParametersError(`The diff deletes ${display}; patch does not delete files.`, 'diff');
+    throw new InvalidParametersError(`The diff deletes ${display}; patch does not delete files.`, { parameter: 'diff' });
   }
   if (patch.oldFileName === DEV_NULL) {
     if (
@@ -75,7 +75,7 @@ async function planChange(files: FileSandbox, real: string, patch: StructuredPat
         () => false,
       )
     )
-      throw new InvalidParametersError(`The diff creates ${display}, which already exists.`, 'diff');
+      throw new InvalidParametersError(`The diff creates ${display}, which already exists.`, { parameter: 'diff' });
     return { path: real, display, before: undefined, after: applyHunks('', patch, fuzzy, display) };
   }
   const file = await loadApprovedTextFile(files, real);
@@ -103,12 +103,10 @@ async function commitAll(files: FileSandbox, changes: readonly PlannedChange[]):
         await directory.close();
       }
     }
-    throw new NexusError(
-      `patch failed while writing, and the files already written were restored: ${(error as Error).message}`,
-      'SKILL_EXECUTION_FAILED',
-      'execution_failed',
-      { cause: error },
-    );
+    throw new NexusError(`patch failed while writing, and the files already written were restored: ${(error as Error).message}`, {
+      code: 'SKILL_EXECUTION_FAILED',
+      cause: error,
+    });
   }
 }
 
@@ -137,10 +135,9 @@ export const patchSkill = defineFileSkill<PatchArgs>({
     (files) =>
     async ({ target, diff, diff_file: diffFile, mode = 'strict', dry_run: dryRun = false }) => {
       if ((diff === undefined) === (diffFile === undefined)) {
-        throw new InvalidParametersError(
-          'Give exactly one of `diff` (the diff text) and `diff_file` (a path to it).',
-          diff === undefined ? 'diff' : 'diff_file',
-        );
+        throw new InvalidParametersError('Give exactly one of `diff` (the diff text) and `diff_file` (a path to it).', {
+          parameter: diff === undefined ? 'diff' : 'diff_file',
+        });
       }
       let text = diff;
       if (text === undefined) {
@@ -157,15 +154,14 @@ export const patchSkill = defineFileSkill<PatchArgs>({
       } catch (error) {
         throw new InvalidParametersError(
           `\`${diff === undefined ? 'diff_file' : 'diff'}\` is not a valid unified diff: ${(error as Error).message}`,
-          diff === undefined ? 'diff_file' : 'diff',
+          { parameter: diff === undefined ? 'diff_file' : 'diff' },
         );
       }
       if (patches.length === 0) {
         const parameter = diff === undefined ? 'diff_file' : 'diff';
-        throw new InvalidParametersError(
-          `\`${parameter}\` holds no hunks (no "@@ -a,b +c,d @@" sections); give a unified diff.`,
+        throw new InvalidParametersError(`\`${parameter}\` holds no hunks (no "@@ -a,b +c,d @@" sections); give a unified diff.`, {
           parameter,
-        );
+        });
       }
       const targetReal = await files.authorize(target, { access: 'write' });
       const targetIsDirectory = await stat(targetReal).then(
@@ -173,21 +169,22 @@ export const patchSkill = defineFileSkill<PatchArgs>({
         () => false,
       );
       if (patches.length > 1 && !targetIsDirectory)
-        throw new InvalidParametersError(
-          'The diff changes several files, so `target` must be the directory their paths are relative to.',
-          'target',
-        );
+        throw new InvalidParametersError('The diff changes several files, so `target` must be the directory their paths are relative to.', {
+          parameter: 'target',
+        });
       const fuzzy = mode === 'fuzzy';
       const changes: PlannedChange[] = [];
       for (const patch of patches) {
         let real = targetReal;
         if (targetIsDirectory) {
           const name = stripPrefix(patch.newFileName) ?? stripPrefix(patch.oldFileName);
-          if (!name) throw new InvalidParametersError('A file section of the diff names no file.', 'diff');
+          if (!name) throw new InvalidParametersError('A file section of the diff names no file.', { parameter: 'diff' });
           real = await files.authorize(join(targetReal, name), { access: 'write' });
         }
         if (changes.some((change) => change.path === real))
-          throw new InvalidParametersError(`The diff changes ${await files.display(real)} twice; merge those sections.`, 'diff');
+          throw new InvalidParametersError(`The diff changes ${await files.display(real)} twice; merge those sections.`, {
+            parameter: 'diff',
+          });
         changes.push(await planChange(files, real, patch, fuzzy));
       }
       const summaries = changes.map(

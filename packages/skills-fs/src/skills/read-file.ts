@@ -51,7 +51,7 @@ export const readFileSkill = defineFileSkill<ReadFileArgs>({
         if (looksBinary(file.head)) {
           throw new InvalidParametersError(
             `\`path\` ${display} is a binary file (${file.size} bytes); read_file only shows text. Use file_info for its metadata.`,
-            'path',
+            { parameter: 'path' },
           );
         }
         const slice = await readLineSlice(file, { offset, limit, maxBytes: maxReadBytes, maxLineLength });

@@ -126,11 +126,13 @@ export const regexReplaceSkill = defineFileSkill<RegexReplaceArgs>({
       if (result.matches === -1) {
         throw new InvalidParametersError(
           `\`pattern\` matches more than ${MAX_REGEX_REPLACEMENTS} times in ${file.display}; narrow it or set count.`,
-          'pattern',
+          { parameter: 'pattern' },
         );
       }
       if (result.matches === 0)
-        throw new InvalidParametersError(`\`pattern\` ${JSON.stringify(pattern)} does not match anything in ${file.display}.`, 'pattern');
+        throw new InvalidParametersError(`\`pattern\` ${JSON.stringify(pattern)} does not match anything in ${file.display}.`, {
+          parameter: 'pattern',
+        });
       const text = file.lineEnding === '\n' ? result.text : convertLineEndings(result.text, file.lineEnding);
       return commitTextEdit(files, file, text, { dryRun, what: `${result.matches} replacement(s)` });
     },

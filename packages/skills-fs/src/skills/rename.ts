@@ -37,7 +37,9 @@ export const renameSkill = defineFileSkill<RenameArgs>({
       const from = await files.authorize(source, { access: 'write', mustExist: true, followFinalLink: false });
       const target = await resolveDestination(files, from, destination, overwrite);
       if (isWithin(target.path, from))
-        throw new InvalidParametersError('Expected `destination` outside `source`: a directory cannot move into itself.', 'destination');
+        throw new InvalidParametersError('Expected `destination` outside `source`: a directory cannot move into itself.', {
+          parameter: 'destination',
+        });
       const isDirectory = (await lstat(from)).isDirectory();
       await files.makeDirectories(dirname(target.path));
       const sourceDirectory = await files.openDirectory(dirname(from));
@@ -56,7 +58,7 @@ export const renameSkill = defineFileSkill<RenameArgs>({
         if ((error as NodeJS.ErrnoException).code === 'EEXIST')
           throw new InvalidParametersError(
             `\`destination\` ${await files.display(target.path)} already exists; set overwrite=true to replace it.`,
-            'destination',
+            { parameter: 'destination' },
           );
         throw error;
       } finally {

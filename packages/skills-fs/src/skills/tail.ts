@@ -34,7 +34,8 @@ export const tailSkill = defineFileSkill<TailArgs>({
       const file = await files.openReader(path);
       try {
         const display = await files.display(file.path);
-        if (looksBinary(file.head)) throw new InvalidParametersError(`\`path\` ${display} is a binary file; tail only shows text.`, 'path');
+        if (looksBinary(file.head))
+          throw new InvalidParametersError(`\`path\` ${display} is a binary file; tail only shows text.`, { parameter: 'path' });
         const { maxReadBytes, maxLineLength } = files.options;
         const result = await readLastLines(file, lines, maxReadBytes, maxLineLength);
         files.recordSeen(file.path, file.stats);

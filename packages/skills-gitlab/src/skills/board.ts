@@ -138,7 +138,7 @@ export const gitlabBoard = defineGitLabSkill<BoardArgs>({
         if (given.length !== 1) {
           throw new InvalidParametersError(
             `create-list needs exactly one of ${LIST_SCOPES.join(', ')}; got ${given.length ? given.join(', ') : 'none'}.`,
-            'label_id',
+            { parameter: 'label_id' },
           );
         }
         const field = given[0] as (typeof LIST_SCOPES)[number];

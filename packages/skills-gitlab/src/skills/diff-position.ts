@@ -29,7 +29,7 @@ export async function diffPosition(
   if (!refs?.head_sha || !refs.base_sha) {
     throw new InvalidParametersError(
       'The merge request has no diff yet, so a line comment cannot be placed; comment without `path` and `line`.',
-      'path',
+      { parameter: 'path' },
     );
   }
   const position: JsonObject = {

@@ -45,7 +45,7 @@ function status(discussion: Discussion): string {
 
 function setResolved(context: ActionContext<DiscussionArgs>, resolved: boolean) {
   if (context.args.target_type !== 'mr') {
-    throw new InvalidParametersError(`${context.args.action} is only available for MR discussions.`, 'target_type');
+    throw new InvalidParametersError(`${context.args.action} is only available for MR discussions.`, { parameter: 'target_type' });
   }
   return context.send<Discussion>(
     { method: 'PUT', path: threadsPath(context, threadId(context)), body: { resolved } },
@@ -99,8 +99,10 @@ export const gitlabDiscussion = defineGitLabSkill<DiscussionArgs>({
         const { body, path, line, target_type: targetType } = context.args;
         let position: JsonObject | undefined;
         if (targetType === 'mr' && (path || line)) {
-          if (!path) throw new InvalidParametersError('path parameter required for a line comment (line was given).', 'path');
-          if (!line) throw new InvalidParametersError('line parameter required for a line comment (path was given).', 'line');
+          if (!path)
+            throw new InvalidParametersError('path parameter required for a line comment (line was given).', { parameter: 'path' });
+          if (!line)
+            throw new InvalidParametersError('line parameter required for a line comment (path was given).', { parameter: 'line' });
           position = await diffPosition(context, ownerPath(context), { path, line });
         }
         return context.send<Discussion>(

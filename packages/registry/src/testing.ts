@@ -1,0 +1,82 @@
+import {
+  type ConfirmationRequest,
+  type ConfirmFunction,
+  type PresetName,
+  resolvePreset,
+  ServiceContainer,
+  type Services,
+  type SkillFamily,
+  type ToolPermission,
+  type ToolResult,
+} from '@nexus/core';
+import { type ExecuteOptions, SkillRegistry } from './skill-registry.js';
+
+/** Options of {@link createTestAgent}. */
+export interface TestAgentOptions {
+  /** The agent's working directory (usually a temporary directory of the test). */
+  cwd: string;
+  /** Permission preset (default `sandboxed`). */
+  preset?: PresetName;
+  /** Families the registry uses. */
+  families?: readonly SkillFamily[];
+  /** Per-tool overrides of the preset. */
+  tools?: Record<string, Partial<ToolPermission>>;
+  /** Extra roots of the preset. */
+  allowedPaths?: readonly string[];
+  /** Paths refused at every level. */
+  blockedPaths?: readonly string[];
+  /**
+   * The `confirm` service: `true` or `false` answers every request so (and records it in
+   * `confirmations`), a function decides, `undefined` registers none (anything needing approval is
+   * refused).
+   */
+  confirm?: boolean | ConfirmFunction;
+  /** Further services, e.g. `{ gitlab: settings }` or `{ readTracker }`. */
+  services?: Partial<Services>;
+  /** The registry's time limit per call, in ms. */
+  timeoutMs?: number;
+}
+
+/** An agent for tests: its services, its registry, and what it was asked to confirm. */
+export interface TestAgent {
+  readonly services: ServiceContainer;
+  readonly registry: SkillRegistry;
+  /** Every request the `confirm` service received, in order. */
+  readonly confirmations: ConfirmationRequest[];
+  /** `registry.execute(tool, args, options)`. */
+  call(tool: string, args?: Record<string, unknown>, options?: ExecuteOptions): Promise<ToolResult>;
+}
+
+/**
+ * Wires an agent the way an application does — services, a preset's permission policy, a `confirm`
+ * service, a registry using the given families — for testing skills and families through the one
+ * execution pipeline:
+ *
+ * ```ts
+ * const agent = createTestAgent({ cwd: dir, preset: 'trusted', families: [fsSkills], confirm: true });
+ * const result = await agent.call('write_file', { path: '../elsewhere.txt', content: 'x' });
+ * expect(agent.confirmations).toHaveLength(1);
+ * ```
+ */
+export function createTestAgent(options: TestAgentOptions): TestAgent {
+  const { cwd, preset = 'sandboxed', families = [], tools, allowedPaths, blockedPaths, confirm, services: extra = {}, timeoutMs } = options;
+  const services = new ServiceContainer().register('cwd', cwd).register(
+    'permissions',
+    resolvePreset(preset, {
+      cwd,
+      ...(tools ? { tools } : {}),
+      ...(allowedPaths ? { allowedPaths } : {}),
+      ...(blockedPaths ? { blockedPaths } : {}),
+    }),
+  );
+  for (const [name, value] of Object.entries(extra)) services.register(name as keyof Services, value as never);
+  const confirmations: ConfirmationRequest[] = [];
+  if (confirm !== undefined) {
+    services.register('confirm', (request) => {
+      confirmations.push(request);
+      return typeof confirm === 'function' ? confirm(request) : confirm;
+    });
+  }
+  const registry = new SkillRegistry(services, timeoutMs === undefined ? {} : { timeoutMs }).use(...families);
+  return { services, registry, confirmations, call: (tool, args = {}, callOptions) => registry.execute(tool, args, callOptions) };
+}
