@@ -1,6 +1,4 @@
-export type { ValidationOutcome } from './parameter-validator.js';
-export { ParameterValidator } from './parameter-validator.js';
-export { checkSchemaShape, SUPPORTED_KEYWORDS } from './schema-shape.js';
+export { SUPPORTED_KEYWORDS } from './schema-shape.js';
 export type { DefinitionOptions, ExecuteOptions, SkillRegistryOptions } from './skill-registry.js';
 export { DEFAULT_EXECUTION_TIMEOUT_MS, SkillRegistry } from './skill-registry.js';
 export type {
@@ -10,5 +8,5 @@ export type {
   OpenAiToolDefinition,
   ToolDefinitionByFormat,
 } from './tool-definitions.js';
-export { toToolDefinition } from './tool-definitions.js';
-export { echoSkill, MAX_SLEEP_SECONDS, sleepSkill, utilitySkills } from './utility-skills.js';
+export type { EchoArguments, SleepArguments } from './utility-family.js';
+export { echoSkill, MAX_SLEEP_SECONDS, sleepSkill, utilitySkills } from './utility-family.js';

@@ -1,8 +1,14 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { defineSkill, type SkillFamily, ToolResult } from '@nexus/core';
 
+/** Arguments of {@link echoSkill}. */
+export interface EchoArguments {
+  /** Text to return. */
+  message: string;
+}
+
 /** Echoes its `message`: the smallest possible skill, for wiring tests. */
-export const echoSkill = defineSkill<{ message: string }>({
+export const echoSkill = defineSkill<EchoArguments>({
   name: 'echo',
   description: 'Return the given message unchanged. Useful to test that tools work.',
   readOnly: true,
@@ -20,8 +26,16 @@ export const echoSkill = defineSkill<{ message: string }>({
 /** Longest `sleep`, in seconds. */
 export const MAX_SLEEP_SECONDS = 3600;
 
+/** Arguments of {@link sleepSkill}. */
+export interface SleepArguments {
+  /** Seconds to wait, 0–3600. */
+  seconds: number;
+  /** Named in the progress messages and the result. */
+  label?: string;
+}
+
 /** Waits `seconds` (0–3600), reporting progress every second and stopping at once when cancelled. */
-export const sleepSkill = defineSkill<{ seconds: number; label?: string }>({
+export const sleepSkill = defineSkill<SleepArguments>({
   name: 'sleep',
   description: 'Wait for a number of seconds (0–3600), then return. Useful to test timeouts, cancellation and parallel calls.',
   readOnly: true,
