@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { expectOption } from '@nexus/core';
 import type { SkillRegistry } from '@nexus/registry';
 import { createMcpServer, type McpServerOptions } from './create-mcp-server.js';
 import { type GuardPolicy, guardRequest, tokenDigest } from './http-guard.js';
@@ -46,10 +47,6 @@ const DEFAULT_MAX_SESSIONS = 32;
 const MIN_TOKEN_LENGTH = 16;
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
-function expect(condition: boolean, name: string, wanted: string, value: unknown): void {
-  if (!condition) throw new TypeError(`Expected \`${name}\` to be ${wanted}, got ${JSON.stringify(value)}.`);
-}
-
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }
@@ -72,17 +69,17 @@ function normalizeOptions(options: HttpServeOptions) {
     maxSessions = DEFAULT_MAX_SESSIONS,
     ...serverOptions
   } = options;
-  expect(typeof host === 'string' && host !== '', 'host', 'a host name or address', host);
-  expect(Number.isInteger(port) && port >= 0 && port <= 65535, 'port', 'an integer from 0 to 65535', port);
-  expect(typeof path === 'string' && path.startsWith('/'), 'path', 'a path starting with "/"', path);
-  expect(
+  expectOption(typeof host === 'string' && host !== '', 'host', 'a host name or address', host);
+  expectOption(Number.isInteger(port) && port >= 0 && port <= 65535, 'port', 'an integer from 0 to 65535', port);
+  expectOption(typeof path === 'string' && path.startsWith('/'), 'path', 'a path starting with "/"', path);
+  expectOption(
     typeof token === 'string' && token.length >= MIN_TOKEN_LENGTH && !/\s/.test(token),
     'token',
     `a string of at least ${MIN_TOKEN_LENGTH} characters without spaces`,
     '<hidden>',
   );
-  expect(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0, 'maxBodyBytes', 'a positive integer', maxBodyBytes);
-  expect(Number.isInteger(maxSessions) && maxSessions > 0, 'maxSessions', 'a positive integer', maxSessions);
+  expectOption(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0, 'maxBodyBytes', 'a positive integer', maxBodyBytes);
+  expectOption(Number.isInteger(maxSessions) && maxSessions > 0, 'maxSessions', 'a positive integer', maxSessions);
   return { host, port, path, token, allowedHosts, allowedOrigins, maxBodyBytes, maxSessions, serverOptions };
 }
 

@@ -7,12 +7,12 @@ import {
   type ConfirmFunction,
   defineSkill,
   type PresetName,
-  resolvePreset,
-  ServiceContainer,
+  type SkillFamily,
   type ToolPermission,
   ToolResult,
 } from '@nexus/core';
-import { SkillRegistry, utilitySkills } from '@nexus/registry';
+import { utilitySkills } from '@nexus/registry';
+import { createTestAgent } from '@nexus/registry/testing';
 
 /** What the test skills observed. */
 export interface Observations {
@@ -24,19 +24,19 @@ export interface Observations {
   waiting: Promise<void>;
 }
 
-/** A registry with the utility skills and a few test skills, under `preset` rooted at `cwd`. */
+/** A registry with the utility skills and a few test skills, under `preset` rooted at `cwd` (see `createTestAgent`). */
 export function createTestRegistry(
   cwd: string,
   options: { preset?: PresetName; tools?: Record<string, Partial<ToolPermission>>; confirm?: ConfirmFunction } = {},
 ) {
-  const { preset = 'sandboxed', tools, confirm } = options;
-  const services = new ServiceContainer()
-    .register('cwd', cwd)
-    .register('permissions', resolvePreset(preset, { cwd, ...(tools ? { tools } : {}) }));
-  if (confirm) services.register('confirm', confirm);
   let started: () => void = () => {};
   const observations: Observations = { counted: 0, abortReason: undefined, waiting: new Promise((resolve) => (started = resolve)) };
-  const registry = new SkillRegistry(services).use(utilitySkills, {
+  const { registry } = createTestAgent({ cwd, ...options, families: [utilitySkills, testFamilyObserving(observations, started)] });
+  return { registry, observations };
+}
+
+function testFamilyObserving(observations: Observations, started: () => void): SkillFamily {
+  return {
     name: 'test',
     skills: [
       defineSkill({
@@ -90,8 +90,7 @@ export function createTestRegistry(
         create: () => () => ToolResult.ok('ran'),
       }),
     ],
-  });
-  return { registry, observations };
+  };
 }
 
 /** An SDK client declaring `capabilities`. */

@@ -1,6 +1,6 @@
 import { ToolResult } from '@nexus/core';
 import { describe, expect, it } from 'vitest';
-import { toCallToolResult } from './index.js';
+import { toCallToolResult } from './tool-call-result.js';
 
 describe('toCallToolResult', () => {
   it('puts the output in a text block and object data in structuredContent', () => {
