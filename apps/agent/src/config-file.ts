@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, PERMISSION_LEVELS, type PermissionLevel } from '@nexus/core';
+import { ConfigError, formatSchemaIssues, PERMISSION_LEVELS, type PermissionLevel } from '@nexus/core';
 import type { GitLabSettings } from '@nexus/skills-gitlab';
 import { z } from 'zod';
 import { FAMILY_NAMES } from './families.js';
@@ -38,18 +38,10 @@ export const configFileSchema = z.strictObject({
 /** A validated `nexus.config.json`. */
 export type ConfigFile = z.infer<typeof configFileSchema>;
 
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const path = issue.path.map(String);
-  if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => `\`${[...path, key].join('.')}\` is not a known setting`).join('; ');
-  }
-  return path.length === 0 ? issue.message : `\`${path.join('.')}\`: ${issue.message}`;
-}
-
 /** Validates parsed JSON as a config file; the error names the file and the bad field. */
 async function parseConfigFile(value: unknown, file: string): Promise<ConfigFile> {
   const result = configFileSchema.safeParse(value);
-  if (!result.success) throw new ConfigError(`${file}: ${result.error.issues.map(describeIssue).join('; ')}`);
+  if (!result.success) throw new ConfigError(`${file}: ${formatSchemaIssues(result.error.issues)}`);
   if (result.data.gitlab !== undefined) {
     // Loaded only here: the GitLab family is large, and most runs have no GitLab settings.
     const { parseGitLabSettings } = await import('@nexus/skills-gitlab');
