@@ -6,28 +6,56 @@ import * as core from './index.js';
 const sourceDir = fileURLToPath(new URL('.', import.meta.url));
 
 describe('the @nexus/core barrel', () => {
-  it('exports the contracts of DESIGN §3', () => {
-    for (const name of [
-      'ToolResult',
+  it('exports exactly the protocol, sandbox and helpers it documents (no unverified writes)', () => {
+    expect(Object.keys(core).sort()).toEqual([
+      'CancelledError',
+      'ConfigError',
+      'InvalidOptionError',
+      'InvalidParametersError',
       'NexusError',
+      'NotFoundError',
+      'PERMISSION_LEVELS',
+      'PathSecurityError',
+      'PermissionDeniedError',
       'ServiceContainer',
-      'defineSkill',
-      'resolvePreset',
-      'validatePath',
-      'authorizePath',
-      'normalizePath',
-      'atomicWriteVerified',
-      'expectOption',
-      'formatSchemaIssues',
-      'findToolRefusal',
-      'detectLineEnding',
-      'getSafeEnv',
-      'validateToolName',
-      'validateAgentId',
+      'SkillExecutionError',
+      'SkillNotFoundError',
+      'TOOL_ERROR_KINDS',
+      'TimeoutError',
+      'ToolResult',
       'assertWithinCeiling',
-    ]) {
-      expect(core, name).toHaveProperty(name);
-    }
+      'atomicWriteVerified',
+      'authorizePath',
+      'convertLineEndings',
+      'defineSkill',
+      'describeValue',
+      'detectLineEnding',
+      'expectOption',
+      'findCeilingViolations',
+      'findToolRefusal',
+      'formatSchemaIssues',
+      'getSafeEnv',
+      'isPermissionLevel',
+      'isPositiveNumber',
+      'isSecretName',
+      'isToolEnabled',
+      'isValidAgentId',
+      'isValidToolName',
+      'isWithin',
+      'levelAtLeast',
+      'normalizePath',
+      'openVerified',
+      'openVerifiedDirectory',
+      'openVerifiedSync',
+      'refusePlantedSymlink',
+      'resolvePreset',
+      'resolveRealPath',
+      'resolveToolAllowedPaths',
+      'validateAgentId',
+      'validatePath',
+      'validateToolName',
+      'withVerifiedDirectory',
+    ]);
   });
 
   it('has no heavy or process-spawning dependency: no module imports child_process or a package', () => {

@@ -51,6 +51,20 @@ describe('ServiceContainer', () => {
     expect(await services.confirm(request)).toBe(true);
     expect(asked).toEqual([request]);
   });
+
+  it("confirm: the call's own way to ask wins over the service; yolo asks nobody", async () => {
+    const asked: string[] = [];
+    const request = { tool: 'git', action: 'push' };
+    const services = new ServiceContainer()
+      .register('permissions', resolvePreset('trusted', { cwd: '/' }))
+      .register('confirm', () => (asked.push('service'), true));
+    expect(await services.confirm(request, () => (asked.push('caller'), false))).toBe(false);
+    expect(await services.confirm(request, undefined)).toBe(true);
+    expect(asked).toEqual(['caller', 'service']);
+    const yolo = new ServiceContainer().register('permissions', resolvePreset('yolo', { cwd: '/' }));
+    expect(await yolo.confirm(request, () => (asked.push('never'), false))).toBe(true);
+    expect(asked).toHaveLength(2);
+  });
 });
 
 describe('authorizePath', () => {
@@ -67,6 +81,12 @@ describe('authorizePath', () => {
     answer = true;
     await expect(authorizePath(services, 'write_file', '../other/b.txt', { access: 'write' })).resolves.toBe(dir.join('other', 'b.txt'));
     expect(asked).toHaveLength(2);
+    const confirm = ({ action }: ConfirmationRequest) => (asked.push(`call: ${action}`), false);
+    await expect(authorizePath(services, 'write_file', '../other/b.txt', { access: 'write', confirm })).rejects.toThrow(
+      /needs confirmation/,
+    );
+    expect(asked.at(-1)).toBe(`call: write outside the working directory: ${dir.join('other', 'b.txt')}`);
+    expect(asked).toHaveLength(3);
   });
 
   it('never asks for blocked paths or sandboxed writes outside', async () => {
