@@ -1,7 +1,7 @@
 // The test command: install, build, run every test once, and end with the plain total
 // "N passed, N failed" computed from vitest's JSON report. Extra arguments go to vitest.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { installAndBuild } from './pnpm.mjs';
 
@@ -27,15 +27,24 @@ const { status } = spawnSync(
 );
 
 let passed = 0;
-let failed = 1;
+let failed = 0;
 let skipped = 0;
-if (existsSync(report)) {
+try {
   const results = JSON.parse(readFileSync(report, 'utf8'));
   passed = results.numPassedTests;
   skipped = results.numPendingTests + results.numTodoTests;
-  // A file that fails to load has no tests but is a failure all the same.
-  const brokenFiles = results.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
-  failed = results.numFailedTests + brokenFiles;
+  // A failed file counts its failed tests, or 1 when none of them failed: it did not load, or a
+  // hook (e.g. a beforeAll that threw) failed and its tests were skipped.
+  for (const file of results.testResults) {
+    const failedTests = file.assertionResults.filter((test) => test.status === 'failed').length;
+    failed += file.status === 'failed' ? Math.max(1, failedTests) : failedTests;
+  }
+} catch (error) {
+  console.error(`No test report from vitest (${report}): ${error.message}`);
+  failed = 1;
 }
+// The total and the exit status agree: vitest failing with nothing counted (an unhandled error,
+// a crash, a timeout outside any test) is one failure.
+if (status !== 0 && failed === 0) failed = 1;
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-process.exit(status === 0 && failed === 0 ? 0 : 1);
+process.exit(failed === 0 ? 0 : 1);

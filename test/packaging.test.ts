@@ -5,10 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pnpmCommand, pnpmEnv } from '../scripts/pnpm.mjs';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
+const [pnpmFile, ...pnpmPrefix] = pnpmCommand as string[];
 
 interface Manifest {
   name: string;
@@ -35,15 +37,18 @@ describe('packaging of every public package', () => {
         true,
       );
       const before = new Set(await readdir(packDir));
-      await run('pnpm', ['pack', '--pack-destination', packDir], { cwd: dir });
+      // The pinned pnpm, run as the test command runs it (no pnpm on PATH needed).
+      await run(pnpmFile, [...pnpmPrefix, 'pack', '--pack-destination', packDir], { cwd: dir, env: pnpmEnv });
       const created = (await readdir(packDir)).find((file) => !before.has(file));
       tarballs.set(manifest.name, join(packDir, created as string));
     }
   });
   afterAll(() => rm(packDir, { recursive: true, force: true }));
 
-  it.each(publicPackages.map(({ dir, manifest }) => [manifest.name, dir]))('%s passes publint', async (_name, dir) => {
-    const { stdout } = await run(bin('publint'), ['--strict', dir]);
+  // publint lints the tarball made above: given a directory, it would pack it itself with a `pnpm`
+  // from PATH, which a machine with only Node.js and npm does not have.
+  it.each(publicPackages.map(({ manifest }) => [manifest.name]))('%s passes publint', async (name) => {
+    const { stdout } = await run(bin('publint'), ['--strict', tarballs.get(name) as string]);
     expect(stdout).toMatch(/All good/);
   });
 
