@@ -1,15 +1,29 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { atomicWriteVerified, authorizePath, PathSecurityError, type ServiceContainer, validatePath } from '@nexus/core';
+import {
+  atomicWriteVerified,
+  authorizePath,
+  type ConfirmFunction,
+  PathSecurityError,
+  type ServiceContainer,
+  validatePath,
+} from '@nexus/core';
+
+/** Where a download goes: the agent's services, the tool writing, and who to ask during this call. */
+export interface OutputTarget {
+  services: ServiceContainer;
+  tool: string;
+  confirm: ConfirmFunction | undefined;
+}
 
 /**
  * Writes downloaded bytes to `outputPath` through the sandbox (`authorizePath` for writing, which
- * may ask to confirm a write outside the working directory), creating parent directories, atomically
- * and through a verified handle of the parent directory (a swap after the check is refused).
- * Returns the real path written.
+ * may ask the call's `confirm` about a write outside the working directory), creating parent
+ * directories, atomically and through a verified handle of the parent directory (a swap after the
+ * check is refused). Returns the real path written.
  */
-export async function saveFile(services: ServiceContainer, tool: string, outputPath: string, bytes: Uint8Array): Promise<string> {
-  const target = await authorizePath(services, tool, outputPath, { access: 'write' });
+export async function saveFile({ services, tool, confirm }: OutputTarget, outputPath: string, bytes: Uint8Array): Promise<string> {
+  const target = await authorizePath(services, tool, outputPath, { access: 'write', confirm });
   await mkdir(dirname(target), { recursive: true });
   await atomicWriteVerified(target, bytes);
   return target;
@@ -21,12 +35,11 @@ export async function saveFile(services: ServiceContainer, tool: string, outputP
  * the directory cannot redirect a write — before the first file is written.
  */
 export async function extractFiles(
-  services: ServiceContainer,
-  tool: string,
+  { services, tool, confirm }: OutputTarget,
   outputPath: string,
   files: ReadonlyMap<string, Uint8Array>,
 ): Promise<string> {
-  const directory = await authorizePath(services, tool, outputPath, { access: 'write' });
+  const directory = await authorizePath(services, tool, outputPath, { access: 'write', confirm });
   const blockedPaths = services.getBlockedPaths();
   const targets: Array<[string, Uint8Array]> = [];
   for (const [path, data] of files) {
@@ -35,6 +48,7 @@ export async function extractFiles(
       throw new PathSecurityError({
         path,
         reason: 'it resolves outside the target directory or into a blocked path; nothing was extracted',
+        cause: error,
       });
     });
     targets.push([target, data]);

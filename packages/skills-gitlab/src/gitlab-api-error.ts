@@ -1,4 +1,4 @@
-import { NexusError, type ToolErrorKind } from '@nexus/core';
+import { type ErrorOptions, NexusError, type ToolErrorKind } from '@nexus/core';
 
 const MAX_MESSAGE_CHARS = 500;
 
@@ -43,9 +43,18 @@ export function messageFromBody(body: string): string {
   }
 }
 
+/** Options of {@link GitLabApiError}. */
+export interface GitLabApiErrorOptions extends ErrorOptions {
+  /** HTTP status of the answer, or 0 when no answer arrived. */
+  status: number;
+  /** The result's kind, when the status alone does not say it (default: by status). */
+  kind?: ToolErrorKind;
+}
+
 /**
  * A failed GitLab request: an HTTP status (0 for transport failures) and a one-line message.
- * The skills turn it into a failed `ToolResult` of the matching kind.
+ * Thrown out of an action, it becomes a failed `ToolResult` of the matching kind, keeping
+ * `recoverable` and `data`.
  */
 export class GitLabApiError extends NexusError {
   static override readonly brand: symbol = Symbol.for('@nexus/skills-gitlab/GitLabApiError');
@@ -53,8 +62,9 @@ export class GitLabApiError extends NexusError {
   /** HTTP status, or 0 when no response arrived. */
   readonly status: number;
 
-  constructor(status: number, message: string, kind?: ToolErrorKind) {
-    super(oneLine(message), { kind: kind ?? hintFor(status).kind });
+  constructor(message: string, options: GitLabApiErrorOptions) {
+    const { status, kind = hintFor(status).kind, ...rest } = options;
+    super(oneLine(message), { ...rest, kind });
     this.status = status;
   }
 
@@ -62,6 +72,6 @@ export class GitLabApiError extends NexusError {
   static fromResponse(status: number, body: string): GitLabApiError {
     const { hint } = hintFor(status);
     const detail = oneLine(messageFromBody(body));
-    return new GitLabApiError(status, `GitLab API error ${status} (${hint})${detail ? `: ${detail}` : '.'}`);
+    return new GitLabApiError(`GitLab API error ${status} (${hint})${detail ? `: ${detail}` : '.'}`, { status });
   }
 }

@@ -108,9 +108,8 @@ export class GitLabClient {
       return (await readFile(path, 'utf8')).trim() || undefined;
     } catch (error) {
       throw new GitLabApiError(
-        401,
         `Could not read the token file of GitLab instance '${this.name}' (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
-        'forbidden',
+        { status: 401 },
       );
     }
   }
@@ -128,7 +127,7 @@ export class GitLabClient {
       url.searchParams.set(key, Array.isArray(value) ? value.join(',') : String(value));
     }
     if (url.origin !== this.origin || !url.pathname.startsWith(new URL(this.apiUrl).pathname)) {
-      throw new GitLabApiError(0, `Refusing a request outside GitLab instance '${this.name}'.`, 'forbidden');
+      throw new GitLabApiError(`Refusing a request outside GitLab instance '${this.name}'.`, { status: 0, kind: 'forbidden' });
     }
     return url;
   }
@@ -150,7 +149,8 @@ export class GitLabClient {
     while (items.length < limit) {
       const response = await this.#withRetries('GET', this.urlFor({ path, query: pageQuery }), undefined, signal);
       const page = this.#json(response);
-      if (!Array.isArray(page)) throw new GitLabApiError(response.status, `GitLab answered ${path} with something other than a list.`);
+      if (!Array.isArray(page))
+        throw new GitLabApiError(`GitLab answered ${path} with something other than a list.`, { status: response.status });
       items.push(...(page as T[]));
       if (page.length === 0) break;
       const nextPage = header(response.headers, 'x-next-page');
@@ -191,7 +191,7 @@ export class GitLabClient {
     try {
       return JSON.parse(text) as JsonValue;
     } catch {
-      throw new GitLabApiError(response.status, `GitLab answered with something other than JSON (status ${response.status}).`);
+      throw new GitLabApiError(`GitLab answered with something other than JSON (status ${response.status}).`, { status: response.status });
     }
   }
 
@@ -202,9 +202,10 @@ export class GitLabClient {
       const where = location
         ? ` to ${URL.canParse(location, this.origin) ? new URL(location, this.origin).origin : 'another address'}`
         : '';
+      // Retrying cannot help: the instance URL in the settings needs fixing.
       throw new GitLabApiError(
-        status,
         `GitLab API error ${status}: the server redirected${where}; redirects are not followed (check the instance URL).`,
+        { status, recoverable: false },
       );
     }
     if (status >= 400) throw GitLabApiError.fromResponse(status, response.body.toString('utf8'));
@@ -226,10 +227,9 @@ export class GitLabClient {
       if (response.status === 429) {
         // A rate-limited request was refused before GitLab did anything, so any method may repeat.
         if (attempt >= retries)
-          throw new GitLabApiError(
-            429,
-            `GitLab API error 429 (rate limited): still rate limited after ${retries} retries; try again later.`,
-          );
+          throw new GitLabApiError(`GitLab API error 429 (rate limited): still rate limited after ${retries} retries; try again later.`, {
+            status: 429,
+          });
         await this.#pause(
           parseRetryAfter(header(response.headers, 'retry-after'), RATE_LIMIT_FALLBACK_MS, maxRetryAfterSeconds * 1000),
           signal,
@@ -261,7 +261,7 @@ export class GitLabClient {
   ): Promise<RawResponse> {
     if (signal?.aborted) throw new CancelledError('The GitLab request was cancelled.');
     const token = await this.token();
-    if (!token) throw new GitLabApiError(401, `No GitLab token configured for instance '${this.name}'.`, 'forbidden');
+    if (!token) throw new GitLabApiError(`No GitLab token configured for instance '${this.name}'.`, { status: 401 });
     const promise = got(url, {
       method,
       headers: { 'private-token': token, 'user-agent': USER_AGENT, accept: 'application/json' },
@@ -286,7 +286,8 @@ export class GitLabClient {
     try {
       response = await promise;
     } catch (error) {
-      if (tooLarge) throw new GitLabApiError(0, `The download is larger than the limit of ${maxBytes} bytes.`, 'execution_failed');
+      if (tooLarge)
+        throw new GitLabApiError(`The download is larger than the limit of ${maxBytes} bytes.`, { status: 0, recoverable: false });
       throw this.#transportError(error, signal);
     }
     return { status: response.statusCode, headers: response.headers, body: response.body };
@@ -296,9 +297,9 @@ export class GitLabClient {
     const { name, code } = (error ?? {}) as { name?: string; code?: string };
     if (signal?.aborted || name === 'AbortError') return new CancelledError('The GitLab request was cancelled.');
     if (name === 'TimeoutError' || code === 'ETIMEDOUT') {
-      return new GitLabApiError(0, `GitLab request timed out after ${this.settings.timeoutMs} ms.`, 'timeout');
+      return new GitLabApiError(`GitLab request timed out after ${this.settings.timeoutMs} ms.`, { status: 0, kind: 'timeout' });
     }
     // No `cause`: got's error carries the request options, token header included.
-    return new GitLabApiError(0, `Request to GitLab instance '${this.name}' failed: ${code ?? name ?? 'error'}.`, 'execution_failed');
+    return new GitLabApiError(`Request to GitLab instance '${this.name}' failed: ${code ?? name ?? 'error'}.`, { status: 0 });
   }
 }

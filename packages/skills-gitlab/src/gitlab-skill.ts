@@ -1,11 +1,12 @@
 import {
+  type ConfirmFunction,
   defineSkill,
   InvalidParametersError,
   type JsonObject,
   type JsonSchema,
   type JsonSchemaObject,
   type JsonValue,
-  levelAtLeast,
+  PermissionDeniedError,
   type ServiceContainer,
   type SkillSpec,
   ToolResult,
@@ -22,11 +23,16 @@ import { maskJson } from './secret-mask.js';
 import type { UserDirectory } from './user-directory.js';
 
 /** Arguments every GitLab skill accepts. */
-export interface GitLabArgs {
+export interface GitLabArguments {
+  /** The action to run, one of the skill's. */
   action: string;
+  /** A configured instance name (default: the one serving the git remote, else the default instance). */
   instance?: string;
+  /** Project path or id (`"this"` or omitted: from the git remote), for project actions. */
   project?: string;
+  /** Group path or id, for group actions. */
   group?: string;
+  /** Return the requests a mutating action would send, and send nothing. */
   dry_run?: boolean;
 }
 
@@ -49,14 +55,24 @@ export function reply(output: string, data: unknown): ToolResult {
 const ALWAYS_MASKED_KEYS: ReadonlySet<string> = new Set(['runners_token', 'private_token']);
 
 /** Everything an action needs: its arguments, the client, the target, and the change gate. */
-export class ActionContext<A extends GitLabArgs> {
+export class ActionContext<A extends GitLabArguments> {
+  /** Tool name, `gitlab_…`. */
   readonly tool: string;
+  /** The action being run. */
   readonly action: string;
+  /** The call's arguments, validated against the skill's parameters. */
   readonly args: A;
+  /** The client of the chosen instance. */
   readonly client: GitLabClient;
+  /** Resolves `"me"` and usernames to GitLab usernames and ids. */
   readonly users: UserDirectory;
+  /** The project or group the call works on. */
   readonly target: Target;
+  /** The call's cancellation signal. */
   readonly signal: AbortSignal | undefined;
+  /** Who to ask for approval during this call (the call's `SkillContext.confirm`). */
+  readonly confirm: ConfirmFunction | undefined;
+  /** The agent's services. */
   readonly services: ServiceContainer;
 
   constructor(fields: Omit<ActionContext<A>, 'base' | 'get' | 'list' | 'send' | 'change'>) {
@@ -67,6 +83,7 @@ export class ActionContext<A extends GitLabArgs> {
     this.users = fields.users;
     this.target = fields.target;
     this.signal = fields.signal;
+    this.confirm = fields.confirm;
     this.services = fields.services;
   }
 
@@ -98,8 +115,8 @@ export class ActionContext<A extends GitLabArgs> {
 
   /**
    * The gate every mutating action passes: with `dry_run` it returns the requests instead of
-   * sending them; otherwise it asks the `confirm` service (granted at `yolo`, refused without a
-   * confirmer) and only then performs the change.
+   * sending them; otherwise it asks for approval — the call's `confirm`, else the `confirm`
+   * service (granted at `yolo`, refused with neither) — and only then performs the change.
    */
   async change(plan: ChangePlan): Promise<ToolResult> {
     const requests = plan.requests.map((request) => ({
@@ -119,18 +136,21 @@ export class ActionContext<A extends GitLabArgs> {
         effects,
       });
     }
-    const approved = await this.services.confirm({
-      tool: this.tool,
-      action: `${this.action} on GitLab instance '${this.client.name}'${this.target.label ? ` (${this.target.label})` : ''}`,
-      detail: lines.join('\n'),
-    });
-    if (!approved) return ToolResult.fail(`GitLab action denied by user: ${this.tool} ${this.action} was not confirmed.`, 'forbidden');
+    const approved = await this.services.confirm(
+      {
+        tool: this.tool,
+        action: `${this.action} on GitLab instance '${this.client.name}'${this.target.label ? ` (${this.target.label})` : ''}`,
+        detail: lines.join('\n'),
+      },
+      this.confirm,
+    );
+    if (!approved) throw new PermissionDeniedError(`GitLab action denied by user: ${this.tool} ${this.action} was not confirmed.`);
     return plan.perform();
   }
 }
 
 /** One action of a skill. */
-export interface GitLabAction<A extends GitLabArgs> {
+export interface GitLabAction<A extends GitLabArguments> {
   /** Parameters this action needs; `undefined`, `null`, `''` and `[]` count as missing. */
   required?: ReadonlyArray<keyof A & string>;
   /** What it works on, when it differs from the skill's scope. */
@@ -139,7 +159,7 @@ export interface GitLabAction<A extends GitLabArgs> {
 }
 
 /** A GitLab skill as a table of actions. */
-export interface GitLabSkillDefinition<A extends GitLabArgs> {
+export interface GitLabSkillDefinition<A extends GitLabArguments> {
   /** Tool name, `gitlab_…`. */
   name: string;
   /** One sentence for the LLM; the list of actions is appended. */
@@ -159,7 +179,7 @@ function isMissing(value: unknown): boolean {
   return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 }
 
-function buildParameters<A extends GitLabArgs>(definition: GitLabSkillDefinition<A>): JsonSchemaObject {
+function buildParameters<A extends GitLabArguments>(definition: GitLabSkillDefinition<A>): JsonSchemaObject {
   const names = Object.keys(definition.actions);
   const scopes = new Set(Object.values(definition.actions).map((action) => action.scope ?? definition.scope));
   const takesProject = scopes.has('project') || scopes.has('any-project') || scopes.has('project-or-group');
@@ -185,7 +205,7 @@ function buildParameters<A extends GitLabArgs>(definition: GitLabSkillDefinition
   return { type: 'object', properties, required: ['action', ...(definition.required ?? [])], additionalProperties: false };
 }
 
-function describe<A extends GitLabArgs>(definition: GitLabSkillDefinition<A>): string {
+function describe<A extends GitLabArguments>(definition: GitLabSkillDefinition<A>): string {
   const actions = Object.entries(definition.actions).map(([name, action]) => {
     const required = (action.required ?? []).filter((parameter) => !definition.required?.includes(parameter));
     return required.length > 0 ? `${name}(${required.join(',')})` : name;
@@ -203,12 +223,12 @@ function memoise<T>(load: () => Promise<T>): () => Promise<T> {
 }
 
 /**
- * Defines a GitLab skill from a table of actions. The shared part — permission level, action
- * dispatch, per-action required parameters, instance and project/group resolution, secret
- * masking and output limits — lives here, so each skill is its actions. Every skill needs the
- * `trusted` level; mutating actions go through {@link ActionContext.change}.
+ * Defines a GitLab skill from a table of actions. The shared part — action dispatch, per-action
+ * required parameters, instance and project/group resolution, secret masking and output limits —
+ * lives here, so each skill is its actions. Every skill needs the `trusted` level (enforced by
+ * `defineSkill`); mutating actions go through {@link ActionContext.change}.
  */
-export function defineGitLabSkill<A extends GitLabArgs>(definition: GitLabSkillDefinition<A>): SkillSpec {
+export function defineGitLabSkill<A extends GitLabArguments>(definition: GitLabSkillDefinition<A>): SkillSpec {
   const actionNames = Object.keys(definition.actions);
   return defineSkill<A>({
     name: definition.name,
@@ -219,14 +239,13 @@ export function defineGitLabSkill<A extends GitLabArgs>(definition: GitLabSkillD
     minimumLevel: 'trusted',
     create:
       (services) =>
-      async (args, { signal }) => {
-        const level = services.getPermissionLevel();
-        if (!level || !levelAtLeast(level, 'trusted')) {
-          return ToolResult.fail('GitLab tools require the trusted or yolo permission level.', 'forbidden');
-        }
+      async (args, { signal, confirm }) => {
         const action = Object.hasOwn(definition.actions, args.action) ? definition.actions[args.action] : undefined;
-        if (!action)
-          return ToolResult.fail(`Unknown action: ${String(args.action)}. Expected one of: ${actionNames.join(', ')}.`, 'invalid_input');
+        if (!action) {
+          throw new InvalidParametersError(`Unknown action: ${String(args.action)}. Expected one of: ${actionNames.join(', ')}.`, {
+            parameter: 'action',
+          });
+        }
         const missing = (action.required ?? []).find((parameter) => isMissing(args[parameter]));
         if (missing) throw new InvalidParametersError(`${missing} parameter required for ${args.action} action.`, { parameter: missing });
 
@@ -250,10 +269,12 @@ export function defineGitLabSkill<A extends GitLabArgs>(definition: GitLabSkillD
             users,
             target,
             signal,
+            confirm,
             services,
           });
           result = await action.run(context);
         } catch (error) {
+          // Caught here rather than by defineSkill so that failures are masked too: an error body can echo the token.
           result = ToolResult.fromError(error);
         }
         const limited = result.success

@@ -1,83 +1,24 @@
-import type { SkillFamily } from '@nexus/core';
-import { gitlabApproval } from './skills/approval.js';
-import { gitlabArtifact } from './skills/artifact.js';
-import { gitlabBoard } from './skills/board.js';
-import { gitlabBranch } from './skills/branch.js';
-import { gitlabDeployKey } from './skills/deploy-key.js';
-import { gitlabDeployToken } from './skills/deploy-token.js';
-import { gitlabDiscussion } from './skills/discussion.js';
-import { gitlabDraft } from './skills/draft.js';
-import { gitlabEpic } from './skills/epic.js';
-import { gitlabFeatureFlag } from './skills/feature-flag.js';
-import { gitlabIssue } from './skills/issue.js';
-import { gitlabIteration } from './skills/iteration.js';
-import { gitlabJob } from './skills/job.js';
-import { gitlabLabel } from './skills/label.js';
-import { gitlabMilestone } from './skills/milestone.js';
-import { gitlabMr } from './skills/mr.js';
-import { gitlabPipeline } from './skills/pipeline.js';
-import { gitlabRepo } from './skills/repo.js';
-import { gitlabTag } from './skills/tag.js';
-import { gitlabTime } from './skills/time.js';
-import { gitlabVariable } from './skills/variable.js';
-
-export type { GitLabInstanceSettings, GitLabSettings, ResolvedGitLabSettings } from './settings.js';
-export { parseGitLabSettings } from './settings.js';
-export {
-  gitlabApproval,
-  gitlabArtifact,
-  gitlabBoard,
-  gitlabBranch,
-  gitlabDeployKey,
-  gitlabDeployToken,
-  gitlabDiscussion,
-  gitlabDraft,
-  gitlabEpic,
-  gitlabFeatureFlag,
-  gitlabIssue,
-  gitlabIteration,
-  gitlabJob,
-  gitlabLabel,
-  gitlabMilestone,
-  gitlabMr,
-  gitlabPipeline,
-  gitlabRepo,
-  gitlabTag,
-  gitlabTime,
-  gitlabVariable,
-};
-
-/**
- * The 21 GitLab skills, in the order of seed 000 (foundation, project management, code review,
- * CI/CD, configuration). Each needs the `trusted` level and the `gitlab` service:
- * ```ts
- * services.register('gitlab', { instances: { work: { url: 'https://gitlab.example.com', tokenEnv: 'GITLAB_TOKEN' } } });
- * new SkillRegistry(services).use(gitlabSkills);
- * ```
- */
-export const gitlabSkills: SkillFamily = {
-  name: 'gitlab',
-  skills: [
-    gitlabRepo,
-    gitlabIssue,
-    gitlabMr,
-    gitlabLabel,
-    gitlabBranch,
-    gitlabTag,
-    gitlabEpic,
-    gitlabIteration,
-    gitlabMilestone,
-    gitlabBoard,
-    gitlabTime,
-    gitlabApproval,
-    gitlabDraft,
-    gitlabDiscussion,
-    gitlabPipeline,
-    gitlabJob,
-    gitlabArtifact,
-    gitlabVariable,
-    gitlabDeployKey,
-    gitlabDeployToken,
-    gitlabFeatureFlag,
-  ],
-};
+export { GitLabApiError, type GitLabApiErrorOptions } from './gitlab-api-error.js';
+export { gitlabSkills } from './gitlab-family.js';
+export { type GitLabInstanceSettings, type GitLabSettings, parseGitLabSettings, type ResolvedGitLabSettings } from './settings.js';
+export { gitlabApprovalSkill } from './skills/approval.js';
+export { gitlabArtifactSkill } from './skills/artifact.js';
+export { gitlabBoardSkill } from './skills/board.js';
+export { gitlabBranchSkill } from './skills/branch.js';
+export { gitlabDeployKeySkill } from './skills/deploy-key.js';
+export { gitlabDeployTokenSkill } from './skills/deploy-token.js';
+export { gitlabDiscussionSkill } from './skills/discussion.js';
+export { gitlabDraftSkill } from './skills/draft.js';
+export { gitlabEpicSkill } from './skills/epic.js';
+export { gitlabFeatureFlagSkill } from './skills/feature-flag.js';
+export { gitlabIssueSkill } from './skills/issue.js';
+export { gitlabIterationSkill } from './skills/iteration.js';
+export { gitlabJobSkill } from './skills/job.js';
+export { gitlabLabelSkill } from './skills/label.js';
+export { gitlabMilestoneSkill } from './skills/milestone.js';
+export { gitlabMrSkill } from './skills/mr.js';
+export { gitlabPipelineSkill } from './skills/pipeline.js';
+export { gitlabRepoSkill } from './skills/repo.js';
+export { gitlabTagSkill } from './skills/tag.js';
+export { gitlabTimeSkill } from './skills/time.js';
+export { gitlabVariableSkill } from './skills/variable.js';

@@ -31,6 +31,9 @@ export const limit: JsonSchema = { type: 'integer', minimum: 1, maximum: 1000, d
 /** `YYYY-MM-DD` dates. */
 export const date: JsonSchema = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' };
 
+/** Job statuses accepted by job list filters (`gitlab_job`, `gitlab_pipeline` jobs). */
+export const JOB_SCOPES = ['created', 'pending', 'running', 'failed', 'success', 'canceled', 'skipped', 'manual'];
+
 /** `[{key, value}]` CI variables for pipelines and manual jobs. */
 export const keyValues: JsonSchema = {
   type: 'array',

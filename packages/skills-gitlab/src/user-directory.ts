@@ -68,7 +68,7 @@ export class UserDirectory {
   async #lookUp(username: string, signal?: AbortSignal): Promise<number> {
     const users = await this.#client.list<User>('/users', { username }, 20, signal);
     const exact = users.find((user) => user.username.toLowerCase() === username.toLowerCase());
-    if (!exact) throw new GitLabApiError(404, `User '${username}' not found on GitLab instance '${this.#client.name}'.`);
+    if (!exact) throw new GitLabApiError(`User '${username}' not found on GitLab instance '${this.#client.name}'.`, { status: 404 });
     return exact.id;
   }
 }

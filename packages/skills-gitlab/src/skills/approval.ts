@@ -1,9 +1,10 @@
 import type { JsonObject } from '@nexus/core';
 import { detailText, listText } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { integer, text } from '../schema.js';
 
-interface ApprovalArgs extends GitLabArgs {
+/** Arguments of `gitlab_approval`. */
+interface GitLabApprovalArguments extends GitLabArguments {
   iid?: number;
   sha?: string;
   name?: string;
@@ -39,7 +40,8 @@ interface Rule {
 }
 
 const ids = (description: string) => ({ type: 'array', items: { type: 'integer', minimum: 1 }, description });
-const mrPath = (context: ActionContext<ApprovalArgs>, suffix: string) => `${context.base}/merge_requests/${context.args.iid}${suffix}`;
+const mrPath = (context: ActionContext<GitLabApprovalArguments>, suffix: string) =>
+  `${context.base}/merge_requests/${context.args.iid}${suffix}`;
 const person = (user: Person) => `@${user.username}${user.name ? ` (${user.name})` : ''}`;
 
 function ruleLines(rule: Rule): string {
@@ -52,7 +54,7 @@ function ruleLines(rule: Rule): string {
 }
 
 /** `gitlab_approval`: merge request approvals and approval rules. */
-export const gitlabApproval = defineGitLabSkill<ApprovalArgs>({
+export const gitlabApprovalSkill = defineGitLabSkill<GitLabApprovalArguments>({
   name: 'gitlab_approval',
   summary: 'GitLab MR approvals and approval rules (rules: Premium).',
   scope: 'project',

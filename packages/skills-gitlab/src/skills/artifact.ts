@@ -3,12 +3,13 @@ import { extractFiles, saveFile } from '../artifact-output.js';
 import { size } from '../format.js';
 import { GitLabApiError } from '../gitlab-api-error.js';
 import type { GitLabRequest } from '../gitlab-client.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { flag, integer, text } from '../schema.js';
 import { nestedPath, segment } from '../url-segments.js';
 import { listZipEntries, readZip } from '../zip-archive.js';
 
-interface ArtifactArgs extends GitLabArgs {
+/** Arguments of `gitlab_artifact`. */
+interface GitLabArtifactArguments extends GitLabArguments {
   job_id?: number;
   output_path?: string;
   artifact_path?: string;
@@ -27,18 +28,16 @@ interface Job {
 
 const MAX_LISTED = 50;
 
-const jobPath = (context: ActionContext<ArtifactArgs>, suffix = '') => `${context.base}/jobs/${context.args.job_id}${suffix}`;
+const jobPath = (context: ActionContext<GitLabArtifactArguments>, suffix = '') => `${context.base}/jobs/${context.args.job_id}${suffix}`;
 
-/** The request's 404 turned into a sentence that tells the LLM what to do next. */
-async function fetchOr404(
-  context: ActionContext<ArtifactArgs>,
-  request: Pick<GitLabRequest, 'path' | 'query'>,
-  notFound: string,
-): Promise<Buffer> {
+const isNotFound = (error: unknown) => GitLabApiError.isInstance(error) && error.status === 404;
+
+/** A request whose 404 is told as `notFound`, a sentence that tells the LLM what to do next. */
+async function explainNotFound<T>(request: Promise<T>, notFound: string): Promise<T> {
   try {
-    return await context.client.download(request, context.signal);
+    return await request;
   } catch (error) {
-    if (error instanceof GitLabApiError && error.status === 404) throw new GitLabApiError(404, notFound);
+    if (isNotFound(error)) throw new GitLabApiError(notFound, { status: 404, cause: error });
     throw error;
   }
 }
@@ -48,7 +47,7 @@ async function fetchOr404(
  * the zip into that directory). Goes through the change gate: it writes to disk.
  */
 function download(
-  context: ActionContext<ArtifactArgs>,
+  context: ActionContext<GitLabArtifactArguments>,
   request: Pick<GitLabRequest, 'path' | 'query'>,
   what: string,
   notFound: string,
@@ -59,13 +58,13 @@ function download(
     requests: [{ method: 'GET', ...request }],
     effects: [extract ? `extract into ${shown}` : `write ${shown}`],
     async perform() {
-      const bytes = await fetchOr404(context, request, notFound);
+      const bytes = await explainNotFound(context.client.download(request, context.signal), notFound);
       if (!extract) {
-        const written = await saveFile(context.services, context.tool, outputPath, bytes);
+        const written = await saveFile(context, outputPath, bytes);
         return reply(`Downloaded ${what} to ${written} (${size(bytes.length)}).`, { path: written, bytes: bytes.length });
       }
       const files = readZip(bytes, context.client.settings.maxDownloadBytes);
-      const directory = await extractFiles(context.services, context.tool, outputPath, files);
+      const directory = await extractFiles(context, outputPath, files);
       const names = [...files.keys()].sort();
       return reply(`Extracted ${names.length} file(s) of ${what} into ${directory} (${size(bytes.length)} archive).`, {
         path: directory,
@@ -76,7 +75,7 @@ function download(
 }
 
 /** `gitlab_artifact`: CI job artifacts — list, download, unpack, delete, keep. */
-export const gitlabArtifact = defineGitLabSkill<ArtifactArgs>({
+export const gitlabArtifactSkill = defineGitLabSkill<GitLabArtifactArguments>({
   name: 'gitlab_artifact',
   summary: 'GitLab CI job artifacts.',
   scope: 'project',
@@ -92,21 +91,14 @@ export const gitlabArtifact = defineGitLabSkill<ArtifactArgs>({
     browse: {
       required: ['job_id'],
       async run(context) {
-        let job: Job;
-        try {
-          job = await context.get<Job>(jobPath(context));
-        } catch (error) {
-          if (error instanceof GitLabApiError && error.status === 404)
-            throw new GitLabApiError(404, `Job ${context.args.job_id} not found.`);
-          throw error;
-        }
+        const job = await explainNotFound(context.get<Job>(jobPath(context)), `Job ${context.args.job_id} not found.`);
         const hasArchive = (job.artifacts ?? []).some((artifact) => artifact.file_type === 'archive') || Boolean(job.artifacts_file);
         if (!hasArchive) return reply(`Job #${job.id} ${job.name} (${job.status}) has no artifacts.`, { job: job, files: [] });
         let bytes: Buffer;
         try {
           bytes = await context.client.download({ path: jobPath(context, '/artifacts') }, context.signal);
         } catch (error) {
-          if (error instanceof GitLabApiError && error.status === 404)
+          if (isNotFound(error))
             return reply(`The artifacts of job #${job.id} have expired or were not produced.`, { job: job, files: [] });
           throw error;
         }
@@ -147,7 +139,7 @@ export const gitlabArtifact = defineGitLabSkill<ArtifactArgs>({
     'download-ref': {
       required: ['ref', 'job_name', 'output_path'],
       run(context) {
-        const { ref, job_name: jobName } = context.args as Required<Pick<ArtifactArgs, 'ref' | 'job_name'>>;
+        const { ref, job_name: jobName } = context.args as Required<Pick<GitLabArtifactArguments, 'ref' | 'job_name'>>;
         return download(
           context,
           { path: `${context.base}/jobs/artifacts/${segment(ref, 'ref')}/download`, query: { job: jobName } },

@@ -1,10 +1,11 @@
 import { InvalidParametersError, type JsonObject } from '@nexus/core';
 import { detailText, listText } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { requireFields } from '../request-body.js';
 import { integer, text, texts } from '../schema.js';
 
-interface BoardArgs extends GitLabArgs {
+/** Arguments of `gitlab_board`. */
+interface GitLabBoardArguments extends GitLabArguments {
   board_id?: number;
   list_id?: number;
   name?: string;
@@ -49,18 +50,18 @@ function listLine(list: BoardList): string {
   return `#${list.id}: ${what} (position: ${list.position ?? '-'})`;
 }
 
-function boardFields(args: BoardArgs): JsonObject {
+function boardFields(args: GitLabBoardArguments): JsonObject {
   const body: JsonObject = {};
   if (args.name) body.name = args.name;
   if (args.labels?.length) body.labels = args.labels.join(',');
   return body;
 }
 
-const boardPath = (context: ActionContext<BoardArgs>, suffix = '') => `${context.base}/boards/${context.args.board_id}${suffix}`;
+const boardPath = (context: ActionContext<GitLabBoardArguments>, suffix = '') => `${context.base}/boards/${context.args.board_id}${suffix}`;
 const LIST_SCOPES = ['label_id', 'assignee_id', 'milestone_id', 'iteration_id'] as const;
 
 /** `gitlab_board`: issue boards of a project or group, and their lists. */
-export const gitlabBoard = defineGitLabSkill<BoardArgs>({
+export const gitlabBoardSkill = defineGitLabSkill<GitLabBoardArguments>({
   name: 'gitlab_board',
   summary: 'GitLab issue boards and board lists (project or group).',
   scope: 'project-or-group',

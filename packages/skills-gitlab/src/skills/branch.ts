@@ -1,10 +1,11 @@
+import { ACCESS_LEVEL_NAMES, accessLevel, accessLevelNames } from '../access-levels.js';
 import { day, detailText, listText, shortSha } from '../format.js';
-import { defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
+import { defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { choice, DEFAULT_LIMIT, flag, limit, text } from '../schema.js';
 import { segment } from '../url-segments.js';
-import { ACCESS_LEVEL_NAMES, accessLevel, accessLevelNames } from './access-levels.js';
 
-interface BranchArgs extends GitLabArgs {
+/** Arguments of `gitlab_branch`. */
+interface GitLabBranchArguments extends GitLabArguments {
   name?: string;
   ref?: string;
   search?: string;
@@ -35,7 +36,7 @@ interface ProtectedBranch {
 const yesNo = (value: boolean | undefined) => (value ? 'yes' : 'no');
 
 /** `gitlab_branch`: branches and branch protection. */
-export const gitlabBranch = defineGitLabSkill<BranchArgs>({
+export const gitlabBranchSkill = defineGitLabSkill<GitLabBranchArguments>({
   name: 'gitlab_branch',
   summary: 'GitLab branches and branch protection.',
   scope: 'project',

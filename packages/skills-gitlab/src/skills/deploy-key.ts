@@ -1,10 +1,11 @@
 import type { JsonObject } from '@nexus/core';
 import { day, detailText, listText } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { flag, integer, text } from '../schema.js';
 
-interface DeployKeyArgs extends GitLabArgs {
+/** Arguments of `gitlab_deploy_key`. */
+interface GitLabDeployKeyArguments extends GitLabArguments {
   key_id?: number;
   title?: string;
   key?: string;
@@ -22,7 +23,7 @@ interface DeployKey {
 }
 
 /** The server's fingerprint, else the key type with the start and end of its body — never the whole key. */
-export function keySummary(deployKey: DeployKey): string {
+function keySummary(deployKey: DeployKey): string {
   if (deployKey.fingerprint) return deployKey.fingerprint;
   if (deployKey.fingerprint_sha256) return deployKey.fingerprint_sha256;
   const [type = '', body = ''] = (deployKey.key ?? '').split(/\s+/);
@@ -35,10 +36,11 @@ function withoutKey(deployKey: DeployKey): DeployKey {
 }
 
 const access = (deployKey: DeployKey) => (deployKey.can_push ? 'read-write' : 'read-only');
-const keyPath = (context: ActionContext<DeployKeyArgs>, suffix = '') => `${context.base}/deploy_keys/${context.args.key_id}${suffix}`;
+const keyPath = (context: ActionContext<GitLabDeployKeyArguments>, suffix = '') =>
+  `${context.base}/deploy_keys/${context.args.key_id}${suffix}`;
 
 /** `gitlab_deploy_key`: SSH deploy keys of a project. */
-export const gitlabDeployKey = defineGitLabSkill<DeployKeyArgs>({
+export const gitlabDeployKeySkill = defineGitLabSkill<GitLabDeployKeyArguments>({
   name: 'gitlab_deploy_key',
   summary: 'GitLab project deploy keys (SSH).',
   scope: 'project',

@@ -1,10 +1,11 @@
 import type { JsonObject } from '@nexus/core';
 import { day, detailText, listText } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { date, integer, text } from '../schema.js';
 import { MASK } from '../secret-mask.js';
 
-interface DeployTokenArgs extends GitLabArgs {
+/** Arguments of `gitlab_deploy_token`. */
+interface GitLabDeployTokenArguments extends GitLabArguments {
   token_id?: number;
   name?: string;
   scopes?: string[];
@@ -35,10 +36,10 @@ function withoutSecret(token: DeployToken): DeployToken {
   return token.token === undefined ? token : { ...token, token: MASK };
 }
 
-const tokenPath = (context: ActionContext<DeployTokenArgs>) => `${context.base}/deploy_tokens/${context.args.token_id}`;
+const tokenPath = (context: ActionContext<GitLabDeployTokenArguments>) => `${context.base}/deploy_tokens/${context.args.token_id}`;
 
 /** `gitlab_deploy_token`: deploy tokens of a project or group. */
-export const gitlabDeployToken = defineGitLabSkill<DeployTokenArgs>({
+export const gitlabDeployTokenSkill = defineGitLabSkill<GitLabDeployTokenArguments>({
   name: 'gitlab_deploy_token',
   summary: 'GitLab deploy tokens (project or group). The secret is shown once, on create.',
   scope: 'project-or-group',

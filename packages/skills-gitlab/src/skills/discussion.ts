@@ -1,11 +1,12 @@
 import { InvalidParametersError, type JsonObject } from '@nexus/core';
+import { diffPosition } from '../diff-position.js';
 import { day, listText, preview } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { choice, integer, text } from '../schema.js';
 import { segment } from '../url-segments.js';
-import { diffPosition } from './diff-position.js';
 
-interface DiscussionArgs extends GitLabArgs {
+/** Arguments of `gitlab_discussion`. */
+interface GitLabDiscussionArguments extends GitLabArguments {
   target_type: 'mr' | 'issue';
   iid: number;
   discussion_id?: string;
@@ -29,13 +30,13 @@ interface Discussion {
   notes?: Note[];
 }
 
-function ownerPath(context: ActionContext<DiscussionArgs>): string {
+function ownerPath(context: ActionContext<GitLabDiscussionArguments>): string {
   const kind = context.args.target_type === 'mr' ? 'merge_requests' : 'issues';
   return `${context.base}/${kind}/${context.args.iid}`;
 }
 
-const threadsPath = (context: ActionContext<DiscussionArgs>, suffix = '') => `${ownerPath(context)}/discussions${suffix}`;
-const threadId = (context: ActionContext<DiscussionArgs>) => `/${segment(context.args.discussion_id ?? '', 'discussion_id')}`;
+const threadsPath = (context: ActionContext<GitLabDiscussionArguments>, suffix = '') => `${ownerPath(context)}/discussions${suffix}`;
+const threadId = (context: ActionContext<GitLabDiscussionArguments>) => `/${segment(context.args.discussion_id ?? '', 'discussion_id')}`;
 
 function status(discussion: Discussion): string {
   const resolvable = (discussion.notes ?? []).filter((note) => note.resolvable);
@@ -43,7 +44,7 @@ function status(discussion: Discussion): string {
   return resolvable.every((note) => note.resolved) ? 'resolved' : 'unresolved';
 }
 
-function setResolved(context: ActionContext<DiscussionArgs>, resolved: boolean) {
+function setResolved(context: ActionContext<GitLabDiscussionArguments>, resolved: boolean) {
   if (context.args.target_type !== 'mr') {
     throw new InvalidParametersError(`${context.args.action} is only available for MR discussions.`, { parameter: 'target_type' });
   }
@@ -54,7 +55,7 @@ function setResolved(context: ActionContext<DiscussionArgs>, resolved: boolean) 
 }
 
 /** `gitlab_discussion`: discussion threads on merge requests and issues. */
-export const gitlabDiscussion = defineGitLabSkill<DiscussionArgs>({
+export const gitlabDiscussionSkill = defineGitLabSkill<GitLabDiscussionArguments>({
   name: 'gitlab_discussion',
   summary: 'GitLab discussion threads on an MR or issue.',
   scope: 'project',

@@ -1,10 +1,11 @@
 import type { JsonObject } from '@nexus/core';
+import { diffPosition } from '../diff-position.js';
 import { listText, preview } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { choice, integer, text } from '../schema.js';
-import { diffPosition } from './diff-position.js';
 
-interface DraftArgs extends GitLabArgs {
+/** Arguments of `gitlab_draft`. */
+interface GitLabDraftArguments extends GitLabArguments {
   iid: number;
   draft_id?: number;
   body?: string;
@@ -19,8 +20,8 @@ interface DraftNote {
   position?: { new_path?: string; old_path?: string; new_line?: number | null; old_line?: number | null } | null;
 }
 
-const mrPath = (context: ActionContext<DraftArgs>) => `${context.base}/merge_requests/${context.args.iid}`;
-const draftsPath = (context: ActionContext<DraftArgs>, suffix = '') => `${mrPath(context)}/draft_notes${suffix}`;
+const mrPath = (context: ActionContext<GitLabDraftArguments>) => `${context.base}/merge_requests/${context.args.iid}`;
+const draftsPath = (context: ActionContext<GitLabDraftArguments>, suffix = '') => `${mrPath(context)}/draft_notes${suffix}`;
 
 function where(note: DraftNote): string {
   const position = note.position;
@@ -29,7 +30,7 @@ function where(note: DraftNote): string {
 }
 
 /** `gitlab_draft`: draft notes of a merge request, published together as one review. */
-export const gitlabDraft = defineGitLabSkill<DraftArgs>({
+export const gitlabDraftSkill = defineGitLabSkill<GitLabDraftArguments>({
   name: 'gitlab_draft',
   summary: 'GitLab MR draft notes for a batched review; publish sends them all.',
   scope: 'project',

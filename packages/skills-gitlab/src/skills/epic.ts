@@ -1,11 +1,12 @@
 import type { JsonObject } from '@nexus/core';
 import { detailText, listText, stateMark } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, DEFAULT_LIMIT, date, integer, limit, text, texts } from '../schema.js';
-import { stateFilter } from './work-items.js';
+import { stateFilter } from '../work-items.js';
 
-interface EpicArgs extends GitLabArgs {
+/** Arguments of `gitlab_epic`. */
+interface GitLabEpicArguments extends GitLabArguments {
   iid?: number;
   title?: string;
   description?: string;
@@ -42,10 +43,10 @@ interface EpicIssue {
   references?: { full?: string };
 }
 
-const epicPath = (context: ActionContext<EpicArgs>, suffix = '') => `${context.base}/epics/${context.args.iid}${suffix}`;
+const epicPath = (context: ActionContext<GitLabEpicArguments>, suffix = '') => `${context.base}/epics/${context.args.iid}${suffix}`;
 
 /** Fields of a create or update body. GitLab reads fixed dates from `*_date_fixed` plus `*_date_is_fixed`. */
-function epicFields(args: EpicArgs): JsonObject {
+function epicFields(args: GitLabEpicArguments): JsonObject {
   const body: JsonObject = {};
   setIfPresent(body, 'title', args.title);
   setIfPresent(body, 'description', args.description);
@@ -58,7 +59,7 @@ function epicFields(args: EpicArgs): JsonObject {
   return body;
 }
 
-function setState(context: ActionContext<EpicArgs>, event: 'close' | 'reopen') {
+function setState(context: ActionContext<GitLabEpicArguments>, event: 'close' | 'reopen') {
   return context.send<Epic>(
     { method: 'PUT', path: epicPath(context), body: { state_event: event } },
     (epic) => `Epic &${epic.iid} is now ${epic.state}: ${epic.title}`,
@@ -66,7 +67,7 @@ function setState(context: ActionContext<EpicArgs>, event: 'close' | 'reopen') {
 }
 
 /** `gitlab_epic`: group epics and the issues in them (GitLab Premium). */
-export const gitlabEpic = defineGitLabSkill<EpicArgs>({
+export const gitlabEpicSkill = defineGitLabSkill<GitLabEpicArguments>({
   name: 'gitlab_epic',
   summary: 'GitLab group epics (Premium).',
   scope: 'group',

@@ -1,11 +1,12 @@
 import type { JsonObject, JsonValue } from '@nexus/core';
 import { day, detailText, listText } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, flag, integer, text } from '../schema.js';
 import { segment } from '../url-segments.js';
 
-interface FeatureFlagArgs extends GitLabArgs {
+/** Arguments of `gitlab_feature_flag`. */
+interface GitLabFeatureFlagArguments extends GitLabArguments {
   name?: string;
   description?: string;
   active?: boolean;
@@ -58,8 +59,9 @@ const strategySchema = {
   },
 };
 
-const flagPath = (context: ActionContext<FeatureFlagArgs>) => `${context.base}/feature_flags/${segment(context.args.name ?? '', 'name')}`;
-const listPath = (context: ActionContext<FeatureFlagArgs>) => `${context.base}/feature_flags_user_lists/${context.args.list_id}`;
+const flagPath = (context: ActionContext<GitLabFeatureFlagArguments>) =>
+  `${context.base}/feature_flags/${segment(context.args.name ?? '', 'name')}`;
+const listPath = (context: ActionContext<GitLabFeatureFlagArguments>) => `${context.base}/feature_flags_user_lists/${context.args.list_id}`;
 const userCount = (list: UserList) => (list.user_xids ? list.user_xids.split(',').filter((id) => id.trim()).length : 0);
 const listLine = (list: UserList) => `${list.name} (#${list.id ?? list.iid}, ${userCount(list)} users)`;
 
@@ -69,7 +71,7 @@ function strategyLine(strategy: Strategy): string {
   return `- ${strategy.name} on ${environments}${parameters}`;
 }
 
-function flagFields(args: FeatureFlagArgs): JsonObject {
+function flagFields(args: GitLabFeatureFlagArguments): JsonObject {
   const body: JsonObject = {};
   setIfPresent(body, 'description', args.description);
   if (args.active !== undefined) body.active = args.active;
@@ -77,7 +79,7 @@ function flagFields(args: FeatureFlagArgs): JsonObject {
   return body;
 }
 
-function listFields(args: FeatureFlagArgs): JsonObject {
+function listFields(args: GitLabFeatureFlagArguments): JsonObject {
   const body: JsonObject = {};
   setIfPresent(body, 'name', args.list_name);
   setIfPresent(body, 'user_xids', args.user_xids);
@@ -85,7 +87,7 @@ function listFields(args: FeatureFlagArgs): JsonObject {
 }
 
 /** `gitlab_feature_flag`: feature flags of a project and their user lists. */
-export const gitlabFeatureFlag = defineGitLabSkill<FeatureFlagArgs>({
+export const gitlabFeatureFlagSkill = defineGitLabSkill<GitLabFeatureFlagArguments>({
   name: 'gitlab_feature_flag',
   summary: 'GitLab feature flags and feature-flag user lists.',
   scope: 'project',

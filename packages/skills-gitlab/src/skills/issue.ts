@@ -2,8 +2,8 @@ import type { ToolResult } from '@nexus/core';
 import { day, detailText, listText, stateMark, usernames } from '../format.js';
 import { type ActionContext, defineGitLabSkill, reply } from '../gitlab-skill.js';
 import { requireFields } from '../request-body.js';
-import { choice, DEFAULT_LIMIT, integer, limit, text, texts } from '../schema.js';
-import { type WorkItemArgs, workItemFields, workItemListQuery } from './work-items.js';
+import { choice, DEFAULT_LIMIT } from '../schema.js';
+import { type WorkItemArguments, workItemFields, workItemListQuery, workItemProperties } from '../work-items.js';
 
 interface Issue {
   iid: number;
@@ -21,25 +21,14 @@ interface Issue {
   references?: { full?: string };
 }
 
-/** Parameters shared with `gitlab_mr`. */
-export const workItemProperties = {
-  iid: integer(),
-  title: text(),
-  description: text(),
-  labels: texts(),
-  assignees: texts('Usernames or "me"; [] clears on update'),
-  assignee_username: text('List filter; "me", "None", "Any"'),
-  author_username: text('List filter; "me"'),
-  search: text(),
-  limit,
-  body: text('Comment text'),
-};
+/** Arguments of `gitlab_issue`. */
+type GitLabIssueArguments = WorkItemArguments;
 
 function labelSuffix(labels: string[] | undefined): string {
   return labels && labels.length > 0 ? ` [${labels.join(', ')}]` : '';
 }
 
-async function setState(context: ActionContext<WorkItemArgs>, event: 'close' | 'reopen'): Promise<ToolResult> {
+async function setState(context: ActionContext<GitLabIssueArguments>, event: 'close' | 'reopen'): Promise<ToolResult> {
   const { iid } = context.args;
   return context.send<Issue>(
     { method: 'PUT', path: `${context.base}/issues/${iid}`, body: { state_event: event } },
@@ -48,7 +37,7 @@ async function setState(context: ActionContext<WorkItemArgs>, event: 'close' | '
 }
 
 /** `gitlab_issue`: list, read, create, update, close, reopen and comment on issues. */
-export const gitlabIssue = defineGitLabSkill<WorkItemArgs>({
+export const gitlabIssueSkill = defineGitLabSkill<GitLabIssueArguments>({
   name: 'gitlab_issue',
   summary: 'GitLab issues.',
   scope: 'project',

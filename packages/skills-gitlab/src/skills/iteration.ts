@@ -1,10 +1,11 @@
 import type { JsonObject } from '@nexus/core';
 import { detailText, listText } from '../format.js';
-import { defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
+import { defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, date, flag, integer, text } from '../schema.js';
 
-interface IterationArgs extends GitLabArgs {
+/** Arguments of `gitlab_iteration`. */
+interface GitLabIterationArguments extends GitLabArguments {
   iteration_id?: number;
   title?: string;
   description?: string;
@@ -44,7 +45,7 @@ function stateName(state: number | string): string {
 }
 
 /** `gitlab_iteration`: group iterations and iteration cadences (GitLab Premium). */
-export const gitlabIteration = defineGitLabSkill<IterationArgs>({
+export const gitlabIterationSkill = defineGitLabSkill<GitLabIterationArguments>({
   name: 'gitlab_iteration',
   summary: 'GitLab group iterations and cadences (Premium).',
   scope: 'group',

@@ -1,10 +1,10 @@
 import type { JsonObject } from '@nexus/core';
 import { detailText, listText, minute } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
-import { choice, DEFAULT_LIMIT, integer, keyValues, limit } from '../schema.js';
-import { JOB_SCOPES } from './pipeline.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
+import { choice, DEFAULT_LIMIT, integer, JOB_SCOPES, keyValues, limit } from '../schema.js';
 
-interface JobArgs extends GitLabArgs {
+/** Arguments of `gitlab_job`. */
+interface GitLabJobArguments extends GitLabArguments {
   job_id?: number;
   scope?: string;
   tail?: number;
@@ -31,14 +31,14 @@ interface Job {
   web_url?: string;
 }
 
-const jobPath = (context: ActionContext<JobArgs>, suffix = '') => `${context.base}/jobs/${context.args.job_id}${suffix}`;
+const jobPath = (context: ActionContext<GitLabJobArguments>, suffix = '') => `${context.base}/jobs/${context.args.job_id}${suffix}`;
 const seconds = (value: number | null | undefined) => (typeof value === 'number' ? `${value.toFixed(1)}s` : undefined);
 
 /**
  * The end of a job log that fits: the last `tail` lines when asked, then at most `maxBytes`
  * bytes from the end, saying what was left out.
  */
-export function tailLog(log: string, tail: number | undefined, maxBytes: number): { text: string; header: string } {
+function tailLog(log: string, tail: number | undefined, maxBytes: number): { text: string; header: string } {
   const lines = log.replace(/\n$/, '').split('\n');
   const kept = tail && tail > 0 ? lines.slice(-tail) : lines;
   let text = kept.join('\n');
@@ -53,16 +53,16 @@ export function tailLog(log: string, tail: number | undefined, maxBytes: number)
   return { text, header };
 }
 
-function changed(verb: string, describe: (job: Job, context: ActionContext<JobArgs>) => string) {
+function changed(verb: string, describe: (job: Job, context: ActionContext<GitLabJobArguments>) => string) {
   return {
     required: ['job_id'] as const,
-    run: (context: ActionContext<JobArgs>) =>
+    run: (context: ActionContext<GitLabJobArguments>) =>
       context.send<Job>({ method: 'POST', path: jobPath(context, `/${verb}`) }, (job) => describe(job, context)),
   };
 }
 
 /** `gitlab_job`: CI jobs and their logs. */
-export const gitlabJob = defineGitLabSkill<JobArgs>({
+export const gitlabJobSkill = defineGitLabSkill<GitLabJobArguments>({
   name: 'gitlab_job',
   summary: 'GitLab CI jobs and logs.',
   scope: 'project',

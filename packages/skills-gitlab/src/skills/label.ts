@@ -1,11 +1,12 @@
 import type { JsonObject } from '@nexus/core';
 import { detailText, listText } from '../format.js';
-import { defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
+import { defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { flag, integer, text } from '../schema.js';
 import { segment } from '../url-segments.js';
 
-interface LabelArgs extends GitLabArgs {
+/** Arguments of `gitlab_label`. */
+interface GitLabLabelArguments extends GitLabArguments {
   name?: string;
   new_name?: string;
   color?: string;
@@ -31,7 +32,7 @@ interface Label {
 const labelPath = (base: string, name: string | undefined) => `${base}/labels/${segment(name ?? '', 'name')}`;
 
 /** `gitlab_label`: project labels. */
-export const gitlabLabel = defineGitLabSkill<LabelArgs>({
+export const gitlabLabelSkill = defineGitLabSkill<GitLabLabelArguments>({
   name: 'gitlab_label',
   summary: 'GitLab project labels.',
   scope: 'project',

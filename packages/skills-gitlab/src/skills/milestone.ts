@@ -1,10 +1,11 @@
 import type { JsonObject } from '@nexus/core';
 import { detailText, listText, stateMark } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, date, integer, text } from '../schema.js';
 
-interface MilestoneArgs extends GitLabArgs {
+/** Arguments of `gitlab_milestone`. */
+interface GitLabMilestoneArguments extends GitLabArguments {
   milestone_id?: number;
   title?: string;
   description?: string;
@@ -40,7 +41,7 @@ function dates(milestone: Milestone): string {
   return '';
 }
 
-function milestoneFields(args: MilestoneArgs): JsonObject {
+function milestoneFields(args: GitLabMilestoneArguments): JsonObject {
   const body: JsonObject = {};
   setIfPresent(body, 'title', args.title);
   setIfPresent(body, 'description', args.description);
@@ -49,13 +50,13 @@ function milestoneFields(args: MilestoneArgs): JsonObject {
   return body;
 }
 
-const milestonePath = (context: ActionContext<MilestoneArgs>, suffix = '') =>
+const milestonePath = (context: ActionContext<GitLabMilestoneArguments>, suffix = '') =>
   `${context.base}/milestones/${context.args.milestone_id}${suffix}`;
 
 function itemList(noun: string, prefix: string, suffix: string) {
   return {
     required: ['milestone_id'] as const,
-    async run(context: ActionContext<MilestoneArgs>) {
+    async run(context: ActionContext<GitLabMilestoneArguments>) {
       const items = await context.list<Item>(milestonePath(context, suffix), {}, 100);
       return reply(
         listText(noun, items, (item) => `${stateMark(item.state)} ${item.references?.full ?? `${prefix}${item.iid}`} ${item.title}`),
@@ -66,7 +67,7 @@ function itemList(noun: string, prefix: string, suffix: string) {
 }
 
 /** `gitlab_milestone`: project or group milestones. */
-export const gitlabMilestone = defineGitLabSkill<MilestoneArgs>({
+export const gitlabMilestoneSkill = defineGitLabSkill<GitLabMilestoneArguments>({
   name: 'gitlab_milestone',
   summary: 'GitLab milestones of a project or group.',
   scope: 'project-or-group',

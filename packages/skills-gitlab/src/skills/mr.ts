@@ -3,10 +3,10 @@ import { day, detailText, listText, minute, shortSha, stateMark, usernames } fro
 import { type ActionContext, defineGitLabSkill, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, DEFAULT_LIMIT, flag, text, texts } from '../schema.js';
-import { workItemProperties } from './issue.js';
-import { type WorkItemArgs, workItemFields, workItemListQuery } from './work-items.js';
+import { type WorkItemArguments, workItemFields, workItemListQuery, workItemProperties } from '../work-items.js';
 
-interface MrArgs extends WorkItemArgs {
+/** Arguments of `gitlab_mr`. */
+interface GitLabMrArguments extends WorkItemArguments {
   source_branch?: string;
   target_branch?: string;
   reviewers?: string[];
@@ -62,7 +62,7 @@ interface Pipeline {
 }
 
 /** Lines added and removed in one file's unified diff (headers `+++`/`---` excluded). */
-export function diffStats(diff: string | undefined): { added: number; removed: number } {
+function diffStats(diff: string | undefined): { added: number; removed: number } {
   let added = 0;
   let removed = 0;
   for (const line of (diff ?? '').split('\n')) {
@@ -79,18 +79,18 @@ function changeLetter(diff: Diff): string {
   return 'M';
 }
 
-function mrPath(context: ActionContext<MrArgs>, suffix = ''): string {
+function mrPath(context: ActionContext<GitLabMrArguments>, suffix = ''): string {
   return `${context.base}/merge_requests/${context.args.iid}${suffix}`;
 }
 
-function setState(context: ActionContext<MrArgs>, event: 'close' | 'reopen'): Promise<ToolResult> {
+function setState(context: ActionContext<GitLabMrArguments>, event: 'close' | 'reopen'): Promise<ToolResult> {
   return context.send<MergeRequest>(
     { method: 'PUT', path: mrPath(context), body: { state_event: event } },
     (mr) => `MR !${mr.iid} is now ${mr.state}: ${mr.title}`,
   );
 }
 
-async function createBody(context: ActionContext<MrArgs>): Promise<JsonObject> {
+async function createBody(context: ActionContext<GitLabMrArguments>): Promise<JsonObject> {
   const { source_branch, target_branch, draft, squash, remove_source_branch, assignees, reviewers } = context.args;
   const body: JsonObject = { source_branch: source_branch as string };
   // Without a target GitLab refuses the MR; the project's default branch is what users mean.
@@ -103,7 +103,7 @@ async function createBody(context: ActionContext<MrArgs>): Promise<JsonObject> {
 }
 
 /** `gitlab_mr`: merge requests — list, read, create, update, merge, close, reopen, comment, diff, commits, pipelines. */
-export const gitlabMr = defineGitLabSkill<MrArgs>({
+export const gitlabMrSkill = defineGitLabSkill<GitLabMrArguments>({
   name: 'gitlab_mr',
   summary: 'GitLab merge requests.',
   scope: 'project',

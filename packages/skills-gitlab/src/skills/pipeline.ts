@@ -1,10 +1,11 @@
 import type { JsonObject } from '@nexus/core';
 import { detailText, duration, listText, minute, shortSha } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
-import { choice, DEFAULT_LIMIT, integer, keyValues, limit, text } from '../schema.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
+import { choice, DEFAULT_LIMIT, integer, JOB_SCOPES, keyValues, limit, text } from '../schema.js';
 import { MASK } from '../secret-mask.js';
 
-interface PipelineArgs extends GitLabArgs {
+/** Arguments of `gitlab_pipeline`. */
+interface GitLabPipelineArguments extends GitLabArguments {
   pipeline_id?: number;
   ref?: string;
   status?: string;
@@ -73,19 +74,17 @@ const SOURCES = [
   'ondemand_dast_scan',
   'ondemand_dast_validation',
 ];
-/** Job statuses accepted by job list filters. */
-export const JOB_SCOPES = ['created', 'pending', 'running', 'failed', 'success', 'canceled', 'skipped', 'manual'];
 
 /** Variable names that usually hold secrets. */
 const SECRET_NAME = /token|secret|password|key|auth/i;
 
-const pipelinePath = (context: ActionContext<PipelineArgs>, suffix = '') =>
+const pipelinePath = (context: ActionContext<GitLabPipelineArguments>, suffix = '') =>
   `${context.base}/pipelines/${context.args.pipeline_id}${suffix}`;
 
 function changed(verb: string) {
   return {
     required: ['pipeline_id'] as const,
-    run: (context: ActionContext<PipelineArgs>) =>
+    run: (context: ActionContext<GitLabPipelineArguments>) =>
       context.send<Pipeline>({ method: 'POST', path: pipelinePath(context, `/${verb}`) }, (pipeline) =>
         `Pipeline #${pipeline.id}: ${verb} requested, status ${pipeline.status}.\n${pipeline.web_url ?? ''}`.trim(),
       ),
@@ -105,7 +104,7 @@ function groupByStage(jobs: Job[]): string {
 }
 
 /** `gitlab_pipeline`: CI pipelines. */
-export const gitlabPipeline = defineGitLabSkill<PipelineArgs>({
+export const gitlabPipelineSkill = defineGitLabSkill<GitLabPipelineArguments>({
   name: 'gitlab_pipeline',
   summary: 'GitLab CI pipelines.',
   scope: 'project',

@@ -1,9 +1,10 @@
 import { detailText, listText, preview } from '../format.js';
-import type { GitLabArgs } from '../gitlab-skill.js';
+import type { GitLabArguments } from '../gitlab-skill.js';
 import { defineGitLabSkill, reply } from '../gitlab-skill.js';
 import { DEFAULT_LIMIT, flag, limit, text } from '../schema.js';
 
-interface RepoArgs extends GitLabArgs {
+/** Arguments of `gitlab_repo`. */
+interface GitLabRepoArguments extends GitLabArguments {
   owned?: boolean;
   membership?: boolean;
   search?: string;
@@ -28,7 +29,7 @@ interface Project {
 }
 
 /** `gitlab_repo`: view, list, search and fork projects; show who the token belongs to. */
-export const gitlabRepo = defineGitLabSkill<RepoArgs>({
+export const gitlabRepoSkill = defineGitLabSkill<GitLabRepoArguments>({
   name: 'gitlab_repo',
   summary: 'GitLab projects and your identity.',
   scope: 'project',

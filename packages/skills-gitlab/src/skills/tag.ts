@@ -1,12 +1,14 @@
-import { type JsonObject, ToolResult } from '@nexus/core';
+import type { JsonObject } from '@nexus/core';
+import { ACCESS_LEVEL_NAMES, accessLevel, accessLevelNames } from '../access-levels.js';
 import { day, detailText, listText, preview, shortSha } from '../format.js';
+import { GitLabApiError } from '../gitlab-api-error.js';
 import type { GitLabRequest } from '../gitlab-client.js';
-import { defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
+import { defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { choice, DEFAULT_LIMIT, limit, text } from '../schema.js';
 import { segment } from '../url-segments.js';
-import { ACCESS_LEVEL_NAMES, accessLevel, accessLevelNames } from './access-levels.js';
 
-interface TagArgs extends GitLabArgs {
+/** Arguments of `gitlab_tag`. */
+interface GitLabTagArguments extends GitLabArguments {
   name?: string;
   ref?: string;
   message?: string;
@@ -31,7 +33,7 @@ interface ProtectedTag {
 }
 
 /** `gitlab_tag`: tags and protected tag patterns. */
-export const gitlabTag = defineGitLabSkill<TagArgs>({
+export const gitlabTagSkill = defineGitLabSkill<GitLabTagArguments>({
   name: 'gitlab_tag',
   summary: 'GitLab tags and protected tag patterns.',
   scope: 'project',
@@ -94,8 +96,13 @@ export const gitlabTag = defineGitLabSkill<TagArgs>({
               const release = await context.client.request<JsonObject>(requests[1], context.signal);
               return reply(`${summary} with a release.`, { tag: created, release });
             } catch (error) {
-              return ToolResult.fail(`${summary}, but creating its release failed: ${(error as Error).message}`, 'execution_failed', {
-                data: { tag: created as never, release: null },
+              // The tag exists now: the result says so, and repeating the call cannot help.
+              throw new GitLabApiError(`${summary}, but creating its release failed: ${(error as Error).message}`, {
+                status: GitLabApiError.isInstance(error) ? error.status : 0,
+                kind: 'execution_failed',
+                recoverable: false,
+                cause: error,
+                data: { tag: created as unknown as JsonObject, release: null },
               });
             }
           },

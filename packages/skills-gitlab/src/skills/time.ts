@@ -1,8 +1,9 @@
 import { detailText } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { choice, integer, text } from '../schema.js';
 
-interface TimeArgs extends GitLabArgs {
+/** Arguments of `gitlab_time`. */
+interface GitLabTimeArguments extends GitLabArguments {
   target_type: 'issue' | 'mr';
   iid: number;
   duration?: string;
@@ -16,13 +17,13 @@ interface TimeStats {
   human_total_time_spent?: string | null;
 }
 
-const target = (context: ActionContext<TimeArgs>) =>
+const target = (context: ActionContext<GitLabTimeArguments>) =>
   context.args.target_type === 'mr'
     ? { path: `${context.base}/merge_requests/${context.args.iid}`, name: `MR !${context.args.iid}` }
     : { path: `${context.base}/issues/${context.args.iid}`, name: `issue #${context.args.iid}` };
 
 function post(
-  context: ActionContext<TimeArgs>,
+  context: ActionContext<GitLabTimeArguments>,
   suffix: string,
   body: Record<string, string> | undefined,
   render: (stats: TimeStats, name: string) => string,
@@ -32,7 +33,7 @@ function post(
 }
 
 /** `gitlab_time`: time tracking on an issue or merge request. */
-export const gitlabTime = defineGitLabSkill<TimeArgs>({
+export const gitlabTimeSkill = defineGitLabSkill<GitLabTimeArguments>({
   name: 'gitlab_time',
   summary: 'GitLab time tracking on an issue or MR. Durations like 1h30m, 2d, 1w 2d.',
   scope: 'project',

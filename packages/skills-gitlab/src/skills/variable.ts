@@ -1,13 +1,14 @@
 import type { JsonObject } from '@nexus/core';
 import { detailText, listText } from '../format.js';
 import type { QueryValue } from '../gitlab-client.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArgs, reply } from '../gitlab-skill.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { requireFields } from '../request-body.js';
 import { choice, flag, text } from '../schema.js';
 import { MASK } from '../secret-mask.js';
 import { segment } from '../url-segments.js';
 
-interface VariableArgs extends GitLabArgs {
+/** Arguments of `gitlab_variable`. */
+interface GitLabVariableArguments extends GitLabArguments {
   key?: string;
   value?: string;
   variable_type?: string;
@@ -38,17 +39,17 @@ function shown(variable: Variable, reveal: boolean | undefined): Variable {
     : { ...variable, value: variable.value === null || variable.value === undefined ? variable.value : MASK };
 }
 
-function variablePath(context: ActionContext<VariableArgs>): string {
+function variablePath(context: ActionContext<GitLabVariableArguments>): string {
   return `${context.base}/variables/${segment(context.args.key ?? '', 'key')}`;
 }
 
 /** GitLab's filter that picks one variable when the same key exists in several environments. */
-function scopeFilter(context: ActionContext<VariableArgs>): Record<string, QueryValue> | undefined {
+function scopeFilter(context: ActionContext<GitLabVariableArguments>): Record<string, QueryValue> | undefined {
   const scope = context.args.environment_scope;
   return scope ? { 'filter[environment_scope]': scope } : undefined;
 }
 
-function settingsOf(args: VariableArgs): JsonObject {
+function settingsOf(args: GitLabVariableArguments): JsonObject {
   const body: JsonObject = {};
   for (const name of FLAGS) if (args[name] !== undefined) body[name] = args[name] as boolean;
   if (args.variable_type) body.variable_type = args.variable_type;
@@ -58,7 +59,7 @@ function settingsOf(args: VariableArgs): JsonObject {
 const markers = (variable: Variable) => FLAGS.filter((name) => variable[name]).join(', ');
 
 /** `gitlab_variable`: CI/CD variables of a project or group. */
-export const gitlabVariable = defineGitLabSkill<VariableArgs>({
+export const gitlabVariableSkill = defineGitLabSkill<GitLabVariableArguments>({
   name: 'gitlab_variable',
   summary: 'GitLab CI/CD variables (project or group). Values are hidden unless reveal is true.',
   scope: 'project-or-group',

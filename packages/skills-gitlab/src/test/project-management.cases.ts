@@ -1,4 +1,4 @@
-import type { ActionCase } from '../test-harness.js';
+import type { ActionCase } from './action-case.js';
 
 const P = '/projects/group%2Fproject';
 const project = 'group/project';

@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { type GitLabStandIn, startGitLabStandIn } from '@nexus/test-utils';
+import { createGitRepository, type GitLabStandIn, startGitLabStandIn } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../test-harness.js';
+import { createHarness, type Harness } from './test-harness.js';
 
 let h: Harness | undefined;
 let extra: GitLabStandIn | undefined;
@@ -11,11 +10,6 @@ afterEach(async () => {
   h = undefined;
   extra = undefined;
 });
-
-function addOrigin(directory: string, remote: string): void {
-  execFileSync('git', ['init', '-q', directory]);
-  execFileSync('git', ['-C', directory, 'remote', 'add', 'origin', remote]);
-}
 
 describe('project from the git remote', () => {
   it.each([
@@ -69,7 +63,7 @@ describe('instance from the git remote', () => {
     h.services.register('gitlab', {
       instances: { work: { url: h.server.url, token: h.server.token }, second: { url: extra.url, token: extra.token } },
     });
-    addOrigin(h.dir.path, `${extra.url}/team/app.git`);
+    createGitRepository(h.dir.path, { files: {}, origin: `${extra.url}/team/app.git` });
     const result = await h.call('gitlab_repo', { action: 'get' });
     expect(result.error).toBe('');
     expect(extra.requests.map((request) => request.path)).toEqual(['/projects/team%2Fapp']);
@@ -80,7 +74,7 @@ describe('instance from the git remote', () => {
     h = await createHarness();
     extra = await startGitLabStandIn({ apiRoot: '/gitlab/api/v4' });
     h.services.register('gitlab', { instances: { prefixed: { url: extra.url, token: extra.token } } });
-    addOrigin(h.dir.path, `${extra.url}/team/app.git`);
+    createGitRepository(h.dir.path, { files: {}, origin: `${extra.url}/team/app.git` });
     expect(extra.url).toMatch(/\/gitlab$/);
     const result = await h.call('gitlab_repo', { action: 'get' });
     expect(result.error).toBe('');

@@ -1,7 +1,8 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import type { ConfirmationRequest, ConfirmFunction } from '@nexus/core';
 import { testdir } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../test-harness.js';
+import { createHarness, type Harness } from './test-harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -13,7 +14,7 @@ const create = { action: 'create', project: 'group/project', title: 'From the ag
 
 describe('trusted', () => {
   it('asks before a mutating action and says what will be sent', async () => {
-    h = await createHarness({ level: 'trusted', confirm: true });
+    h = await createHarness({ preset: 'trusted', confirm: true });
     const result = await h.call('gitlab_issue', create);
     expect(result.error).toBe('');
     expect(h.confirmations).toEqual([
@@ -27,7 +28,7 @@ describe('trusted', () => {
   });
 
   it('sends nothing when the user says no', async () => {
-    h = await createHarness({ level: 'trusted', confirm: false });
+    h = await createHarness({ preset: 'trusted', confirm: false });
     const result = await h.call('gitlab_issue', create);
     expect(result.kind).toBe('forbidden');
     expect(result.error).toBe('GitLab action denied by user: gitlab_issue create was not confirmed.');
@@ -35,20 +36,20 @@ describe('trusted', () => {
   });
 
   it('refuses mutating actions when there is no one to ask', async () => {
-    h = await createHarness({ level: 'trusted' });
+    h = await createHarness({ preset: 'trusted' });
     const result = await h.call('gitlab_branch', { action: 'delete', project: 'group/project', name: 'main' });
     expect(result.kind).toBe('forbidden');
     expect(h.server.writes()).toEqual([]);
   });
 
   it('runs read-only actions without asking', async () => {
-    h = await createHarness({ level: 'trusted', confirm: false });
+    h = await createHarness({ preset: 'trusted', confirm: false });
     expect((await h.call('gitlab_issue', { action: 'list', project: 'group/project' })).success).toBe(true);
     expect(h.confirmations).toEqual([]);
   });
 
   it('answers a dry run without asking and without sending', async () => {
-    h = await createHarness({ level: 'trusted', confirm: false });
+    h = await createHarness({ preset: 'trusted', confirm: false });
     const result = await h.call('gitlab_issue', { ...create, dry_run: true });
     expect(result.output).toBe(
       `Dry run, nothing changed. gitlab_issue create would:\nPOST ${h.server.url}/api/v4/projects/group%2Fproject/issues {"title":"From the agent"}`,
@@ -63,7 +64,7 @@ describe('trusted', () => {
   });
 
   it('validates before asking', async () => {
-    h = await createHarness({ level: 'trusted', confirm: true });
+    h = await createHarness({ preset: 'trusted', confirm: true });
     const result = await h.call('gitlab_issue', { action: 'create', project: 'group/project' });
     expect(result.error).toBe('title parameter required for create action.');
     expect(h.confirmations).toEqual([]);
@@ -72,7 +73,7 @@ describe('trusted', () => {
   it('asks again for an artifact written outside the working directory', async () => {
     const outside = await testdir();
     try {
-      h = await createHarness({ level: 'trusted', confirm: true });
+      h = await createHarness({ preset: 'trusted', confirm: true });
       const result = await h.call('gitlab_artifact', {
         action: 'download',
         project: 'group/project',
@@ -90,9 +91,70 @@ describe('trusted', () => {
   });
 });
 
+describe("the call's own confirm", () => {
+  function recorder(answer: boolean): { asked: ConfirmationRequest[]; confirm: ConfirmFunction } {
+    const asked: ConfirmationRequest[] = [];
+    return {
+      asked,
+      confirm: (request) => {
+        asked.push(request);
+        return answer;
+      },
+    };
+  }
+
+  it('is asked instead of the confirm service', async () => {
+    h = await createHarness({ preset: 'trusted', confirm: false });
+    const { asked, confirm } = recorder(true);
+    const result = await h.registry.execute('gitlab_issue', create, { confirm });
+    expect(result.error).toBe('');
+    expect(asked.map((request) => request.action)).toEqual(["create on GitLab instance 'work' (project group/project)"]);
+    expect(h.confirmations).toEqual([]);
+    expect(h.server.writes()).toHaveLength(1);
+  });
+
+  it('refuses for this call even where the confirm service would agree', async () => {
+    h = await createHarness({ preset: 'trusted', confirm: true });
+    const { asked, confirm } = recorder(false);
+    const result = await h.call('gitlab_issue', create, { confirm });
+    expect(result.kind).toBe('forbidden');
+    expect(asked).toHaveLength(1);
+    expect(h.confirmations).toEqual([]);
+    expect(h.server.writes()).toEqual([]);
+  });
+
+  it('is asked about an artifact written outside the working directory too', async () => {
+    await using outside = await testdir();
+    h = await createHarness({ preset: 'trusted', confirm: false });
+    const { asked, confirm } = recorder(true);
+    const args = {
+      action: 'download-file',
+      project: 'group/project',
+      job_id: 1,
+      artifact_path: 'report.txt',
+      output_path: outside.join('r.txt'),
+    };
+    const result = await h.call('gitlab_artifact', args, { confirm });
+    expect(result.error).toBe('');
+    expect(asked.map((request) => request.action)).toEqual([
+      "download-file on GitLab instance 'work' (project group/project)",
+      `write outside the working directory: ${outside.join('r.txt')}`,
+    ]);
+    expect(h.confirmations).toEqual([]);
+    expect(await readFile(outside.join('r.txt'), 'utf8')).toBe('all tests passed\n');
+  });
+
+  it('is never asked at yolo', async () => {
+    h = await createHarness({ preset: 'yolo' });
+    const { asked, confirm } = recorder(false);
+    expect((await h.call('gitlab_issue', create, { confirm })).success).toBe(true);
+    expect(asked).toEqual([]);
+  });
+});
+
 describe('yolo', () => {
   it('runs mutating actions without asking', async () => {
-    h = await createHarness({ level: 'yolo', confirm: false });
+    h = await createHarness({ preset: 'yolo', confirm: false });
     expect((await h.call('gitlab_issue', create)).success).toBe(true);
     expect(h.confirmations).toEqual([]);
   });
@@ -100,7 +162,7 @@ describe('yolo', () => {
   it('still refuses blocked paths for artifacts', async () => {
     const blocked = await testdir();
     try {
-      h = await createHarness({ level: 'yolo' });
+      h = await createHarness({ preset: 'yolo' });
       h.services.register('blockedPaths', [blocked.path]);
       const result = await h.call('gitlab_artifact', {
         action: 'download',

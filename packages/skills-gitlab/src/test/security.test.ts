@@ -1,11 +1,11 @@
 import { mkdir, readdir, symlink } from 'node:fs/promises';
 import { resolvePreset, ServiceContainer } from '@nexus/core';
-import { SkillRegistry } from '@nexus/registry';
+import { createTestAgent } from '@nexus/registry/testing';
 import { type GitLabStandIn, startGitLabStandIn, testdir } from '@nexus/test-utils';
 import { zipSync } from 'fflate';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { gitlabSkills } from '../index.js';
-import { createHarness, type Harness } from '../test-harness.js';
+import { gitlabSkills } from '../gitlab-family.js';
+import { createHarness, type Harness } from './test-harness.js';
 
 const TOKEN = 'glpat-Secret+Token/With=Signs';
 
@@ -120,28 +120,28 @@ describe('project and names cannot steer the request elsewhere', () => {
 
 describe('permissions', () => {
   it('sandboxed agents see no GitLab tool and cannot run one', async () => {
-    const dir = await testdir();
-    try {
-      const services = new ServiceContainer()
-        .register('cwd', dir.path)
-        .register('permissions', resolvePreset('sandboxed', { cwd: dir.path }))
-        .register('gitlab', { instances: { work: { url: h.server.url, token: TOKEN } } });
-      const registry = new SkillRegistry(services).use(gitlabSkills);
-      expect(registry.getDefinitionsForPermissions(resolvePreset('sandboxed', { cwd: dir.path }))).toEqual([]);
-      expect(registry.getDefinitionsForPermissions(resolvePreset('trusted', { cwd: dir.path }))).toHaveLength(21);
-      const result = await registry.execute('gitlab_repo', { action: 'whoami' });
-      expect(result.kind).toBe('forbidden');
-      expect(h.server.requests).toEqual([]);
-    } finally {
-      await dir.cleanup();
-    }
+    await using dir = await testdir();
+    const { registry } = createTestAgent({
+      cwd: dir.path,
+      preset: 'sandboxed',
+      families: [gitlabSkills],
+      services: { gitlab: { instances: { work: { url: h.server.url, token: TOKEN } } } },
+    });
+    expect(registry.getDefinitionsForPermissions(resolvePreset('sandboxed', { cwd: dir.path }))).toEqual([]);
+    expect(registry.getDefinitionsForPermissions(resolvePreset('trusted', { cwd: dir.path }))).toHaveLength(21);
+    const result = await registry.execute('gitlab_repo', { action: 'whoami' });
+    expect(result.kind).toBe('forbidden');
+    expect(h.server.requests).toEqual([]);
   });
 
   it('a skill built without a permission policy refuses to run (defence behind the registry)', async () => {
     const services = new ServiceContainer().register('gitlab', { instances: { work: { url: h.server.url, token: TOKEN } } });
     const spec = gitlabSkills.skills.find((skill) => skill.name === 'gitlab_repo');
     const result = await spec!.factory(services).execute({ action: 'whoami' });
-    expect(result.error).toBe('GitLab tools require the trusted or yolo permission level.');
+    expect(result.kind).toBe('forbidden');
+    expect(result.error).toMatch(
+      /^Tool "gitlab_repo" needs the "trusted" permission level or higher; no permission policy is registered, which counts as "sandboxed"/,
+    );
     expect(h.server.requests).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
 import type { JsonObject } from '@nexus/core';
-import type { QueryValue } from '../gitlab-client.js';
-import type { ActionContext, GitLabArgs } from '../gitlab-skill.js';
-import { setIfPresent } from '../request-body.js';
+import type { QueryValue } from './gitlab-client.js';
+import type { ActionContext, GitLabArguments } from './gitlab-skill.js';
+import { setIfPresent } from './request-body.js';
+import { integer, limit, text, texts } from './schema.js';
 
 /** Arguments shared by issues and merge requests. */
-export interface WorkItemArgs extends GitLabArgs {
+export interface WorkItemArguments extends GitLabArguments {
   iid?: number;
   title?: string;
   description?: string;
@@ -18,6 +19,20 @@ export interface WorkItemArgs extends GitLabArgs {
   body?: string;
 }
 
+/** Parameters of issues and merge requests (`gitlab_issue`, `gitlab_mr`). */
+export const workItemProperties = {
+  iid: integer(),
+  title: text(),
+  description: text(),
+  labels: texts(),
+  assignees: texts('Usernames or "me"; [] clears on update'),
+  assignee_username: text('List filter; "me", "None", "Any"'),
+  author_username: text('List filter; "me"'),
+  search: text(),
+  limit,
+  body: text('Comment text'),
+};
+
 /** GitLab's special filter values that mean "nobody" and "anybody" rather than a username. */
 const ANY_OR_NONE = new Map([
   ['none', 'None'],
@@ -29,7 +44,7 @@ const ANY_OR_NONE = new Map([
  * `"me"` and names become `<field>_username`.
  */
 export async function userFilter(
-  context: ActionContext<GitLabArgs>,
+  context: ActionContext<GitLabArguments>,
   field: 'assignee' | 'author' | 'reviewer',
   value: string | undefined,
 ): Promise<Record<string, QueryValue>> {
@@ -50,7 +65,7 @@ export function stateFilter(state: string | undefined): Record<string, QueryValu
  * labels, and the people filters (`reviewer` only for merge requests).
  */
 export async function workItemListQuery(
-  context: ActionContext<WorkItemArgs & { reviewer_username?: string }>,
+  context: ActionContext<WorkItemArguments & { reviewer_username?: string }>,
 ): Promise<Record<string, QueryValue>> {
   const { state, search, labels, assignee_username, author_username, reviewer_username } = context.args;
   return {
@@ -69,7 +84,7 @@ export async function workItemListQuery(
  * people are resolved to ids (on update, an empty list clears them; on create it is left out).
  */
 export async function workItemFields(
-  context: ActionContext<WorkItemArgs>,
+  context: ActionContext<WorkItemArguments>,
   mode: 'create' | 'update',
   people: { assignees?: string[]; reviewers?: string[] },
 ): Promise<JsonObject> {

@@ -1,5 +1,5 @@
 import { InvalidParametersError, type JsonObject } from '@nexus/core';
-import type { ActionContext, GitLabArgs } from '../gitlab-skill.js';
+import type { ActionContext, GitLabArguments } from './gitlab-skill.js';
 
 interface DiffRefs {
   base_sha?: string;
@@ -19,7 +19,7 @@ export interface LineTarget {
  * `diff_refs` (GitLab refuses positions without them). `undefined` when no line is targeted.
  */
 export async function diffPosition(
-  context: ActionContext<GitLabArgs>,
+  context: ActionContext<GitLabArguments>,
   mrPath: string,
   target: LineTarget,
 ): Promise<JsonObject | undefined> {

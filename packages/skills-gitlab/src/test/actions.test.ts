@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isMutatingAction } from '../action-kinds.js';
-import { gitlabSkills } from '../index.js';
-import { type ActionCase, caseTitle, createHarness, type Harness } from '../test-harness.js';
+import { gitlabSkills } from '../gitlab-family.js';
+import { type ActionCase, caseTitle } from './action-case.js';
 import { ciCases } from './ci.cases.js';
 import { codeReviewCases } from './code-review.cases.js';
 import { configCases } from './config.cases.js';
 import { foundationCases } from './foundation.cases.js';
 import { projectManagementCases } from './project-management.cases.js';
+import { createHarness, type Harness } from './test-harness.js';
 
 const cases: ActionCase[] = [...foundationCases, ...projectManagementCases, ...codeReviewCases, ...ciCases, ...configCases];
 
