@@ -1,5 +1,5 @@
 import type { PermissionLevel } from '@nexus/core';
-import type { GitArguments } from './git-arguments.js';
+import type { ParsedGitCommand } from './git-arguments.js';
 import { type StructuredKind, structuredOptions } from './git-structured-output.js';
 
 const NO_PROGRAMS = ['--no-ext-diff', '--no-textconv'];
@@ -31,7 +31,7 @@ function insertBeforeSeparator(rest: readonly string[], options: readonly string
  * a trailing `--`, so git takes the name as a branch or commit and never as paths to overwrite.
  */
 export function rewriteSubcommandArguments(
-  parsed: GitArguments,
+  parsed: ParsedGitCommand,
   level: PermissionLevel,
   readOnly: boolean,
   kind: StructuredKind | undefined,

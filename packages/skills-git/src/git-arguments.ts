@@ -9,7 +9,7 @@ export interface GlobalOption {
 }
 
 /** A git command line split into global options, subcommand and the subcommand's arguments. */
-export interface GitArguments {
+export interface ParsedGitCommand {
   readonly globals: readonly GlobalOption[];
   /** `undefined` when the command line holds only global options. */
   readonly subcommand: string | undefined;
@@ -31,7 +31,7 @@ const GLOBALS_WITH_VALUE = new Set([
 const GLOBALS_ATTACHED_ONLY = new Set(['--exec-path']);
 
 /** Splits git's argv the way git.c reads its global options: the subcommand is the first word after them. */
-export function parseGitArguments(argv: readonly string[]): GitArguments {
+export function parseGitArguments(argv: readonly string[]): ParsedGitCommand {
   const globals: GlobalOption[] = [];
   let index = 0;
   while (index < argv.length) {
@@ -53,11 +53,6 @@ export function parseGitArguments(argv: readonly string[]): GitArguments {
     }
   }
   return { globals, subcommand: argv[index], rest: argv.slice(index + 1) };
-}
-
-/** The subcommand of a git command line, after any global options. */
-export function findGitSubcommand(argv: readonly string[]): string | undefined {
-  return parseGitArguments(argv).subcommand;
 }
 
 /** Arguments before a `--` separator (the options and revisions part). */

@@ -1,5 +1,5 @@
-import type { BlockedPattern, CommandFilter, CommandInvocation } from '@nexus/skills-exec';
-import { beforeSeparator, hasOption, parseGitArguments, positionalArguments } from './git-arguments.js';
+import type { BlockedPattern, CommandFilter, CommandInvocation } from '@nexus/skills-exec/kit';
+import { beforeSeparator, hasOption, type ParsedGitCommand, positionalArguments } from './git-arguments.js';
 
 /** Subcommands that only read, whatever their arguments (allowed at `sandboxed`). */
 export const READ_ONLY_GIT_COMMANDS: readonly string[] = [
@@ -124,28 +124,23 @@ const READ_ONLY_ACTIONS: Record<string, (rest: readonly string[]) => boolean> = 
   worktree: (rest) => rest[0] === 'list',
 };
 
-/** Whether a git invocation only reads (the `sandboxed` allow-list). */
-export function isReadOnlyGitInvocation(invocation: CommandInvocation): boolean {
-  const { subcommand, rest } = parseGitArguments(invocation.argv);
+/** Whether a parsed git command only reads (the `sandboxed` allow-list). */
+export function isReadOnlyGitCommand({ subcommand, rest }: ParsedGitCommand): boolean {
   if (subcommand === undefined) return false;
   if (READ_ONLY_GIT_COMMANDS.includes(subcommand)) return true;
   return READ_ONLY_ACTIONS[subcommand]?.(rest) ?? false;
 }
 
-function on(subcommand: string, test: (rest: readonly string[]) => boolean): (invocation: CommandInvocation) => boolean {
-  return (invocation) => {
-    const parsed = parseGitArguments(invocation.argv);
-    return parsed.subcommand === subcommand && test(parsed.rest);
-  };
+type GitInvocation = CommandInvocation<ParsedGitCommand>;
+
+function on(subcommand: string, test: (rest: readonly string[]) => boolean): (invocation: GitInvocation) => boolean {
+  return ({ parsed }) => parsed.subcommand === subcommand && test(parsed.rest);
 }
 
 /** What `trusted` may not run, each with the reason the LLM is told (seed 000 §Git Command Filtering). */
-export const GIT_BLOCKED_PATTERNS: readonly BlockedPattern[] = [
+const GIT_BLOCKED_PATTERNS: readonly BlockedPattern<ParsedGitCommand>[] = [
   {
-    pattern: (invocation) => {
-      const { subcommand } = parseGitArguments(invocation.argv);
-      return subcommand !== undefined && !KNOWN_GIT_COMMANDS.has(subcommand);
-    },
+    pattern: ({ parsed: { subcommand } }) => subcommand !== undefined && !KNOWN_GIT_COMMANDS.has(subcommand),
     reason:
       'only built-in git commands run below yolo; aliases, git-* programs, submodule, difftool, help and the like can run other programs',
   },
@@ -220,8 +215,8 @@ export const GIT_BLOCKED_PATTERNS: readonly BlockedPattern[] = [
   },
 ];
 
-/** The git skill's {@link CommandFilter}. */
-export const gitCommandFilter: CommandFilter = {
-  readOnlyCommands: isReadOnlyGitInvocation,
+/** The git skill's {@link CommandFilter}, over git's parsed arguments. */
+export const gitCommandFilter: CommandFilter<ParsedGitCommand> = {
+  readOnlyCommands: ({ parsed }) => isReadOnlyGitCommand(parsed),
   blockedPatterns: GIT_BLOCKED_PATTERNS,
 };

@@ -1,9 +1,24 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PermissionLevel } from '@nexus/core';
-import { type TestDir, testdir } from '@nexus/test-utils';
+import { createTestAgent } from '@nexus/registry/testing';
+import { createGitRepository, git, type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRepository, git, gitRegistry, markers, writeScript } from './test-support.js';
+import { gitSkills } from './index.js';
+
+const gitAgent = (cwd: string, preset: PermissionLevel, confirm?: boolean) =>
+  createTestAgent({ cwd, preset, families: [gitSkills], confirm });
+
+/** Writes an executable shell script. */
+function writeScript(path: string, body: string): void {
+  writeFileSync(path, `#!/bin/sh\n${body}\n`);
+  chmodSync(path, 0o755);
+}
+
+/** Names of the marker files in `directory` (each hostile program leaves one). */
+function markers(directory: string): string[] {
+  return existsSync(directory) ? readdirSync(directory).sort() : [];
+}
 
 const HOOKS = [
   'pre-commit',
@@ -31,10 +46,12 @@ beforeEach(async () => {
   markerDir = dir.join('markers');
   mkdirSync(markerDir);
   leave = (name) => `touch ${markerDir}/${name}`;
-  repo = createRepository(dir.join('repo'), {
-    'a.txt': 'hello\n',
-    'b.md': '# title\n',
-    '.gitattributes': '*.txt filter=evil diff=evil merge=evil\n*.md diff=evil2\n',
+  repo = createGitRepository(dir.join('repo'), {
+    files: {
+      'a.txt': 'hello\n',
+      'b.md': '# title\n',
+      '.gitattributes': '*.txt filter=evil diff=evil merge=evil\n*.md diff=evil2\n',
+    },
   });
 });
 afterEach(async () => {
@@ -134,18 +151,18 @@ describe('a hostile repository', () => {
   beforeEach(makeHostile);
 
   it('really is hostile: at yolo its configuration runs programs', async () => {
-    const registry = gitRegistry(repo, 'yolo');
-    for (const command of ['status', 'diff', 'log -p -1', 'blame b.md']) await registry.execute('git', { command });
+    const agent = gitAgent(repo, 'yolo');
+    for (const command of ['status', 'diff', 'log -p -1', 'blame b.md']) await agent.call('git', { command });
     expect(markers(markerDir)).toEqual(
       expect.arrayContaining(['fsmonitor', 'filter-process', 'included-textconv', 'hookspath-post-index-change']),
     );
   });
 
   it.each(['sandboxed', 'trusted'] as const)('runs nothing during read-only commands at %s', async (level) => {
-    const registry = gitRegistry(repo, level);
+    const agent = gitAgent(repo, level);
     const failed: string[] = [];
     for (const command of READ_ONLY_COMMANDS) {
-      const result = await registry.execute('git', { command });
+      const result = await agent.call('git', { command });
       if (!result.success && command !== 'st' && command !== 'log --show-signature -1') failed.push(`${command}: ${result.error}`);
     }
     expect(markers(markerDir)).toEqual([]);
@@ -153,14 +170,14 @@ describe('a hostile repository', () => {
   });
 
   it('still shows real content (neutralised, not broken)', async () => {
-    const registry = gitRegistry(repo, 'sandboxed');
-    expect((await registry.execute('git', { command: 'diff' })).output).toContain('+changed in the work tree');
-    expect((await registry.execute('git', { command: 'show HEAD:a.txt' })).output).toBe('hello');
+    const agent = gitAgent(repo, 'sandboxed');
+    expect((await agent.call('git', { command: 'diff' })).output).toContain('+changed in the work tree');
+    expect((await agent.call('git', { command: 'show HEAD:a.txt' })).output).toBe('hello');
     expect(markers(markerDir)).toEqual([]);
   });
 
   it('refuses write commands at trusted, naming the settings', async () => {
-    const registry = gitRegistry(repo, 'trusted');
+    const agent = gitAgent(repo, 'trusted');
     for (const command of [
       'add a.txt',
       'commit -am x',
@@ -173,7 +190,7 @@ describe('a hostile repository', () => {
       'archive --format=tar.evil HEAD',
       'commit --trailer sign=x -m y --allow-empty',
     ]) {
-      const result = await registry.execute('git', { command });
+      const result = await agent.call('git', { command });
       expect(result, command).toMatchObject({ kind: 'forbidden' });
       expect(result.error, command).toContain("This repository's own configuration sets");
       expect(result.error, command).toContain('filter.evil.clean');
@@ -185,11 +202,11 @@ describe('a hostile repository', () => {
 describe('repository hooks and transports', () => {
   it('runs no hooks below yolo, and does at yolo', async () => {
     installHooks(join(repo, '.git', 'hooks'), 'hook');
-    const trusted = gitRegistry(repo, 'trusted');
-    expect(await trusted.execute('git', { command: 'commit --allow-empty -m quiet' })).toMatchObject({ success: true });
-    expect(await trusted.execute('git', { command: 'switch -c other' })).toMatchObject({ success: true });
+    const trusted = gitAgent(repo, 'trusted');
+    expect(await trusted.call('git', { command: 'commit --allow-empty -m quiet' })).toMatchObject({ success: true });
+    expect(await trusted.call('git', { command: 'switch -c other' })).toMatchObject({ success: true });
     expect(markers(markerDir)).toEqual([]);
-    await gitRegistry(repo, 'yolo').execute('git', { command: 'commit --allow-empty -m loud' });
+    await gitAgent(repo, 'yolo').call('git', { command: 'commit --allow-empty -m loud' });
     expect(markers(markerDir)).toContain('hook-pre-commit');
   });
 
@@ -198,10 +215,10 @@ describe('repository hooks and transports', () => {
     git(repo, 'config', `url.ext::sh -c touch% ${markerDir}/ext.insteadOf`, 'evil:');
     git(repo, 'config', 'protocol.ext.allow', 'always');
     for (const command of ['fetch origin', 'ls-remote origin', 'pull origin main']) {
-      expect((await gitRegistry(repo, 'trusted').execute('git', { command })).success, command).toBe(false);
+      expect((await gitAgent(repo, 'trusted').call('git', { command })).success, command).toBe(false);
     }
     expect(markers(markerDir)).toEqual([]);
-    await gitRegistry(repo, 'yolo').execute('git', { command: 'fetch origin' });
+    await gitAgent(repo, 'yolo').call('git', { command: 'fetch origin' });
     expect(markers(markerDir)).toEqual(['extrepo']);
   });
 });
@@ -209,7 +226,7 @@ describe('repository hooks and transports', () => {
 describe('option injection below yolo', () => {
   const outside = () => dir.join('outside');
   beforeEach(() => {
-    createRepository(outside(), { 'secret.txt': 'top secret\n' });
+    createGitRepository(outside(), { files: { 'secret.txt': 'top secret\n' } });
   });
 
   it.each([
@@ -259,7 +276,7 @@ describe('option injection below yolo', () => {
   ])('refuses %j at sandboxed and trusted', async (template, reason) => {
     const command = template.replaceAll('{touch}', leave('injected')).replaceAll('{outside}', outside());
     for (const level of ['sandboxed', 'trusted'] as PermissionLevel[]) {
-      const result = await gitRegistry(repo, level, () => true).execute('git', { command });
+      const result = await gitAgent(repo, level, true).call('git', { command });
       expect(result.kind, `${level}: ${command}`).toBe('forbidden');
       if (level === 'trusted') expect(result.error).toContain(reason);
     }
@@ -284,7 +301,7 @@ describe('option injection below yolo', () => {
     ['-C {outside} commit --allow-empty -m x', 'trusted'],
   ])('keeps paths in the sandbox: %j at %s', async (template, level) => {
     const command = template.replaceAll('{outside}', outside());
-    const result = await gitRegistry(repo, level as PermissionLevel).execute('git', { command });
+    const result = await gitAgent(repo, level as PermissionLevel).call('git', { command });
     expect(result, command).toMatchObject({ kind: 'forbidden' });
     expect(result.output).not.toContain('top secret');
     expect(git(outside(), 'log', '--format=%s')).toBe('Initial commit\n');
@@ -292,11 +309,11 @@ describe('option injection below yolo', () => {
 
   it('accepts -C inside the sandbox and real options that look like prefixes', async () => {
     mkdirSync(join(repo, 'sub'));
-    const registry = gitRegistry(repo, 'sandboxed');
-    expect(await registry.execute('git', { command: '-C sub rev-parse --show-prefix' })).toMatchObject({ output: 'sub/' });
-    expect(await registry.execute('git', { command: 'diff --text HEAD' })).toMatchObject({ success: true });
-    expect(await registry.execute('git', { command: 'ls-files --exclude=*.md -o' })).toMatchObject({ success: true });
-    expect(await registry.execute('git', { command: 'log --author "/not/a/path" --format=%s' })).toMatchObject({ success: true });
+    const agent = gitAgent(repo, 'sandboxed');
+    expect(await agent.call('git', { command: '-C sub rev-parse --show-prefix' })).toMatchObject({ output: 'sub/' });
+    expect(await agent.call('git', { command: 'diff --text HEAD' })).toMatchObject({ success: true });
+    expect(await agent.call('git', { command: 'ls-files --exclude=*.md -o' })).toMatchObject({ success: true });
+    expect(await agent.call('git', { command: 'log --author "/not/a/path" --format=%s' })).toMatchObject({ success: true });
   });
 });
 
@@ -304,28 +321,28 @@ describe('repositories that point outside the sandbox', () => {
   let inside: string;
   let outside: string;
   beforeEach(() => {
-    outside = createRepository(dir.join('outside'), { 'secret.txt': 'top secret\n' });
+    outside = createGitRepository(dir.join('outside'), { files: { 'secret.txt': 'top secret\n' } });
     inside = dir.join('inside');
     mkdirSync(inside);
   });
 
   it('refuses a .git file whose gitdir is outside', async () => {
     writeFileSync(join(inside, '.git'), `gitdir: ${outside}/.git\n`);
-    const result = await gitRegistry(inside, 'sandboxed').execute('git', { command: 'log -p' });
+    const result = await gitAgent(inside, 'sandboxed').call('git', { command: 'log -p' });
     expect(result).toMatchObject({ kind: 'forbidden' });
     expect(result.output).not.toContain('top secret');
   });
 
   it('refuses core.worktree outside', async () => {
-    createRepository(inside);
+    createGitRepository(inside);
     git(inside, 'config', 'core.worktree', outside);
-    expect(await gitRegistry(inside, 'sandboxed').execute('git', { command: 'grep secret' })).toMatchObject({ kind: 'forbidden' });
+    expect(await gitAgent(inside, 'sandboxed').call('git', { command: 'grep secret' })).toMatchObject({ kind: 'forbidden' });
   });
 
   it('refuses object alternates outside', async () => {
-    createRepository(inside);
+    createGitRepository(inside);
     writeFileSync(join(inside, '.git', 'objects', 'info', 'alternates'), `${outside}/.git/objects\n`);
-    expect(await gitRegistry(inside, 'sandboxed').execute('git', { command: 'status' })).toMatchObject({ kind: 'forbidden' });
+    expect(await gitAgent(inside, 'sandboxed').call('git', { command: 'status' })).toMatchObject({ kind: 'forbidden' });
   });
 });
 
@@ -336,7 +353,7 @@ describe('inherited environment', () => {
   });
 
   it('drops GIT_* variables of the host process', async () => {
-    const outside = createRepository(dir.join('outside'), { 'secret.txt': 'top secret\n' });
+    const outside = createGitRepository(dir.join('outside'), { files: { 'secret.txt': 'top secret\n' } });
     const external = dir.join('external.sh');
     writeScript(external, leave('git-external-diff'));
     Object.assign(planted, {
@@ -348,10 +365,10 @@ describe('inherited environment', () => {
     });
     Object.assign(process.env, planted);
     writeFileSync(join(repo, 'a.txt'), 'changed\n');
-    const registry = gitRegistry(repo, 'yolo');
-    const diff = await registry.execute('git', { command: 'diff' });
+    const agent = gitAgent(repo, 'yolo');
+    const diff = await agent.call('git', { command: 'diff' });
     expect(diff.output).toContain('+changed');
-    expect((await registry.execute('git', { command: 'ls-files' })).output).not.toContain('secret.txt');
+    expect((await agent.call('git', { command: 'ls-files' })).output).not.toContain('secret.txt');
     expect(markers(markerDir)).toEqual([]);
   });
 });

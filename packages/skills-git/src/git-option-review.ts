@@ -1,5 +1,5 @@
 import { type PathAccess, PermissionDeniedError } from '@nexus/core';
-import { type GitArguments, isShortOptionBundle, longOptionName } from './git-arguments.js';
+import { isShortOptionBundle, longOptionName, type ParsedGitCommand } from './git-arguments.js';
 
 /** A path named by a git command line that must stay inside the sandbox. */
 export interface NamedPath {
@@ -175,7 +175,7 @@ function looksLikePath(word: string): boolean {
   return word.startsWith('/') || /(^|\/)\.\.(\/|$)/.test(word);
 }
 
-function reviewGlobals(parsed: GitArguments, access: PathAccess, paths: NamedPath[]): void {
+function reviewGlobals(parsed: ParsedGitCommand, access: PathAccess, paths: NamedPath[]): void {
   for (const { name, value } of parsed.globals) {
     const kind = ALLOWED_GLOBALS[name];
     if (kind === undefined)
@@ -196,7 +196,7 @@ function reviewGlobals(parsed: GitArguments, access: PathAccess, paths: NamedPat
  * (`--output`); abbreviations of inspected options; `ext::`/`fd::` transports in any case.
  * `-C` values are left to the caller, which resolves them in order.
  */
-export function reviewGitOptions(parsed: GitArguments, readOnly: boolean): NamedPath[] {
+export function reviewGitOptions(parsed: ParsedGitCommand, readOnly: boolean): NamedPath[] {
   const paths: NamedPath[] = [];
   reviewGlobals(parsed, readOnly ? 'read' : 'write', paths);
   const subcommand = parsed.subcommand ?? '';

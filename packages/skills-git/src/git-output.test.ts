@@ -1,21 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolResult } from '@nexus/core';
-import { type TestDir, testdir } from '@nexus/test-utils';
+import { createTestAgent } from '@nexus/registry/testing';
+import { createGitRepository, git, type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  BRANCH_FORMAT_OPTION,
-  formatStatus,
-  type GitBranch,
-  type GitStatus,
-  isReadOnlyGitInvocation,
-  LOG_FORMAT_OPTIONS,
-  parseBranchList,
-  parseGitArguments,
-  parseLogCommits,
-  parseStatusPorcelainV2,
-} from './index.js';
-import { createRepository, git, gitRegistry } from './test-support.js';
+import { parseGitArguments } from './git-arguments.js';
+import { isReadOnlyGitCommand } from './git-command-filter.js';
+import { type GitBranch, type GitStatus, gitSkills } from './index.js';
+import { BRANCH_FORMAT_OPTION, parseBranchList } from './output/branch-list.js';
+import { LOG_FORMAT_OPTIONS, parseLogCommits } from './output/log-commits.js';
+import { formatStatus, parseStatusPorcelainV2 } from './output/status-porcelain.js';
 
 function dataOf<T>(result: ToolResult): T {
   return result.data as unknown as T;
@@ -39,7 +33,7 @@ describe('parseGitArguments', () => {
   });
 
   it('tells listing from changing for branch, tag, remote, stash and reflog', () => {
-    const readOnly = (line: string) => isReadOnlyGitInvocation({ argv: line.split(' '), subcommand: undefined });
+    const readOnly = (line: string) => isReadOnlyGitCommand(parseGitArguments(line.split(' ')));
     expect(
       [
         'branch',
@@ -161,7 +155,7 @@ describe('structured data from real repositories', () => {
   let clone: string;
   beforeEach(async () => {
     dir = await testdir();
-    upstream = createRepository(dir.join('upstream'));
+    upstream = createGitRepository(dir.join('upstream'));
     clone = dir.join('clone');
     git(dir.path, 'clone', '-q', upstream, clone);
     git(clone, 'config', 'user.name', 'Test User');
@@ -175,10 +169,10 @@ describe('structured data from real repositories', () => {
     git(clone, 'commit', '-q', '--allow-empty', '-m', 'local');
     git(upstream, 'commit', '-q', '--allow-empty', '-m', 'remote');
     git(clone, 'fetch', '-q');
-    const registry = gitRegistry(clone, 'sandboxed');
-    const status = dataOf<{ status: GitStatus }>(await registry.execute('git', { command: 'status' })).status;
+    const agent = createTestAgent({ cwd: clone, families: [gitSkills] });
+    const status = dataOf<{ status: GitStatus }>(await agent.call('git', { command: 'status' })).status;
     expect(status.branch).toMatchObject({ head: 'main', upstream: 'origin/main', ahead: 1, behind: 1 });
-    const branches = dataOf<{ branches: GitBranch[] }>(await registry.execute('git', { command: 'branch -a' })).branches;
+    const branches = dataOf<{ branches: GitBranch[] }>(await agent.call('git', { command: 'branch -a' })).branches;
     expect(branches.find((branch) => branch.name === 'main')).toMatchObject({
       current: true,
       upstream: 'origin/main',
@@ -196,7 +190,7 @@ describe('structured data from real repositories', () => {
     git(clone, 'commit', '-q', '-am', 'theirs');
     git(clone, 'checkout', '-q', 'main');
     expect(() => git(clone, 'merge', '-q', 'theirs')).toThrow();
-    const result = await gitRegistry(clone, 'sandboxed').execute('git', { command: 'status' });
+    const result = await createTestAgent({ cwd: clone, families: [gitSkills] }).call('git', { command: 'status' });
     expect(dataOf<{ status: GitStatus }>(result).status.entries).toEqual([{ kind: 'unmerged', index: 'U', worktree: 'U', path: 'a.txt' }]);
     expect(result.output).toContain('UU a.txt');
   });

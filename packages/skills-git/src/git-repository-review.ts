@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { PermissionDeniedError } from '@nexus/core';
-import type { RunResult } from '@nexus/skills-exec';
+import type { RunResult } from '@nexus/process';
 import { assertNoRepositoryPrograms, neutralizingOverrides, parseConfigList } from './git-config-hardening.js';
 
 /** Runs a helper git command with the same global options and hardening as the real one. */

@@ -1,10 +1,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ConfirmationRequest, resolvePreset, ServiceContainer, type ToolResult } from '@nexus/core';
-import { type TestDir, testdir } from '@nexus/test-utils';
+import { type ConfirmationRequest, type PermissionLevel, resolvePreset, ServiceContainer, type ToolResult } from '@nexus/core';
+import { createTestAgent } from '@nexus/registry/testing';
+import { createGitRepository, git, type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GIT_TIMEOUT_SECONDS, type GitBranch, type GitCommit, type GitStatus, gitSkill, gitSkills } from './index.js';
-import { createRepository, git, gitRegistry } from './test-support.js';
+import { GIT_TIMEOUT_SECONDS } from './git-skill.js';
+import { type GitBranch, type GitCommit, type GitStatus, gitSkill, gitSkills } from './index.js';
+
+const gitAgent = (cwd: string, preset: PermissionLevel, confirm?: boolean) =>
+  createTestAgent({ cwd, preset, families: [gitSkills], confirm });
 
 function dataOf<T>(result: ToolResult): T {
   return result.data as unknown as T;
@@ -14,7 +18,7 @@ let dir: TestDir;
 let repo: string;
 beforeEach(async () => {
   dir = await testdir();
-  repo = createRepository(dir.join('repo'));
+  repo = createGitRepository(dir.join('repo'));
 });
 afterEach(async () => {
   await dir.cleanup();
@@ -23,7 +27,7 @@ afterEach(async () => {
 describe('gitSkills family', () => {
   it('holds the git skill, offered at every level', () => {
     expect(gitSkills).toMatchObject({ name: 'git', skills: [{ name: 'git', minimumLevel: 'sandboxed' }] });
-    expect(gitRegistry(repo, 'sandboxed').getDefinitionsForPermissions(resolvePreset('sandboxed', { cwd: repo }))).toHaveLength(1);
+    expect(gitAgent(repo, 'sandboxed').registry.getDefinitionsForPermissions(resolvePreset('sandboxed', { cwd: repo }))).toHaveLength(1);
     expect(gitSkill.parameters).toMatchObject({
       required: ['command'],
       properties: { command: { type: 'string' }, cwd: { type: 'string' } },
@@ -39,7 +43,7 @@ describe('read-only commands at sandboxed', () => {
     writeFileSync(join(repo, 'staged.txt'), 'staged\n');
     git(repo, 'add', 'staged.txt');
     git(repo, 'mv', 'a.txt', 'renamed.txt');
-    const result = await gitRegistry(repo, 'sandboxed').execute('git', { command: 'git status' });
+    const result = await gitAgent(repo, 'sandboxed').call('git', { command: 'git status' });
     expect(result.success).toBe(true);
     expect(result.output).toBe(['## main', 'RM a.txt -> renamed.txt', 'A  staged.txt', '?? new file.txt'].join('\n'));
     const status = dataOf<{ status: GitStatus }>(result).status;
@@ -53,11 +57,11 @@ describe('read-only commands at sandboxed', () => {
   });
 
   it('reports a clean tree and keeps a format the caller chose', async () => {
-    const registry = gitRegistry(repo, 'sandboxed');
-    const clean = await registry.execute('git', { command: 'status' });
+    const agent = gitAgent(repo, 'sandboxed');
+    const clean = await agent.call('git', { command: 'status' });
     expect(clean.output).toBe('## main\nnothing to commit, working tree clean');
     expect(clean.data).toMatchObject({ status: { clean: true, entries: [] } });
-    const short = await registry.execute('git', { command: 'status -s' });
+    const short = await agent.call('git', { command: 'status -s' });
     expect(short).toMatchObject({ success: true, output: '(no output)' });
     expect(short.data).not.toHaveProperty('status');
   });
@@ -69,7 +73,7 @@ describe('read-only commands at sandboxed', () => {
     git(repo, 'commit', '-q', '-m', 'Add b');
     git(repo, 'checkout', '-q', 'main');
     git(repo, 'merge', '-q', '--no-ff', '-m', 'Merge side', 'side');
-    const result = await gitRegistry(repo, 'sandboxed').execute('git', { command: 'log --topo-order -n 3' });
+    const result = await gitAgent(repo, 'sandboxed').call('git', { command: 'log --topo-order -n 3' });
     const commits = dataOf<{ commits: GitCommit[] }>(result).commits;
     expect(commits.map((commit) => commit.subject)).toEqual(['Merge side', 'Add b', 'Initial commit']);
     expect(commits[0]?.parents).toHaveLength(2);
@@ -82,14 +86,14 @@ describe('read-only commands at sandboxed', () => {
     expect(result.output).toContain(
       'Author: Test User <test@example.com>\nDate:   2024-01-02T03:04:05+00:00\n\n    Initial commit\n\n    With a body line.',
     );
-    const oneline = await gitRegistry(repo, 'sandboxed').execute('git', { command: 'log --oneline' });
+    const oneline = await gitAgent(repo, 'sandboxed').call('git', { command: 'log --oneline' });
     expect(oneline.output.split('\n')).toHaveLength(3);
     expect(oneline.data).not.toHaveProperty('commits');
   });
 
   it('parses branch listings', async () => {
     git(repo, 'branch', 'feature');
-    const result = await gitRegistry(repo, 'sandboxed').execute('git', { command: 'branch' });
+    const result = await gitAgent(repo, 'sandboxed').call('git', { command: 'branch' });
     expect(result.output).toBe('  feature\n* main');
     const branches = dataOf<{ branches: GitBranch[] }>(result).branches;
     expect(branches).toEqual([
@@ -129,7 +133,7 @@ describe('read-only commands at sandboxed', () => {
     ['remote -v', (output: string) => expect(output).toBe('(no output)')],
   ])('runs %s', async (command, check) => {
     writeFileSync(join(repo, 'a.txt'), 'hello\nmore\n');
-    const result = await gitRegistry(repo, 'sandboxed').execute('git', { command });
+    const result = await gitAgent(repo, 'sandboxed').call('git', { command });
     expect(result.error).toBe('');
     check(result.output);
   });
@@ -152,38 +156,38 @@ describe('read-only commands at sandboxed', () => {
     'gc',
   ])('refuses %j', async (command) => {
     const before = git(repo, 'for-each-ref');
-    const result = await gitRegistry(repo, 'sandboxed').execute('git', { command });
+    const result = await gitAgent(repo, 'sandboxed').call('git', { command });
     expect(result).toMatchObject({ kind: 'forbidden' });
     expect(result.error).toMatch(/read-only|blocked/);
     expect(git(repo, 'for-each-ref')).toBe(before);
   });
 
   it('refuses a working directory outside the sandbox', async () => {
-    const other = createRepository(dir.join('other'));
-    expect(await gitRegistry(repo, 'sandboxed').execute('git', { command: 'status', cwd: other })).toMatchObject({ kind: 'forbidden' });
-    expect(await gitRegistry(repo, 'sandboxed').execute('git', { command: 'status', cwd: '..' })).toMatchObject({ kind: 'forbidden' });
+    const other = createGitRepository(dir.join('other'));
+    expect(await gitAgent(repo, 'sandboxed').call('git', { command: 'status', cwd: other })).toMatchObject({ kind: 'forbidden' });
+    expect(await gitAgent(repo, 'sandboxed').call('git', { command: 'status', cwd: '..' })).toMatchObject({ kind: 'forbidden' });
   });
 });
 
 describe('trusted', () => {
   it('runs write commands', async () => {
-    const registry = gitRegistry(repo, 'trusted');
+    const agent = gitAgent(repo, 'trusted');
     writeFileSync(join(repo, 'b.txt'), 'b\n');
-    expect(await registry.execute('git', { command: 'add b.txt' })).toMatchObject({ success: true });
-    expect(await registry.execute('git', { command: 'commit -m "Add b"' })).toMatchObject({ success: true });
+    expect(await agent.call('git', { command: 'add b.txt' })).toMatchObject({ success: true });
+    expect(await agent.call('git', { command: 'commit -m "Add b"' })).toMatchObject({ success: true });
     expect(git(repo, 'log', '-1', '--format=%s').trim()).toBe('Add b');
-    expect(await registry.execute('git', { command: 'switch -c feature' })).toMatchObject({ success: true });
-    expect(await registry.execute('git', { command: 'checkout main' })).toMatchObject({ success: true });
-    expect(await registry.execute('git', { command: 'branch -d feature' })).toMatchObject({ success: true });
+    expect(await agent.call('git', { command: 'switch -c feature' })).toMatchObject({ success: true });
+    expect(await agent.call('git', { command: 'checkout main' })).toMatchObject({ success: true });
+    expect(await agent.call('git', { command: 'branch -d feature' })).toMatchObject({ success: true });
   });
 
   it('clones and initialises inside the working directory', async () => {
-    const registry = gitRegistry(repo, 'trusted');
-    createRepository(dir.join('upstream'), { 'up.txt': 'from upstream\n' });
-    const cloned = await registry.execute('git', { command: 'clone -q ../upstream copy' });
+    const agent = gitAgent(repo, 'trusted');
+    createGitRepository(dir.join('upstream'), { files: { 'up.txt': 'from upstream\n' } });
+    const cloned = await agent.call('git', { command: 'clone -q ../upstream copy' });
     expect(cloned.error).toBe('');
     expect(readFileSync(join(repo, 'copy', 'up.txt'), 'utf8')).toBe('from upstream\n');
-    expect(await registry.execute('git', { command: 'init -q fresh' })).toMatchObject({ success: true });
+    expect(await agent.call('git', { command: 'init -q fresh' })).toMatchObject({ success: true });
     expect(existsSync(join(repo, 'fresh', '.git'))).toBe(true);
   });
 
@@ -229,45 +233,55 @@ describe('trusted', () => {
     ['help log', 'only built-in git commands'],
     ['st', 'only built-in git commands'],
   ])('refuses %j with its reason', async (command, reason) => {
-    const result = await gitRegistry(repo, 'trusted').execute('git', { command });
+    const result = await gitAgent(repo, 'trusted').call('git', { command });
     expect(result).toMatchObject({ kind: 'forbidden' });
     expect(result.error).toContain(reason);
   });
 
   it('never lets checkout overwrite a modified file', async () => {
     writeFileSync(join(repo, 'a.txt'), 'precious work\n');
-    const result = await gitRegistry(repo, 'trusted').execute('git', { command: 'checkout a.txt' });
+    const result = await gitAgent(repo, 'trusted').call('git', { command: 'checkout a.txt' });
     expect(result).toMatchObject({ kind: 'execution_failed', error: expect.stringContaining('invalid reference: a.txt') });
     expect(readFileSync(join(repo, 'a.txt'), 'utf8')).toBe('precious work\n');
-    expect(await gitRegistry(repo, 'trusted').execute('git', { command: 'checkout .' })).toMatchObject({ success: false });
+    expect(await gitAgent(repo, 'trusted').call('git', { command: 'checkout .' })).toMatchObject({ success: false });
     expect(readFileSync(join(repo, 'a.txt'), 'utf8')).toBe('precious work\n');
   });
 
   it('unstages with restore --staged', async () => {
     writeFileSync(join(repo, 'a.txt'), 'work\n');
     git(repo, 'add', 'a.txt');
-    expect(await gitRegistry(repo, 'trusted').execute('git', { command: 'restore --staged a.txt' })).toMatchObject({ success: true });
+    expect(await gitAgent(repo, 'trusted').call('git', { command: 'restore --staged a.txt' })).toMatchObject({ success: true });
     expect(readFileSync(join(repo, 'a.txt'), 'utf8')).toBe('work\n');
     expect(git(repo, 'status', '--porcelain')).toBe(' M a.txt\n');
   });
 
   it('asks before a write command in a repository outside the working directory', async () => {
-    const other = createRepository(dir.join('other'));
-    const requests: ConfirmationRequest[] = [];
-    const refusing = gitRegistry(repo, 'trusted', (request) => (requests.push(request), false));
-    expect(await refusing.execute('git', { command: 'commit --allow-empty -m x', cwd: other })).toMatchObject({ kind: 'forbidden' });
-    expect(requests[0]).toMatchObject({ tool: 'git', action: expect.stringContaining(other) });
-    expect(await refusing.execute('git', { command: 'log -1', cwd: other })).toMatchObject({ success: true });
-    const approving = gitRegistry(repo, 'trusted', () => true);
-    expect(await approving.execute('git', { command: 'commit --allow-empty -m outside', cwd: other })).toMatchObject({ success: true });
+    const other = createGitRepository(dir.join('other'));
+    const refusing = gitAgent(repo, 'trusted', false);
+    expect(await refusing.call('git', { command: 'commit --allow-empty -m x', cwd: other })).toMatchObject({ kind: 'forbidden' });
+    expect(refusing.confirmations[0]).toMatchObject({ tool: 'git', action: expect.stringContaining(other) });
+    expect(await refusing.call('git', { command: 'log -1', cwd: other })).toMatchObject({ success: true });
+    const approving = gitAgent(repo, 'trusted', true);
+    expect(await approving.call('git', { command: 'commit --allow-empty -m outside', cwd: other })).toMatchObject({ success: true });
     expect(git(other, 'log', '-1', '--format=%s').trim()).toBe('outside');
+  });
+
+  it("asks the call's own confirm (an MCP client, a terminal) for -C outside the working directory", async () => {
+    const other = createGitRepository(dir.join('other'));
+    const agent = gitAgent(repo, 'trusted', false);
+    const asked: ConfirmationRequest[] = [];
+    const confirm = (request: ConfirmationRequest) => (asked.push(request), true);
+    expect(await agent.call('git', { command: `-C ${other} commit --allow-empty -m asked` }, { confirm })).toMatchObject({ success: true });
+    expect(asked[0]).toMatchObject({ tool: 'git', action: expect.stringContaining(other) });
+    expect(agent.confirmations).toEqual([]);
+    expect(git(other, 'log', '-1', '--format=%s').trim()).toBe('asked');
   });
 });
 
 describe('yolo', () => {
   it('runs destructive commands', async () => {
     writeFileSync(join(repo, 'a.txt'), 'lost\n');
-    const result = await gitRegistry(repo, 'yolo').execute('git', { command: 'reset --hard' });
+    const result = await gitAgent(repo, 'yolo').call('git', { command: 'reset --hard' });
     expect(result).toMatchObject({ success: true });
     expect(readFileSync(join(repo, 'a.txt'), 'utf8')).toBe('hello\n');
   });
@@ -281,13 +295,13 @@ describe('parameters', () => {
     [{ command: 'status', cwd: ['x'] }, 'cwd'],
     [{ command: 'status', timeout: 5 }, 'timeout'],
   ])('%j is invalid_input naming %s', async (args, parameter) => {
-    const result = await gitRegistry(repo, 'sandboxed').execute('git', args);
+    const result = await gitAgent(repo, 'sandboxed').call('git', args);
     expect(result).toMatchObject({ kind: 'invalid_input', data: { parameters: [parameter] } });
   });
 
   it('refuses shell syntax in the command', async () => {
     for (const command of ['status; rm -rf /', 'log | head', 'log $(id)', 'status > out', 'status && push']) {
-      const result = await gitRegistry(repo, 'yolo').execute('git', { command });
+      const result = await gitAgent(repo, 'yolo').call('git', { command });
       expect(result, command).toMatchObject({ kind: 'invalid_input', error: expect.stringContaining('shell syntax is refused') });
     }
     expect(existsSync(join(repo, 'out'))).toBe(false);

@@ -1,7 +1,7 @@
 import { type JsonValue, ToolResult } from '@nexus/core';
-import { type RunResult, runResultData, toolResultFromRun } from '@nexus/skills-exec';
-import { beforeSeparator, type GitArguments, hasOption, longOptionName } from './git-arguments.js';
-import { isReadOnlyGitInvocation } from './git-command-filter.js';
+import { type RunResult, runResultData, toolResultFromRun } from '@nexus/process';
+import { beforeSeparator, hasOption, longOptionName, type ParsedGitCommand } from './git-arguments.js';
+import { isReadOnlyGitCommand } from './git-command-filter.js';
 import { BRANCH_FORMAT_OPTION, formatBranches, parseBranchList } from './output/branch-list.js';
 import { formatCommits, LOG_FORMAT_OPTIONS, parseLogCommits } from './output/log-commits.js';
 import { formatStatus, parseStatusPorcelainV2 } from './output/status-porcelain.js';
@@ -57,7 +57,7 @@ function selectsCommitsOnly(word: string): boolean {
  * Which structured form a command gets: `status`, `log` and branch listings whose arguments
  * leave the output format to the skill (no `--porcelain`, `--format`, `-p`, `-v` …).
  */
-export function structuredKind(parsed: GitArguments): StructuredKind | undefined {
+export function structuredKind(parsed: ParsedGitCommand): StructuredKind | undefined {
   const { subcommand, rest } = parsed;
   if (subcommand === 'status' && !hasOption(rest, ['--porcelain', '--short', '--long', '--null', '--verbose', '--column'], 'szv'))
     return 'status';
@@ -70,7 +70,7 @@ export function structuredKind(parsed: GitArguments): StructuredKind | undefined
     return 'log';
   if (
     subcommand === 'branch' &&
-    isReadOnlyGitInvocation({ argv: ['branch', ...rest], subcommand }) &&
+    isReadOnlyGitCommand(parsed) &&
     !hasOption(rest, ['--format', '--verbose', '--column', '--show-current'], 'v')
   ) {
     return 'branch';

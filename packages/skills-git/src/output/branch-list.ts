@@ -1,4 +1,4 @@
-/** One branch of {@link parseBranchList}. */
+/** One branch of a branch listing: an entry of the git skill's `data.branches`. */
 export interface GitBranch {
   /** Short name (`main`, `origin/main`), or `(HEAD detached at …)`. */
   name: string;

@@ -1,4 +1,4 @@
-/** One commit of {@link parseLogCommits}. */
+/** One commit of a log: an entry of the git skill's `data.commits`. */
 export interface GitCommit {
   hash: string;
   shortHash: string;

@@ -10,7 +10,7 @@ export interface GitStatusEntry {
   originalPath?: string;
 }
 
-/** `git status --porcelain=v2 --branch`, parsed. */
+/** `git status --porcelain=v2 --branch`, parsed: the git skill's `data.status`. */
 export interface GitStatus {
   branch: {
     /** Branch name; `null` when HEAD is detached. */
