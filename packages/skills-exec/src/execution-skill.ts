@@ -1,8 +1,5 @@
 import { defineSkill, InvalidParametersError, type JsonSchema, type ServiceContainer, type SkillSpec, ToolResult } from '@nexus/core';
-import { clampTimeoutSeconds, timeoutParameter } from './command-timeout.js';
-import { resolveWorkingDirectory } from './resolve-working-directory.js';
-import { runProcess } from './run-process.js';
-import { toolResultFromRun } from './tool-result-from-run.js';
+import { clampTimeoutSeconds, resolveWorkingDirectory, runProcess, timeoutParameter, toolResultFromRun } from '@nexus/process';
 
 /** Arguments every execution skill takes besides its own. */
 export interface ExecutionArguments {
@@ -49,11 +46,12 @@ export function requireString(args: object, name: string): string {
 
 /**
  * Defines a command-running skill (seed 000 §ExecutionSkill) from what makes it different — its
- * parameters and how it builds the command. Everything else is shared: `minimumLevel: 'trusted'`,
- * a refusal inside the skill at `sandboxed` or without a policy (defense in depth), the `timeout`
- * (clamped to 1–300 s) and `cwd` (sandbox-checked) parameters, confirmation through
- * `services.confirm` (granted at `yolo`, asked at `trusted`, refused without a confirmer), the
- * process runner, and output formatted for an LLM with the structured run in `data`.
+ * parameters and how it builds the command. Everything else is shared: `minimumLevel: 'trusted'`
+ * (which `defineSkill` enforces inside the skill too, also without a policy), the `timeout`
+ * (clamped to 1–300 s) and `cwd` (sandbox-checked) parameters, confirmation of every command
+ * (granted at `yolo`; asked at `trusted` of the call's own `confirm`, else the `confirm` service;
+ * refused with neither), the process runner, and output formatted for an LLM with the structured
+ * run in `data`.
  */
 export function defineExecutionSkill<Args extends ExecutionArguments>(definition: ExecutionSkillDefinition<Args>): SkillSpec {
   const { name, description, parameters, required, prepare, describe } = definition;
@@ -78,19 +76,15 @@ export function defineExecutionSkill<Args extends ExecutionArguments>(definition
     minimumLevel: 'trusted',
     create:
       (services) =>
-      async (args, { signal }) => {
-        const level = services.getPermissionLevel();
-        if (level !== 'trusted' && level !== 'yolo') {
-          return ToolResult.fail(
-            `${name} is disabled at the ${level ?? 'default (sandboxed)'} permission level; it needs trusted or yolo. This is a defense-in-depth check inside the skill.`,
-            'forbidden',
-          );
-        }
+      async (args, { signal, confirm }) => {
         const timeout = clampTimeoutSeconds(args.timeout);
         const command = prepare(args, services);
         const cwd = await resolveWorkingDirectory(services, name, args.cwd);
-        if (!(await services.confirm({ tool: name, action: describe(args, command), detail: `working directory: ${cwd}` }))) {
-          return ToolResult.fail(`${name} needs confirmation at the ${level} level, and it was not given.`, 'forbidden');
+        if (!(await services.confirm({ tool: name, action: describe(args, command), detail: `working directory: ${cwd}` }, confirm))) {
+          return ToolResult.fail(
+            `${name} needs confirmation at the ${services.getPermissionLevel()} level, and it was not given.`,
+            'forbidden',
+          );
         }
         const { file, args: argv, input, env } = command;
         const result = await runProcess(file, argv, { cwd, timeoutMs: timeout * 1000, signal, input, env });

@@ -1,4 +1,4 @@
-import { runProcess } from '@nexus/skills-exec';
+import { runProcess } from '@nexus/process';
 import { type GitRemote, parseRemoteUrl } from './git-remote.js';
 
 const REMOTE_TIMEOUT_MS = 5_000;

@@ -1,5 +1,5 @@
+import { splitCommand } from '@nexus/process';
 import { defineExecutionSkill, type ExecutionArguments, requireString } from '../execution-skill.js';
-import { splitCommand } from '../split-command.js';
 
 /** Arguments of `bash_safe`. */
 export interface BashSafeArguments extends ExecutionArguments {

@@ -8,7 +8,7 @@ declare module '@nexus/core' {
 }
 
 /** Interpreter `run_python` uses when no `pythonExecutable` service is registered. */
-export const DEFAULT_PYTHON_EXECUTABLE = 'python3';
+const DEFAULT_PYTHON_EXECUTABLE = 'python3';
 
 /** Arguments of `run_python`. */
 export interface RunPythonArguments extends ExecutionArguments {

@@ -1,7 +1,7 @@
 import { access, constants } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { TimeoutError } from '@nexus/core';
-import { resolveWorkingDirectory, runProcess } from '@nexus/skills-exec';
+import { resolveWorkingDirectory, runProcess } from '@nexus/process';
 import type { FileSandbox } from '../file-sandbox.js';
 import { cutLine, type GrepFileResult, type GrepOutcome, type GrepQuery, SKIPPED_DIRECTORIES } from './grep-query.js';
 

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { getSafeEnv, NexusError, NotFoundError } from '@nexus/core';
+import { expectOption, getSafeEnv, isPositiveNumber, NexusError, NotFoundError } from '@nexus/core';
 import { CappedOutput } from './capped-output.js';
 import { ProcessTracker } from './process-tracker.js';
 
@@ -54,37 +54,26 @@ export interface RunResult {
 
 type NormalizedRunOptions = Required<Omit<RunOptions, 'signal' | 'input'>> & Pick<RunOptions, 'signal' | 'input'>;
 
-function describe(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
-}
-
-function positive(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new TypeError(`Expected \`${name}\` to be a positive number, got ${describe(value)}.`);
-  }
-  return value;
-}
-
 /** Validates the options and fills in the defaults; the one place that knows them. */
 function normalizeRunOptions(options: RunOptions): NormalizedRunOptions {
-  const { cwd, signal, env = {}, input } = options ?? ({} as RunOptions);
-  if (typeof cwd !== 'string' || !cwd.startsWith('/')) {
-    throw new TypeError(`Expected \`cwd\` to be an absolute path, got ${describe(cwd)}.`);
-  }
-  return {
+  const {
     cwd,
     signal,
-    env,
+    env = {},
     input,
-    timeoutMs: positive('timeoutMs', options.timeoutMs, DEFAULT_RUN_TIMEOUT_MS),
-    maxOutputBytes: positive('maxOutputBytes', options.maxOutputBytes, DEFAULT_MAX_OUTPUT_BYTES),
-    killGraceMs: positive('killGraceMs', options.killGraceMs, DEFAULT_KILL_GRACE_MS),
-  };
+    timeoutMs = DEFAULT_RUN_TIMEOUT_MS,
+    maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES,
+    killGraceMs = DEFAULT_KILL_GRACE_MS,
+  } = options ?? ({} as RunOptions);
+  expectOption(typeof cwd === 'string' && cwd.startsWith('/'), 'cwd', 'an absolute path', cwd);
+  expectOption(isPositiveNumber(timeoutMs), 'timeoutMs', 'a positive number', timeoutMs);
+  expectOption(isPositiveNumber(maxOutputBytes), 'maxOutputBytes', 'a positive number', maxOutputBytes);
+  expectOption(isPositiveNumber(killGraceMs), 'killGraceMs', 'a positive number', killGraceMs);
+  return { cwd, signal, env, input, timeoutMs, maxOutputBytes, killGraceMs };
 }
 
-// execa takes a noticeable time to load; other families import this package's entry just for
-// the runner, so it is loaded on the first run instead of at import.
+// execa takes a noticeable time to load; families import this package at start-up but may never
+// run a command, so it is loaded on the first run instead of at import.
 let execaModule: Promise<typeof import('execa')> | undefined;
 const loadExeca = () => (execaModule ??= import('execa'));
 
@@ -139,7 +128,7 @@ async function drain(streams: readonly (Readable | null)[]): Promise<void> {
  * are ended the same way.
  *
  * Resolves for every exit code; rejects only when the program cannot be started (a missing
- * program is a `NotFoundError` naming it) or the options are invalid (`TypeError`).
+ * program is a `NotFoundError` naming it) or the options are invalid (`InvalidOptionError` naming the option).
  */
 export async function runProcess(file: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
   const { cwd, timeoutMs, signal, env, input, maxOutputBytes, killGraceMs } = normalizeRunOptions(options);

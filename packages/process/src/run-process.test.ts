@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
-import { NexusError, NotFoundError, PathSecurityError, resolvePreset, ServiceContainer } from '@nexus/core';
+import { InvalidOptionError, NexusError, NotFoundError } from '@nexus/core';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RUN_TAG_VARIABLE, resolveWorkingDirectory, runProcess } from './index.js';
-import { awaitGo, isAlive } from './process-test-helpers.js';
+import { RUN_TAG_VARIABLE, runProcess } from './index.js';
+import { isProcessAlive, waitForFileScript } from './testing.js';
 
 let dir: TestDir;
 beforeEach(async () => {
@@ -78,12 +78,25 @@ describe('runProcess', () => {
     expect(without).toMatchObject({ stdout: '', exitCode: 0, timedOut: false });
   });
 
-  it('validates its options with messages naming them', async () => {
+  it('validates its options with InvalidOptionErrors naming them', async () => {
     await expect(runProcess('true', [], { cwd: 'relative' })).rejects.toThrow('Expected `cwd` to be an absolute path, got "relative".');
     await expect(runProcess('true', [], { cwd: dir.path, timeoutMs: -5 })).rejects.toThrow(
       'Expected `timeoutMs` to be a positive number, got -5.',
     );
-    await expect(runProcess('true', [], { cwd: dir.path, maxOutputBytes: Number.NaN })).rejects.toThrow('Expected `maxOutputBytes`');
+    const invalid = [
+      { cwd: 'relative' },
+      { cwd: dir.path, timeoutMs: -5 },
+      { cwd: dir.path, maxOutputBytes: Number.NaN },
+      { cwd: dir.path, killGraceMs: '2s' as unknown as number },
+    ];
+    const errors = await Promise.all(invalid.map((options) => runProcess('true', [], options).catch((error: unknown) => error)));
+    expect(errors.map((error) => InvalidOptionError.isInstance(error) && error.option)).toEqual([
+      'cwd',
+      'timeoutMs',
+      'maxOutputBytes',
+      'killGraceMs',
+    ]);
+    expect(errors[3]).toMatchObject({ kind: 'invalid_input', message: 'Expected `killGraceMs` to be a positive number, got "2s".' });
   });
 
   describe('environment', () => {
@@ -127,7 +140,7 @@ describe('runProcess', () => {
       const pids = dir.join('pids');
       const go = dir.join('go');
       // Each child records its pid, then waits for the test's go signal before writing its sentinel.
-      const child = (name: string) => `echo $$ >> ${pids}; ${awaitGo(go)} && echo late > ${dir.join(`sentinel-${name}`)}`;
+      const child = (name: string) => `echo $$ >> ${pids}; ${waitForFileScript(go)} && echo late > ${dir.join(`sentinel-${name}`)}`;
       const script = [
         `echo $$ >> ${pids}`,
         `sh -c '${child('background')}' &`,
@@ -144,7 +157,7 @@ describe('runProcess', () => {
       expect(result.timedOut).toBe(true);
       const recorded = await readPids(pids);
       expect(recorded.length).toBe(7);
-      expect(recorded.filter(isAlive)).toEqual([]);
+      expect(recorded.filter(isProcessAlive)).toEqual([]);
       await writeFile(go, '');
       await delay(1_000);
       const sentinels = ['background', 'setsid', 'nohup', 'double-fork', 'setsid-fork', 'trap'].filter((name) =>
@@ -156,12 +169,12 @@ describe('runProcess', () => {
     it('ends processes a finished command leaves behind', async () => {
       const pids = dir.join('pids');
       const go = dir.join('go');
-      const script = `setsid sh -c 'echo $$ >> ${pids}; ${awaitGo(go)} && echo late > ${dir.join('sentinel')}' > /dev/null 2>&1 < /dev/null & while [ ! -s ${pids} ]; do sleep 0.05; done; echo started`;
+      const script = `setsid sh -c 'echo $$ >> ${pids}; ${waitForFileScript(go)} && echo late > ${dir.join('sentinel')}' > /dev/null 2>&1 < /dev/null & while [ ! -s ${pids} ]; do sleep 0.05; done; echo started`;
       const result = await runProcess('sh', ['-c', script], { cwd: dir.path, killGraceMs: 500 });
       expect(result).toMatchObject({ stdout: 'started\n', exitCode: 0, timedOut: false });
       const recorded = await readPids(pids);
       expect(recorded.length).toBe(1);
-      expect(recorded.filter(isAlive)).toEqual([]);
+      expect(recorded.filter(isProcessAlive)).toEqual([]);
       await writeFile(go, '');
       await delay(1_000);
       expect(existsSync(dir.join('sentinel'))).toBe(false);
@@ -180,7 +193,7 @@ describe('runProcess', () => {
       const result = await pending;
       expect(result).toMatchObject({ cancelled: true, timedOut: false, exitCode: null, signal: 'SIGKILL' });
       const [pid] = await readPids(pidFile);
-      expect(isAlive(pid as number)).toBe(false);
+      expect(isProcessAlive(pid as number)).toBe(false);
     });
 
     it('does not start anything when the signal is already aborted', async () => {
@@ -222,47 +235,5 @@ describe('runProcess', () => {
       const result = await runProcess('printf', ['%s', 'é'.repeat(100)], { cwd: dir.path, maxOutputBytes: 51 });
       expect(result.stdout).toBe(`${'é'.repeat(25)}\n[output truncated: showing the first 50 B of 200 B]`);
     });
-  });
-});
-
-describe('resolveWorkingDirectory', () => {
-  function servicesFor(preset: 'sandboxed' | 'trusted', root: string, blockedPaths: string[] = []): ServiceContainer {
-    return new ServiceContainer().register('cwd', root).register('permissions', resolvePreset(preset, { cwd: root, blockedPaths }));
-  }
-
-  it('defaults to the agent working directory and resolves relative paths against it', async () => {
-    const tree = await testdir({ sub: { 'f.txt': 'x' } });
-    try {
-      const services = servicesFor('sandboxed', tree.path);
-      expect(await resolveWorkingDirectory(services, 'bash_safe')).toBe(tree.path);
-      expect(await resolveWorkingDirectory(services, 'bash_safe', 'sub')).toBe(tree.join('sub'));
-    } finally {
-      await tree.cleanup();
-    }
-  });
-
-  it('refuses directories outside the sandbox, prefix siblings, symlinks out and blocked paths', async () => {
-    const tree = await testdir({ inside: { link: { symlink: '../outside' }, blocked: {} }, outside: {}, 'inside-evil': {} });
-    try {
-      const services = servicesFor('sandboxed', tree.join('inside'), [tree.join('inside', 'blocked')]);
-      for (const cwd of ['..', '/', tree.join('outside'), tree.join('inside-evil'), 'link', '/proc/self/root', 'blocked', '~']) {
-        await expect(resolveWorkingDirectory(services, 'git', cwd), cwd).rejects.toBeInstanceOf(PathSecurityError);
-      }
-      const trusted = servicesFor('trusted', tree.join('inside'), [tree.join('inside', 'blocked')]);
-      await expect(resolveWorkingDirectory(trusted, 'bash_safe', 'blocked')).rejects.toMatchObject({ kind: 'forbidden' });
-    } finally {
-      await tree.cleanup();
-    }
-  });
-
-  it('says what is wrong with a file or a missing directory', async () => {
-    const tree = await testdir({ 'f.txt': 'x' });
-    try {
-      const services = servicesFor('sandboxed', tree.path);
-      await expect(resolveWorkingDirectory(services, 'git', 'f.txt')).rejects.toMatchObject({ kind: 'invalid_input', parameter: 'cwd' });
-      await expect(resolveWorkingDirectory(services, 'git', 'missing')).rejects.toMatchObject({ kind: 'not_found' });
-    } finally {
-      await tree.cleanup();
-    }
   });
 });

@@ -1,0 +1,14 @@
+export {
+  clampTimeoutSeconds,
+  DEFAULT_TIMEOUT_SECONDS,
+  MAX_TIMEOUT_SECONDS,
+  MIN_TIMEOUT_SECONDS,
+  timeoutParameter,
+} from './command-timeout.js';
+export { RUN_TAG_VARIABLE } from './process-tracker.js';
+export { resolveWorkingDirectory } from './resolve-working-directory.js';
+export type { RunOptions, RunResult } from './run-process.js';
+export { DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_RUN_TIMEOUT_MS, runProcess } from './run-process.js';
+export type { SplitCommandOptions } from './split-command.js';
+export { splitCommand } from './split-command.js';
+export { formatRunOutput, runResultData, toolResultFromRun } from './tool-result-from-run.js';

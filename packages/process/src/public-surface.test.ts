@@ -1,0 +1,38 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const sourceDir = fileURLToPath(new URL('.', import.meta.url));
+
+describe('the public surface of @nexus/process', () => {
+  it('exports exactly the runner, the splitter, working-directory resolution, run formatting and the timeout parameter', async () => {
+    expect(Object.keys(await import('./index.js')).sort()).toEqual([
+      'DEFAULT_KILL_GRACE_MS',
+      'DEFAULT_MAX_OUTPUT_BYTES',
+      'DEFAULT_RUN_TIMEOUT_MS',
+      'DEFAULT_TIMEOUT_SECONDS',
+      'MAX_TIMEOUT_SECONDS',
+      'MIN_TIMEOUT_SECONDS',
+      'RUN_TAG_VARIABLE',
+      'clampTimeoutSeconds',
+      'formatRunOutput',
+      'resolveWorkingDirectory',
+      'runProcess',
+      'runResultData',
+      'splitCommand',
+      'timeoutParameter',
+      'toolResultFromRun',
+    ]);
+  });
+
+  it('exports test helpers from ./testing', async () => {
+    expect(Object.keys(await import('./testing.js')).sort()).toEqual(['isProcessAlive', 'waitForFileScript']);
+  });
+
+  it('loads execa on the first run rather than at import (families import this package at start-up)', () => {
+    for (const file of readdirSync(sourceDir).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))) {
+      const source = readFileSync(`${sourceDir}/${file}`, 'utf8');
+      expect(source, file).not.toMatch(/^import (?!type )[^;]*from 'execa'/m);
+    }
+  });
+});
