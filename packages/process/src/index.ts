@@ -6,6 +6,7 @@ export {
   timeoutParameter,
 } from './command-timeout.js';
 export { RUN_TAG_VARIABLE } from './process-tracker.js';
+export type { WorkingDirectoryOptions } from './resolve-working-directory.js';
 export { resolveWorkingDirectory } from './resolve-working-directory.js';
 export type { RunOptions, RunResult } from './run-process.js';
 export { DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_RUN_TIMEOUT_MS, runProcess } from './run-process.js';

@@ -48,11 +48,13 @@ describe('resolveWorkingDirectory', () => {
     const refusing = agent('trusted', false);
     const asked: ConfirmationRequest[] = [];
     const callConfirm = (request: ConfirmationRequest) => (asked.push(request), true);
-    expect(await resolveWorkingDirectory(refusing.services, 'git', tree.join('outside'), 'write', callConfirm)).toBe(tree.join('outside'));
+    expect(await resolveWorkingDirectory(refusing.services, 'git', tree.join('outside'), { access: 'write', confirm: callConfirm })).toBe(
+      tree.join('outside'),
+    );
     expect(asked).toEqual([{ tool: 'git', action: `write outside the working directory: ${tree.join('outside')}` }]);
     expect(refusing.confirmations).toEqual([]);
 
-    await expect(resolveWorkingDirectory(refusing.services, 'git', tree.join('outside'), 'write')).rejects.toMatchObject({
+    await expect(resolveWorkingDirectory(refusing.services, 'git', tree.join('outside'), { access: 'write' })).rejects.toMatchObject({
       kind: 'forbidden',
     });
     expect(refusing.confirmations).toHaveLength(1);

@@ -191,7 +191,7 @@ export function defineFilteredCommandSkill<Parsed extends ParsedCommand>(definit
         const refusal = findCommandRefusal(filter, level, invocation);
         if (refusal) return ToolResult.fail(refusal, 'forbidden');
         const readOnly = isReadOnlyInvocation(filter, invocation);
-        const cwd = await resolveWorkingDirectory(services, name, args.cwd, readOnly ? 'read' : 'write', confirm);
+        const cwd = await resolveWorkingDirectory(services, name, args.cwd, { access: readOnly ? 'read' : 'write', confirm });
         const context: FilteredCommandContext<Parsed> = { invocation, level, readOnly, cwd, services, signal, confirm };
         const prepared = prepare ? await prepare(context) : { args: argv };
         const result = await runProcess(program, prepared.args, { cwd, timeoutMs: timeoutSeconds * 1000, signal, env: prepared.env });

@@ -36,7 +36,7 @@ async function prepareGit(context: FilteredCommandContext<ParsedGitCommand>): Pr
   let directory = cwd;
   for (const option of parsed.globals) {
     if (option.name === '-C' && option.value !== undefined)
-      directory = await resolveWorkingDirectory(services, 'git', normalizePath(option.value, directory), access, confirm);
+      directory = await resolveWorkingDirectory(services, 'git', normalizePath(option.value, directory), { access, confirm });
   }
   for (const { path, access: pathAccess } of named)
     await authorizePath(services, 'git', normalizePath(path, directory), { access: pathAccess, confirm });
