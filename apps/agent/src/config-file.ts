@@ -23,7 +23,7 @@ const httpSchema = z.strictObject({
 });
 
 /** The shape of `nexus.config.json`. */
-export const configFileSchema = z.strictObject({
+const configFileSchema = z.strictObject({
   $schema: z.string().optional(),
   preset: z.enum(PERMISSION_LEVELS as [PermissionLevel, ...PermissionLevel[]]).optional(),
   allow: z.array(z.string()).optional(),

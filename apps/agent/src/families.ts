@@ -6,7 +6,7 @@ import { utilitySkills } from '@nexus/registry';
  * config file, in the order their tools are listed. Each is loaded only when enabled, so a family
  * left out costs no start-up time. Adding a family is one line here.
  */
-export const FAMILIES = {
+const FAMILIES = {
   fs: () => import('@nexus/skills-fs').then((module) => module.fsSkills),
   exec: () => import('@nexus/skills-exec').then((module) => module.execSkills),
   git: () => import('@nexus/skills-git').then((module) => module.gitSkills),
