@@ -37,7 +37,7 @@ function hasToken(authorization: string | undefined, expected: Buffer): boolean 
 }
 
 /** Whether a `Content-Type` header names JSON (parameters such as `charset` allowed). */
-export function isJsonContentType(contentType: string | undefined): boolean {
+function isJsonContentType(contentType: string | undefined): boolean {
   return (contentType ?? '').split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
 }
 

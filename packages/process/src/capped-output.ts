@@ -1,5 +1,5 @@
 /** Formats a byte count for people: `512 B`, `1.5 KiB`, `3.2 MiB`. */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   const units = ['KiB', 'MiB', 'GiB', 'TiB'];
   let value = bytes / 1024;

@@ -2,7 +2,7 @@ import { ConfigError, type JsonSchemaObject } from '@nexus/core';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 
 /** Outcome of validating arguments against a skill's parameters. */
-export type ValidationOutcome = { valid: true; args: Record<string, unknown> } | { valid: false; message: string; parameters: string[] };
+type ValidationOutcome = { valid: true; args: Record<string, unknown> } | { valid: false; message: string; parameters: string[] };
 
 function describeValue(value: unknown): string {
   if (value === null) return 'null';

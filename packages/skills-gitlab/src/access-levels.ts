@@ -11,7 +11,7 @@ export function accessLevel(name: string | undefined): number {
 }
 
 /** The name of a numeric level (`level_N` for unnamed ones). */
-export function accessLevelName(level: number): string {
+function accessLevelName(level: number): string {
   return NAMES[level] ?? `level_${level}`;
 }
 

@@ -23,13 +23,13 @@ function hintFor(status: number): { kind: ToolErrorKind; hint: string } {
 }
 
 /** Squeezes any text into one line of bounded length. */
-export function oneLine(text: string, max = MAX_MESSAGE_CHARS): string {
+function oneLine(text: string, max = MAX_MESSAGE_CHARS): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 /** The message of a GitLab error body: `message`, else `error`, else the body itself. */
-export function messageFromBody(body: string): string {
+function messageFromBody(body: string): string {
   try {
     const parsed = JSON.parse(body) as unknown;
     if (parsed && typeof parsed === 'object') {

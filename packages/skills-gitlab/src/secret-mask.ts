@@ -10,7 +10,7 @@ export function secretVariants(secret: string | undefined): string[] {
 }
 
 /** Replaces every occurrence of each secret in `text`. */
-export function maskText(text: string, secrets: readonly string[]): string {
+function maskText(text: string, secrets: readonly string[]): string {
   let masked = text;
   for (const secret of secrets) masked = masked.replaceAll(secret, MASK);
   return masked;

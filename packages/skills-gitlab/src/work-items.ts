@@ -43,7 +43,7 @@ const ANY_OR_NONE = new Map([
  * A user filter for list queries: `None`/`Any` become the `<field>_id` filter GitLab understands,
  * `"me"` and names become `<field>_username`.
  */
-export async function userFilter(
+async function userFilter(
   context: ActionContext<GitLabArguments>,
   field: 'assignee' | 'author' | 'reviewer',
   value: string | undefined,

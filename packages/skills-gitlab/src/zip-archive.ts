@@ -30,7 +30,7 @@ export function listZipEntries(bytes: Uint8Array): ZipEntry[] {
  * The relative path an archive entry may be written to, or an error: absolute paths, drive
  * letters, `..` parts and backslash tricks are refused (zip-slip).
  */
-export function safeEntryPath(name: string): string {
+function safeEntryPath(name: string): string {
   const normalised = name.replaceAll('\\', '/');
   const parts = normalised.split('/').filter((part) => part !== '' && part !== '.');
   if (
