@@ -1,4 +1,4 @@
-import { ConfigError, type ServiceContainer } from '@nexus/core';
+import { expectOption, isPositiveNumber, type ServiceContainer } from '@nexus/core';
 
 /** Which engine `grep` searches with. */
 export type GrepEngine = 'auto' | 'ripgrep' | 'builtin';
@@ -36,25 +36,21 @@ declare module '@nexus/core' {
 
 const GREP_ENGINES: readonly GrepEngine[] = ['auto', 'ripgrep', 'builtin'];
 
-function positiveInteger(name: string, value: unknown, fallback: number): number {
+function positiveInteger(option: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
-    throw new ConfigError(`Expected \`${name}\` to be a positive integer, got ${JSON.stringify(value)}.`);
-  }
+  expectOption(isPositiveNumber(value) && Number.isInteger(value), option, 'a positive integer', value);
   return value;
 }
 
 function grepEngine(value: unknown): GrepEngine {
   if (value === undefined || value === '') return 'auto';
-  if (!GREP_ENGINES.includes(value as GrepEngine)) {
-    throw new ConfigError(`Expected \`grepEngine\` to be one of ${GREP_ENGINES.join(', ')}, got ${JSON.stringify(value)}.`);
-  }
+  expectOption(GREP_ENGINES.includes(value as GrepEngine), 'grepEngine', `one of ${GREP_ENGINES.join(', ')}`, value);
   return value as GrepEngine;
 }
 
 /**
  * The file skills' settings for one agent: the `fileSkillOptions` service merged over the
- * defaults (and `NEXUS_GREP_ENGINE`). Throws a {@link ConfigError} for an invalid value.
+ * defaults (and `NEXUS_GREP_ENGINE`). Throws an `InvalidOptionError` naming an invalid option.
  */
 export function resolveFileSkillOptions(services: ServiceContainer): ResolvedFileSkillOptions {
   const options = services.get('fileSkillOptions') ?? {};

@@ -1,7 +1,8 @@
-import { resolvePreset, ServiceContainer } from '@nexus/core';
-import { SkillRegistry } from '@nexus/registry';
+import { InvalidOptionError, ServiceContainer } from '@nexus/core';
+import { createTestAgent } from '@nexus/registry/testing';
 import { expect, test } from 'vitest';
-import { fsSkills, resolveFileSkillOptions } from './index.js';
+import { resolveFileSkillOptions } from './file-skill-options.js';
+import { fsSkills } from './fs-family.js';
 
 const READ_ONLY = ['read_file', 'tail', 'file_info', 'list_directory', 'glob', 'grep'];
 const DESTRUCTIVE = ['write_file', 'edit_file', 'edit_lines', 'regex_replace', 'patch', 'copy_file', 'rename'];
@@ -48,19 +49,21 @@ test("fsSkills holds the fifteen file skills with the seeds' names, flags and pa
 });
 
 test('a registry offers every file skill in every definition format without instantiating any', () => {
-  const services = new ServiceContainer().register('permissions', resolvePreset('sandboxed', { cwd: '/tmp' }));
-  const registry = new SkillRegistry(services).use(fsSkills);
+  const { services, registry } = createTestAgent({ cwd: '/tmp', families: [fsSkills] });
   expect(registry.getDefinitions()).toHaveLength(15);
   expect(registry.getDefinitionsForPermissions(services.getPermissions()!, { format: 'anthropic' }).map((tool) => tool.name)).toContain(
     'grep',
   );
 });
 
-test('settings are validated with messages that name the option', () => {
+test('settings are validated through expectOption, with messages that name the option', () => {
   const services = new ServiceContainer();
   expect(resolveFileSkillOptions(services)).toMatchObject({ regexTimeoutMs: 20_000, maxReadBytes: 262_144 });
   services.register('fileSkillOptions', { regexTimeoutMs: -1 });
   expect(() => resolveFileSkillOptions(services)).toThrow('Expected `regexTimeoutMs` to be a positive integer, got -1.');
+  expect(() => resolveFileSkillOptions(services)).toThrow(InvalidOptionError);
+  services.register('fileSkillOptions', { maxReadBytes: 1.5 });
+  expect(() => resolveFileSkillOptions(services)).toThrow('Expected `maxReadBytes` to be a positive integer, got 1.5.');
   services.register('fileSkillOptions', { grepEngine: 'fast' as never });
   expect(() => resolveFileSkillOptions(services)).toThrow('Expected `grepEngine` to be one of auto, ripgrep, builtin, got "fast".');
 });

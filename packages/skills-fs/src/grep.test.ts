@@ -42,7 +42,7 @@ async function setUp(engine: 'builtin' | 'ripgrep', tree: Tree = TREE, options: 
 describe.each(engines)('grep with the %s engine', (engine, available) => {
   test.skipIf(!available)('finds matches as path:line:text, sorted, skipping .git, node_modules, binary files and symlinks', async () => {
     const ws = await setUp(engine);
-    const result = await ws.run('grep', { pattern: 'needle', path: '.' });
+    const result = await ws.call('grep', { pattern: 'needle', path: '.' });
     expect(result.data).toMatchObject({ engine });
     expect(result.output).toBe(
       [
@@ -59,20 +59,20 @@ describe.each(engines)('grep with the %s engine', (engine, available) => {
 
   test.skipIf(!available)('honours include, ignore_case, recursive and a single file as path', async () => {
     const ws = await setUp(engine);
-    expect((await ws.run('grep', { pattern: 'needle', path: '.', include: '*.py', ignore_case: true })).output).toBe(
+    expect((await ws.call('grep', { pattern: 'needle', path: '.', include: '*.py', ignore_case: true })).output).toBe(
       'b.py:2:NEEDLE = 2\n[1 match in 1 file.]',
     );
-    expect((await ws.run('grep', { pattern: 'needle', path: '.', include: 'src/*.ts' })).output).toContain('src/deep.ts:3:');
-    expect((await ws.run('grep', { pattern: 'needle', path: '.', recursive: false })).output).not.toContain('src/');
-    expect((await ws.run('grep', { pattern: 'needle', path: 'src/deep.ts' })).output).toBe(
+    expect((await ws.call('grep', { pattern: 'needle', path: '.', include: 'src/*.ts' })).output).toContain('src/deep.ts:3:');
+    expect((await ws.call('grep', { pattern: 'needle', path: '.', recursive: false })).output).not.toContain('src/');
+    expect((await ws.call('grep', { pattern: 'needle', path: 'src/deep.ts' })).output).toBe(
       'src/deep.ts:3:needle three\nsrc/deep.ts:7:needle seven\n[2 matches in 1 file.]',
     );
-    expect((await ws.run('grep', { pattern: 'absent', path: '.' })).output).toBe('No matches for "absent" in ..');
+    expect((await ws.call('grep', { pattern: 'absent', path: '.' })).output).toBe('No matches for "absent" in ..');
   });
 
   test.skipIf(!available)('adds context lines and separates groups with --', async () => {
     const ws = await setUp(engine);
-    const result = await ws.run('grep', { pattern: 'needle', path: 'src', context: 1 });
+    const result = await ws.call('grep', { pattern: 'needle', path: 'src', context: 1 });
     expect(result.output).toBe(
       [
         'src/deep.ts-2-two',
@@ -89,7 +89,7 @@ describe.each(engines)('grep with the %s engine', (engine, available) => {
 
   test.skipIf(!available)('stops at max_matches and says so', async () => {
     const ws = await setUp(engine, { 'many.txt': 'hit\n'.repeat(50), 'more.txt': 'hit\n' });
-    const result = await ws.run('grep', { pattern: 'hit', path: '.', max_matches: 5 });
+    const result = await ws.call('grep', { pattern: 'hit', path: '.', max_matches: 5 });
     expect(result.output.split('\n').slice(0, 5)).toEqual([
       'many.txt:1:hit',
       'many.txt:2:hit',
@@ -103,7 +103,7 @@ describe.each(engines)('grep with the %s engine', (engine, available) => {
   test.skipIf(!available)('leaves out blocked paths (any case) and hard links inside the tree', async () => {
     const ws = await setUp(engine, { 'ok.txt': 'needle ok\n', Private: { 'key.txt': 'needle key\n' } }, { blockedPaths: ['private'] });
     await link(ws.dir.join('outside', 'secret.txt'), ws.dir.join('work', 'hard.txt'));
-    const result = await ws.run('grep', { pattern: 'needle', path: '.' });
+    const result = await ws.call('grep', { pattern: 'needle', path: '.' });
     expect(result.output).toBe('ok.txt:1:needle ok\n[1 match in 1 file.]');
   });
 
@@ -116,7 +116,7 @@ describe.each(engines)('grep with the %s engine', (engine, available) => {
     );
     let ticks = 0;
     const timer = setInterval(() => ticks++, 20);
-    const result = await ws.run('grep', { pattern: '(a+)+$', path: '.' });
+    const result = await ws.call('grep', { pattern: '(a+)+$', path: '.' });
     clearInterval(timer);
     // ripgrep's engine is linear-time and answers; the built-in one is stopped at the limit.
     if (engine === 'ripgrep') expect(result.output).toContain('No matches');
@@ -130,7 +130,7 @@ describe.each(engines)('grep with the %s engine', (engine, available) => {
     lines[1] = 'needle near';
     const ws = await setUp(engine, { 'big.txt': `${lines.join('\n')}\n` });
     for (const pattern of ['needle', 'need?le']) {
-      const result = await ws.run('grep', { pattern, path: 'big.txt', context: 1 });
+      const result = await ws.call('grep', { pattern, path: 'big.txt', context: 1 });
       expect(result.output.split('\n')).toEqual([
         `big.txt-1-00000001 ${'x'.repeat(90)}`,
         'big.txt:2:needle near',
@@ -150,7 +150,7 @@ describe.each(engines)('grep with the %s engine', (engine, available) => {
       { 'l.txt': new Uint8Array([...Buffer.from('caf'), 0xe9, ...Buffer.from(' needle\n')]), 'long.txt': `needle${'x'.repeat(300)}\n` },
       { fileSkillOptions: { maxLineLength: 50 } },
     );
-    const result = await ws.run('grep', { pattern: 'needle', path: '.' });
+    const result = await ws.call('grep', { pattern: 'needle', path: '.' });
     expect(result.output).toContain('l.txt:1:caf\uFFFD needle');
     expect(result.output).toContain(`long.txt:1:needle${'x'.repeat(44)}… [line cut at 50 characters]`);
   });
@@ -167,7 +167,7 @@ test.skipIf(!hasRipgrep)('both engines give the same output for the same searche
   for (const [engine] of engines) {
     const ws = await setUp(engine);
     outputs[engine] = [];
-    for (const search of searches) outputs[engine].push((await ws.run('grep', search)).output);
+    for (const search of searches) outputs[engine].push((await ws.call('grep', search)).output);
     await ws.dir.cleanup();
     workspace = undefined;
   }
@@ -176,7 +176,7 @@ test.skipIf(!hasRipgrep)('both engines give the same output for the same searche
 
 test.skipIf(!hasRipgrep)('a pattern ripgrep cannot parse (look-around) falls back to the built-in engine', async () => {
   const ws = await setUp('ripgrep', { 'a.txt': 'foobar\nfoobaz\n' });
-  const result = await ws.run('grep', { pattern: 'foo(?=baz)', path: '.' });
+  const result = await ws.call('grep', { pattern: 'foo(?=baz)', path: '.' });
   expect(result.output).toBe('a.txt:2:foobaz\n[1 match in 1 file.]');
   expect(result.data).toMatchObject({ engine: 'builtin' });
 });
@@ -186,7 +186,7 @@ test('the engine can be chosen with NEXUS_GREP_ENGINE', async () => {
   process.env.NEXUS_GREP_ENGINE = 'builtin';
   try {
     workspace = await createWorkspace({ 'a.txt': 'needle\n' });
-    expect((await workspace.run('grep', { pattern: 'needle', path: '.' })).data).toMatchObject({ engine: 'builtin' });
+    expect((await workspace.call('grep', { pattern: 'needle', path: '.' })).data).toMatchObject({ engine: 'builtin' });
   } finally {
     if (previous === undefined) delete process.env.NEXUS_GREP_ENGINE;
     else process.env.NEXUS_GREP_ENGINE = previous;

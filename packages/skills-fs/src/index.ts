@@ -1,79 +1,35 @@
-import type { SkillFamily } from '@nexus/core';
-import { appendFileSkill } from './skills/append-file.js';
-import { copyFileSkill } from './skills/copy-file.js';
-import { editFileSkill } from './skills/edit-file.js';
-import { editLinesSkill } from './skills/edit-lines.js';
-import { fileInfoSkill } from './skills/file-info.js';
-import { globSkill } from './skills/glob.js';
-import { grepSkill } from './skills/grep.js';
-import { listDirectorySkill } from './skills/list-directory.js';
-import { mkdirSkill } from './skills/mkdir.js';
-import { patchSkill } from './skills/patch.js';
-import { readFileSkill } from './skills/read-file.js';
-import { regexReplaceSkill } from './skills/regex-replace.js';
-import { renameSkill } from './skills/rename.js';
-import { tailSkill } from './skills/tail.js';
-import { writeFileSkill } from './skills/write-file.js';
-
-/** The fifteen file skills, read-only ones first. Use with `registry.use(fsSkills)`. */
-export const fsSkills: SkillFamily = {
-  name: 'fs',
-  skills: [
-    readFileSkill,
-    tailSkill,
-    fileInfoSkill,
-    listDirectorySkill,
-    globSkill,
-    grepSkill,
-    writeFileSkill,
-    editFileSkill,
-    editLinesSkill,
-    appendFileSkill,
-    regexReplaceSkill,
-    patchSkill,
-    copyFileSkill,
-    mkdirSkill,
-    renameSkill,
-  ],
-};
-
-export type { ChunkReader } from './chunk-reader.js';
-export type { FileSkillDefinition, OpenedFile } from './file-sandbox.js';
-export { defineFileSkill, FileSandbox, StaleFileError } from './file-sandbox.js';
-export type { FileSkillOptions, GrepEngine, ResolvedFileSkillOptions } from './file-skill-options.js';
-export { resolveFileSkillOptions } from './file-skill-options.js';
+export type { FileSkillOptions, GrepEngine } from './file-skill-options.js';
+export { fsSkills } from './fs-family.js';
 export type { FileVersion, ReadState, ReadTracker } from './read-tracker.js';
-export { fileVersion, InMemoryReadTracker } from './read-tracker.js';
-export type { AppendFileArgs } from './skills/append-file.js';
-export type { CopyFileArgs } from './skills/copy-file.js';
-export type { EditFileArgs } from './skills/edit-file.js';
-export type { EditLinesArgs } from './skills/edit-lines.js';
-export type { FileInfoArgs } from './skills/file-info.js';
-export type { GlobArgs } from './skills/glob.js';
-export type { GrepArgs } from './skills/grep.js';
-export type { ListDirectoryArgs } from './skills/list-directory.js';
-export type { MkdirArgs } from './skills/mkdir.js';
-export type { PatchArgs } from './skills/patch.js';
-export type { ReadFileArgs } from './skills/read-file.js';
-export type { RegexReplaceArgs } from './skills/regex-replace.js';
-export type { RenameArgs } from './skills/rename.js';
-export type { TailArgs } from './skills/tail.js';
-export type { WriteFileArgs } from './skills/write-file.js';
+export { InMemoryReadTracker } from './read-tracker.js';
+export type { AppendFileArguments } from './skills/append-file.js';
+export { appendFileSkill } from './skills/append-file.js';
+export type { CopyFileArguments } from './skills/copy-file.js';
+export { copyFileSkill } from './skills/copy-file.js';
+export type { EditFileArguments } from './skills/edit-file.js';
+export { editFileSkill } from './skills/edit-file.js';
+export type { EditLinesArguments } from './skills/edit-lines.js';
+export { editLinesSkill } from './skills/edit-lines.js';
+export type { FileInfoArguments } from './skills/file-info.js';
+export { fileInfoSkill } from './skills/file-info.js';
+export type { GlobArguments } from './skills/glob.js';
+export { globSkill } from './skills/glob.js';
+export type { GrepArguments } from './skills/grep.js';
+export { grepSkill } from './skills/grep.js';
+export type { ListDirectoryArguments } from './skills/list-directory.js';
+export { listDirectorySkill } from './skills/list-directory.js';
+export type { MkdirArguments } from './skills/mkdir.js';
+export { mkdirSkill } from './skills/mkdir.js';
+export type { PatchArguments } from './skills/patch.js';
+export { patchSkill } from './skills/patch.js';
+export type { ReadFileArguments } from './skills/read-file.js';
+export { readFileSkill } from './skills/read-file.js';
+export type { RegexReplaceArguments } from './skills/regex-replace.js';
+export { regexReplaceSkill } from './skills/regex-replace.js';
+export type { RenameArguments } from './skills/rename.js';
+export { renameSkill } from './skills/rename.js';
+export type { TailArguments } from './skills/tail.js';
+export { tailSkill } from './skills/tail.js';
+export type { WriteFileArguments } from './skills/write-file.js';
+export { writeFileSkill } from './skills/write-file.js';
 export type { LineEdit, StringEdit } from './text-edits.js';
-export {
-  appendFileSkill,
-  copyFileSkill,
-  editFileSkill,
-  editLinesSkill,
-  fileInfoSkill,
-  globSkill,
-  grepSkill,
-  listDirectorySkill,
-  mkdirSkill,
-  patchSkill,
-  readFileSkill,
-  regexReplaceSkill,
-  renameSkill,
-  tailSkill,
-  writeFileSkill,
-};

@@ -16,6 +16,14 @@ export interface DecodeNotes {
   longLines: number;
 }
 
+/** The bracketed notes about decoding added under a file's text. */
+export function decodeRemarks(notes: DecodeNotes, maxLineLength: number): string[] {
+  const remarks: string[] = [];
+  if (notes.invalidUtf8) remarks.push('[Some bytes are not valid UTF-8 and are shown as �.]');
+  if (notes.longLines > 0) remarks.push(`[${notes.longLines} line(s) longer than ${maxLineLength} characters were cut.]`);
+  return remarks;
+}
+
 /** The decoded text of one line as shown: without its CR or a leading byte-order mark, cut at `maxLength` characters. */
 function displayText(text: string, maxLength: number, notes: DecodeNotes): string {
   if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);

@@ -76,14 +76,14 @@ afterAll(() => workspace.dir.cleanup());
 describe('every parameter of every skill is validated through the registry', () => {
   test('the valid arguments used below succeed', async () => {
     for (const [tool, args] of Object.entries(VALID)) {
-      const result = await workspace.run(tool, args);
+      const result = await workspace.call(tool, args);
       expect(result.success, `${tool}: ${result.error}`).toBe(true);
     }
     expect(Object.keys(VALID).sort()).toEqual(fsSkills.skills.map((spec) => spec.name).sort());
   });
 
   test.each(cases)('%s: `%s` %s → invalid_input naming it', async (tool, parameter, _problem, args) => {
-    const result = await workspace.run(tool, args);
+    const result = await workspace.call(tool, args);
     expect(result.kind, result.text).toBe('invalid_input');
     expect(result.error).toContain(`\`${parameter}\``);
   });
@@ -125,7 +125,7 @@ describe('checks the schema cannot express also name the parameter', () => {
     ['rename', { source: 'a.txt', destination: 'b.txt' }, 'destination'],
     ['read_file', { path: '.' }, 'path'],
   ] as const)('%s %j → invalid_input on %s', async (tool, args, parameter) => {
-    const result = await own.run(tool, args);
+    const result = await own.call(tool, args);
     expect(result.kind, result.text).toBe('invalid_input');
     expect(result.error).toContain(`\`${parameter}\``);
   });

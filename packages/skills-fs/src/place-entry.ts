@@ -14,9 +14,9 @@ export async function resolveDestination(
   destination: string,
   overwrite: boolean,
 ): Promise<{ path: string; exists: boolean }> {
-  let real = await files.authorize(destination, { access: 'write' });
+  let real = await files.paths.authorize(destination, { access: 'write' });
   if (real !== source && (await stat(real).catch(() => undefined))?.isDirectory()) {
-    real = await files.authorize(join(real, basename(source)), { access: 'write' });
+    real = await files.paths.authorize(join(real, basename(source)), { access: 'write' });
   }
   if (real === source)
     throw new InvalidParametersError('Expected `destination` to differ from `source`; both are the same path.', {
@@ -24,12 +24,13 @@ export async function resolveDestination(
     });
   const existing = await lstat(real).catch(() => undefined);
   if (existing && !overwrite) {
-    throw new InvalidParametersError(`\`destination\` ${await files.display(real)} already exists; set overwrite=true to replace it.`, {
-      parameter: 'destination',
-    });
+    throw new InvalidParametersError(
+      `\`destination\` ${await files.paths.display(real)} already exists; set overwrite=true to replace it.`,
+      { parameter: 'destination' },
+    );
   }
   if (existing?.isDirectory())
-    throw new InvalidParametersError(`\`destination\` ${await files.display(real)} is a directory; it cannot be replaced.`, {
+    throw new InvalidParametersError(`\`destination\` ${await files.paths.display(real)} is a directory; it cannot be replaced.`, {
       parameter: 'destination',
     });
   return { path: real, exists: existing !== undefined };

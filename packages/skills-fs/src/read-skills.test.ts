@@ -15,40 +15,40 @@ const numbered = (count: number, from = 1) => `${Array.from({ length: count }, (
 describe('read_file', () => {
   test('numbers lines in the format edit_lines uses, and pages with offset and limit', async () => {
     workspace = await createWorkspace({ 'a.txt': numbered(10) });
-    const all = await workspace.run('read_file', { path: 'a.txt' });
+    const all = await workspace.call('read_file', { path: 'a.txt' });
     expect(all.output.split('\n')[0]).toBe('     1\tline 1');
     expect(all.output).toContain('    10\tline 10');
     expect(all.output).not.toContain('Continue');
-    const page = await workspace.run('read_file', { path: 'a.txt', offset: 4, limit: 3 });
+    const page = await workspace.call('read_file', { path: 'a.txt', offset: 4, limit: 3 });
     expect(page.output).toBe(
       '     4\tline 4\n     5\tline 5\n     6\tline 6\n[Showing lines 4–6; the limit was reached and the file goes on. Continue with offset=7.]',
     );
     expect(page.data).toMatchObject({ firstLine: 4, lastLine: 6, nextLine: 7 });
-    const tail = await workspace.run('read_file', { path: 'a.txt', offset: 9, limit: 5 });
+    const tail = await workspace.call('read_file', { path: 'a.txt', offset: 9, limit: 5 });
     expect(tail.output).toBe('     9\tline 9\n    10\tline 10');
-    const past = await workspace.run('read_file', { path: 'a.txt', offset: 50 });
+    const past = await workspace.call('read_file', { path: 'a.txt', offset: 50 });
     expect(past.output).toContain('has 10 line(s); offset 50 is past the end');
   });
 
   test('strips CR of CRLF lines, reads a last line without a newline, and reports an empty file', async () => {
     workspace = await createWorkspace({ 'crlf.txt': 'a\r\nb\r\nlast', 'empty.txt': '' });
-    expect((await workspace.run('read_file', { path: 'crlf.txt' })).output).toBe('     1\ta\n     2\tb\n     3\tlast');
-    expect((await workspace.run('read_file', { path: 'empty.txt' })).output).toContain('is empty');
+    expect((await workspace.call('read_file', { path: 'crlf.txt' })).output).toBe('     1\ta\n     2\tb\n     3\tlast');
+    expect((await workspace.call('read_file', { path: 'empty.txt' })).output).toContain('is empty');
   });
 
   test('caps output by size and says which offset to continue from', async () => {
     workspace = await createWorkspace({ 'big.txt': numbered(2000) }, { fileSkillOptions: { maxReadBytes: 1000 } });
-    const result = await workspace.run('read_file', { path: 'big.txt' });
+    const result = await workspace.call('read_file', { path: 'big.txt' });
     expect(Buffer.byteLength(result.output)).toBeLessThan(1300);
     const next = (result.data as { nextLine: number }).nextLine;
     expect(result.output).toContain(`output limit was reached and the file goes on. Continue with offset=${next}`);
-    const more = await workspace.run('read_file', { path: 'big.txt', offset: next, limit: 1 });
+    const more = await workspace.call('read_file', { path: 'big.txt', offset: next, limit: 1 });
     expect(more.output).toContain(`\tline ${next}`);
   });
 
   test('cuts very long lines', async () => {
     workspace = await createWorkspace({ 'long.txt': `${'x'.repeat(5000)}\nshort\n` }, { fileSkillOptions: { maxLineLength: 100 } });
-    const result = await workspace.run('read_file', { path: 'long.txt' });
+    const result = await workspace.call('read_file', { path: 'long.txt' });
     expect(result.output).toContain(`${'x'.repeat(100)}… [line cut at 100 characters]`);
     expect(result.output).toContain('     2\tshort');
     expect(result.output).toContain('1 line(s) longer than 100 characters were cut');
@@ -59,10 +59,10 @@ describe('read_file', () => {
       'bin.dat': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]),
       'latin1.txt': new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]),
     });
-    const binary = await workspace.run('read_file', { path: 'bin.dat' });
+    const binary = await workspace.call('read_file', { path: 'bin.dat' });
     expect(binary.kind).toBe('invalid_input');
     expect(binary.error).toContain('is a binary file');
-    const latin1 = await workspace.run('read_file', { path: 'latin1.txt' });
+    const latin1 = await workspace.call('read_file', { path: 'latin1.txt' });
     expect(latin1.output).toContain('caf\uFFFD');
     expect(latin1.output).toContain('not valid UTF-8');
   });
@@ -72,7 +72,7 @@ describe('read_file', () => {
     const handle = await open(workspace.dir.join('work', 'huge.log'), 'r+');
     await handle.truncate(2 * 1024 ** 3);
     await handle.close();
-    const result = await workspace.run('read_file', { path: 'huge.log', limit: 100 });
+    const result = await workspace.call('read_file', { path: 'huge.log', limit: 100 });
     expect(result.success).toBe(true);
     expect(result.output.split('\n')).toHaveLength(101);
     expect(result.output).toContain('   100\tline 100');
@@ -84,11 +84,11 @@ describe('read_file', () => {
     const filler = `${`${'a'.repeat(99)}\n`.repeat(655)}${'b'.repeat(34)}\n`;
     const content = `${filler}é and more\n${'y'.repeat(150_000)}\nafter the long line\nlast\n`;
     workspace = await createWorkspace({ 'chunks.txt': content });
-    const border = await workspace.run('read_file', { path: 'chunks.txt', offset: 657, limit: 1 });
+    const border = await workspace.call('read_file', { path: 'chunks.txt', offset: 657, limit: 1 });
     expect(border.output).toBe(
       '   657\té and more\n[Showing lines 657–657; the limit was reached and the file goes on. Continue with offset=658.]',
     );
-    const rest = await workspace.run('read_file', { path: 'chunks.txt', offset: 658 });
+    const rest = await workspace.call('read_file', { path: 'chunks.txt', offset: 658 });
     expect(rest.output.split('\n')).toEqual([
       `   658\t${'y'.repeat(2000)}… [line cut at 2000 characters]`,
       '   659\tafter the long line',
@@ -100,7 +100,7 @@ describe('read_file', () => {
 
   test('reads a file whose size the kernel does not know (/proc) to its end', async () => {
     workspace = await createWorkspace({}, { preset: 'trusted' });
-    const result = await workspace.run('read_file', { path: '/proc/self/status' });
+    const result = await workspace.call('read_file', { path: '/proc/self/status' });
     expect(result.output).toMatch(/^ {5}1\tName:/);
     expect(result.output).toContain('\tPid:');
     expect((result.data as { totalLines: number }).totalLines).toBeGreaterThan(5);
@@ -108,8 +108,8 @@ describe('read_file', () => {
 
   test('reports missing files and directories with the right kind', async () => {
     workspace = await createWorkspace({ sub: {} });
-    expect((await workspace.run('read_file', { path: 'nope.txt' })).kind).toBe('not_found');
-    const directory = await workspace.run('read_file', { path: 'sub' });
+    expect((await workspace.call('read_file', { path: 'nope.txt' })).kind).toBe('not_found');
+    const directory = await workspace.call('read_file', { path: 'sub' });
     expect(directory.kind).toBe('invalid_input');
     expect(directory.error).toContain('is a directory');
   });
@@ -119,13 +119,13 @@ describe('tail', () => {
   test('returns the last lines, reading backwards in chunks across chunk borders', async () => {
     const content = numbered(50_000);
     workspace = await createWorkspace({ 'log.txt': content, 'short.txt': 'only\n', 'nonl.txt': 'a\nb' });
-    const result = await workspace.run('tail', { path: 'log.txt', lines: 3 });
+    const result = await workspace.call('tail', { path: 'log.txt', lines: 3 });
     expect(result.output).toBe('line 49998\nline 49999\nline 50000');
-    const many = await workspace.run('tail', { path: 'log.txt', lines: 9000 });
+    const many = await workspace.call('tail', { path: 'log.txt', lines: 9000 });
     expect(many.output.split('\n')).toHaveLength(9000);
     expect(many.output.split('\n')[0]).toBe('line 41001');
-    expect((await workspace.run('tail', { path: 'short.txt' })).output).toBe('only');
-    expect((await workspace.run('tail', { path: 'nonl.txt', lines: 1 })).output).toBe('b');
+    expect((await workspace.call('tail', { path: 'short.txt' })).output).toBe('only');
+    expect((await workspace.call('tail', { path: 'nonl.txt', lines: 1 })).output).toBe('b');
   });
 });
 
@@ -140,7 +140,7 @@ describe('read_file and tail on a FIFO', () => {
     const writer = spawn('sh', ['-c', 'sleep 30; : > "$2"; echo late > "$1"', 'writer', fifo, released], { stdio: 'ignore' });
     try {
       for (const tool of ['read_file', 'tail']) {
-        const result = await workspace.run(tool, { path: 'pipe' });
+        const result = await workspace.call(tool, { path: 'pipe' });
         expect(result.kind, tool).toBe('invalid_input');
         expect(result.error).toContain('device, socket or pipe');
       }
@@ -162,14 +162,14 @@ describe('deep directory trees', () => {
       { cwd: work },
     );
     try {
-      const glob = await workspace.run('glob', { pattern: '**/*.txt' });
+      const glob = await workspace.call('glob', { pattern: '**/*.txt' });
       expect(glob.success, glob.error).toBe(true);
       expect(glob.output).toContain('top.txt');
       expect(glob.output).toMatch(/could not be read \(no permission, or nested too deep\)/);
-      const grep = await workspace.run('grep', { pattern: 'needle', path: '.' });
+      const grep = await workspace.call('grep', { pattern: 'needle', path: '.' });
       expect(grep.success, grep.error).toBe(true);
       expect(grep.output).toContain('top.txt');
-      expect((await workspace.run('list_directory', { path: '.' })).output).toContain('d_abcdefghijklmnopq/');
+      expect((await workspace.call('list_directory', { path: '.' })).output).toContain('d_abcdefghijklmnopq/');
     } finally {
       execFileSync('rm', ['-rf', 'd_abcdefghijklmnopq'], { cwd: work });
     }
@@ -179,20 +179,20 @@ describe('deep directory trees', () => {
 describe('file_info', () => {
   test('shows type, size, permissions and the symlink a path went through', async () => {
     workspace = await createWorkspace({ 'a.sh': { content: '#!/bin/sh\n', mode: 0o750 }, link: { symlink: 'a.sh' }, dir: {} });
-    const file = await workspace.run('file_info', { path: 'a.sh' });
+    const file = await workspace.call('file_info', { path: 'a.sh' });
     expect(file.data).toMatchObject({ path: 'a.sh', type: 'file', size: 10, permissions: '-rwxr-x---', mode: '0750' });
-    const link = await workspace.run('file_info', { path: 'link' });
+    const link = await workspace.call('file_info', { path: 'link' });
     expect(link.data).toMatchObject({ path: 'a.sh', symlinkTarget: 'a.sh' });
-    expect((await workspace.run('file_info', { path: 'dir' })).data).toMatchObject({ type: 'directory' });
+    expect((await workspace.call('file_info', { path: 'dir' })).data).toMatchObject({ type: 'directory' });
   });
 });
 
 describe('list_directory', () => {
   test('lists sorted entries, hides dotfiles unless all=true, and shows details with long=true', async () => {
     workspace = await createWorkspace({ 'b.txt': 'bb', 'a.txt': 'a', '.hidden': '', sub: {}, link: { symlink: 'a.txt' } });
-    expect((await workspace.run('list_directory', {})).output).toBe('a.txt\nb.txt\nlink@\nsub/');
-    expect((await workspace.run('list_directory', { all: true })).output.split('\n')[0]).toBe('.hidden');
-    const long = (await workspace.run('list_directory', { long: true })).output.split('\n');
+    expect((await workspace.call('list_directory', {})).output).toBe('a.txt\nb.txt\nlink@\nsub/');
+    expect((await workspace.call('list_directory', { all: true })).output.split('\n')[0]).toBe('.hidden');
+    const long = (await workspace.call('list_directory', { long: true })).output.split('\n');
     expect(long[1]).toMatch(/^-rw-r--r--\s+2 \d{4}-\d\d-\d\d \d\d:\d\d b\.txt$/);
     expect(long[2]).toMatch(/^lrwxrwxrwx .* link -> a\.txt$/);
   });
@@ -202,14 +202,14 @@ describe('list_directory', () => {
     const many = workspace.dir.join('work', 'many');
     await mkdir(many);
     await Promise.all(Array.from({ length: 1005 }, (_, index) => writeFile(`${many}/f${String(index).padStart(4, '0')}`, '')));
-    const result = await workspace.run('list_directory', { path: 'many' });
+    const result = await workspace.call('list_directory', { path: 'many' });
     expect(result.output.split('\n')).toHaveLength(1001);
     expect(result.output).toContain('[Showing 1000 of 1005 entries');
   });
 
   test('leaves blocked entries out', async () => {
     workspace = await createWorkspace({ 'a.txt': '', secrets: { 'k.txt': '' } }, { blockedPaths: ['secrets'] });
-    const result = await workspace.run('list_directory', {});
+    const result = await workspace.call('list_directory', {});
     expect(result.output).toBe('a.txt\n[1 blocked entry not shown.]');
   });
 });
@@ -226,24 +226,26 @@ describe('glob', () => {
 
   test('matches names at any depth, or whole paths, sorted, skipping .git, node_modules and symlinks', async () => {
     workspace = await createWorkspace(tree);
-    expect((await workspace.run('glob', { pattern: '*.ts' })).output).toBe('dist/a.ts\nsrc/a.ts\nsrc/deep/.hidden.ts\nsrc/deep/c.ts');
-    expect((await workspace.run('glob', { pattern: 'src/**/*.ts' })).output).toBe('src/a.ts\nsrc/deep/.hidden.ts\nsrc/deep/c.ts');
-    expect((await workspace.run('glob', { pattern: '*.ts', path: 'src/deep' })).output).toBe('src/deep/.hidden.ts\nsrc/deep/c.ts');
-    expect((await workspace.run('glob', { pattern: 'node_modules/**/*.ts' })).output).toBe('node_modules/pkg/index.ts');
-    expect((await workspace.run('glob', { pattern: '*.py' })).output).toContain('No files match');
+    expect((await workspace.call('glob', { pattern: '*.ts' })).output).toBe('dist/a.ts\nsrc/a.ts\nsrc/deep/.hidden.ts\nsrc/deep/c.ts');
+    expect((await workspace.call('glob', { pattern: 'src/**/*.ts' })).output).toBe('src/a.ts\nsrc/deep/.hidden.ts\nsrc/deep/c.ts');
+    expect((await workspace.call('glob', { pattern: '*.ts', path: 'src/deep' })).output).toBe('src/deep/.hidden.ts\nsrc/deep/c.ts');
+    expect((await workspace.call('glob', { pattern: 'node_modules/**/*.ts' })).output).toBe('node_modules/pkg/index.ts');
+    expect((await workspace.call('glob', { pattern: '*.py' })).output).toContain('No files match');
   });
 
   test('excludes patterns and caps the results, saying so', async () => {
     workspace = await createWorkspace(tree);
-    expect((await workspace.run('glob', { pattern: '*.ts', exclude: ['dist/**', '.*'] })).output).toBe('src/a.ts\nsrc/deep/c.ts');
-    expect((await workspace.run('glob', { pattern: '*.ts', exclude: 'dist' })).output).toBe('src/a.ts\nsrc/deep/.hidden.ts\nsrc/deep/c.ts');
-    const capped = await workspace.run('glob', { pattern: '*.ts', max_results: 2 });
+    expect((await workspace.call('glob', { pattern: '*.ts', exclude: ['dist/**', '.*'] })).output).toBe('src/a.ts\nsrc/deep/c.ts');
+    expect((await workspace.call('glob', { pattern: '*.ts', exclude: 'dist' })).output).toBe(
+      'src/a.ts\nsrc/deep/.hidden.ts\nsrc/deep/c.ts',
+    );
+    const capped = await workspace.call('glob', { pattern: '*.ts', max_results: 2 });
     expect(capped.output).toBe('dist/a.ts\nsrc/a.ts\n[Showing 2 of 4 matches; narrow the pattern or raise max_results.]');
     expect(capped.data).toMatchObject({ total: 4, truncated: true });
   });
 
   test('does not list files under blocked paths', async () => {
     workspace = await createWorkspace(tree, { blockedPaths: ['src/deep', 'dist/A.TS'] });
-    expect((await workspace.run('glob', { pattern: '*.ts' })).output).toBe('src/a.ts');
+    expect((await workspace.call('glob', { pattern: '*.ts' })).output).toBe('src/a.ts');
   });
 });

@@ -20,45 +20,48 @@ const WRITES: [string, Record<string, unknown>][] = [
 describe('stale-write protection with a read tracker', () => {
   test.each(WRITES)('%s refuses a file the agent has not read, then works once it has', async (tool, args) => {
     workspace = await createWorkspace({ 'f.txt': 'old\n' }, { readTracker: new InMemoryReadTracker() });
-    const refused = await workspace.run(tool, args);
+    const refused = await workspace.call(tool, args);
     expect(refused.kind).toBe('forbidden');
     expect(refused.recoverable).toBe(true);
+    expect(refused.data).toEqual({ path: 'f.txt', reason: 'unread' });
     expect(refused.error).toContain('has not been read in this session; read it first');
     expect(await readFile(workspace.dir.join('work', 'f.txt'), 'utf8')).toBe('old\n');
-    await workspace.run('read_file', { path: 'f.txt' });
-    const allowed = await workspace.run(tool, args);
+    await workspace.call('read_file', { path: 'f.txt' });
+    const allowed = await workspace.call(tool, args);
     expect(allowed.success, allowed.error).toBe(true);
     expect(await readFile(workspace.dir.join('work', 'f.txt'), 'utf8')).toBe('new\n');
   });
 
   test.each(WRITES)('%s refuses a file that changed on disk since it was read', async (tool, args) => {
     workspace = await createWorkspace({ 'f.txt': 'old\n' }, { readTracker: new InMemoryReadTracker() });
-    await workspace.run('read_file', { path: 'f.txt' });
+    await workspace.call('read_file', { path: 'f.txt' });
     await appendFile(workspace.dir.join('work', 'f.txt'), 'someone else\n');
-    const refused = await workspace.run(tool, args);
+    const refused = await workspace.call(tool, args);
     expect(refused.error).toContain('changed on disk since it was last read');
-    expect(refused.data).toMatchObject({ reason: 'changed' });
+    expect(refused.kind).toBe('forbidden');
+    expect(refused.recoverable).toBe(true);
+    expect(refused.data).toEqual({ path: 'f.txt', reason: 'changed' });
   });
 
   test("the agent's own writes keep the file current, so edits can follow each other", async () => {
     workspace = await createWorkspace({}, { readTracker: new InMemoryReadTracker() });
-    expect((await workspace.run('write_file', { path: 'n.txt', content: 'a\n' })).success).toBe(true);
-    expect((await workspace.run('edit_file', { path: 'n.txt', old_string: 'a', new_string: 'b' })).success).toBe(true);
-    expect((await workspace.run('append_file', { path: 'n.txt', content: 'c' })).success).toBe(true);
-    expect((await workspace.run('edit_lines', { path: 'n.txt', start_line: 2, new_content: 'C' })).success).toBe(true);
+    expect((await workspace.call('write_file', { path: 'n.txt', content: 'a\n' })).success).toBe(true);
+    expect((await workspace.call('edit_file', { path: 'n.txt', old_string: 'a', new_string: 'b' })).success).toBe(true);
+    expect((await workspace.call('append_file', { path: 'n.txt', content: 'c' })).success).toBe(true);
+    expect((await workspace.call('edit_lines', { path: 'n.txt', start_line: 2, new_content: 'C' })).success).toBe(true);
     expect(await readFile(workspace.dir.join('work', 'n.txt'), 'utf8')).toBe('b\nC');
   });
 
   test('a touched file (same size, new mtime) counts as changed; tail counts as a read', async () => {
     workspace = await createWorkspace({ 'f.txt': 'old\n' }, { readTracker: new InMemoryReadTracker() });
-    await workspace.run('tail', { path: 'f.txt' });
+    await workspace.call('tail', { path: 'f.txt' });
     await utimes(workspace.dir.join('work', 'f.txt'), new Date(), new Date(Date.now() + 5000));
-    expect((await workspace.run('write_file', { path: 'f.txt', content: 'x' })).kind).toBe('forbidden');
+    expect((await workspace.call('write_file', { path: 'f.txt', content: 'x' })).kind).toBe('forbidden');
   });
 
   test('without a tracker nothing is refused', async () => {
     workspace = await createWorkspace({ 'f.txt': 'old\n' });
-    expect((await workspace.run('write_file', { path: 'f.txt', content: 'x' })).success).toBe(true);
+    expect((await workspace.call('write_file', { path: 'f.txt', content: 'x' })).success).toBe(true);
   });
 });
 

@@ -116,7 +116,7 @@ describe('every file skill refuses every path escape and leaves the outside unto
     const before = await snapshot(current.dir.path);
     const tool = skill.split(' ')[0] as string;
     const args = (SKILLS[skill] as (path: string) => Record<string, unknown>)(attacks(current)[attack] as string);
-    const result = await current.run(tool, args);
+    const result = await current.call(tool, args);
     expect(result.kind, `${skill} ${attack}: ${result.text}`).toBe('forbidden');
     expect(result.output).not.toContain('top secret');
     const after = await snapshot(current.dir.path);
@@ -164,7 +164,7 @@ describe('a path swapped for a symlink after the check is refused (trusted: the 
       return true;
     });
     const tool = skill.split(' ')[0] as string;
-    const result = await current.run(tool, (WRITES[skill] as (path: string) => Record<string, unknown>)(join(shared, 'target.txt')));
+    const result = await current.call(tool, (WRITES[skill] as (path: string) => Record<string, unknown>)(join(shared, 'target.txt')));
     expect(result.kind, result.text).toBe('forbidden');
     expect(await snapshot(outside)).toEqual(before);
   });
@@ -188,10 +188,10 @@ describe('racing a swapping attacker', () => {
     const kinds = new Set<string>();
     try {
       for (let round = 0; round < 150; round++) {
-        const read = await current.run('read_file', { path: 'victim.txt' });
+        const read = await current.call('read_file', { path: 'victim.txt' });
         expect(read.output).not.toContain('top secret');
         kinds.add(`${read.kind ?? 'ok'} ${read.kind ? read.error : ''}`);
-        const written = await current.run('write_file', { path: 'victim.txt', content: 'pwned\n' });
+        const written = await current.call('write_file', { path: 'victim.txt', content: 'pwned\n' });
         kinds.add(`${written.kind ?? 'ok'} ${written.kind ? written.error : ''}`);
       }
     } finally {

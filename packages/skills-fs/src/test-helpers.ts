@@ -1,37 +1,41 @@
-import { type PresetName, resolvePreset, ServiceContainer, type ToolResult } from '@nexus/core';
-import { SkillRegistry } from '@nexus/registry';
+import type { ConfirmFunction, PresetName } from '@nexus/core';
+import { createTestAgent, type TestAgent } from '@nexus/registry/testing';
 import { type TestDir, type Tree, testdir } from '@nexus/test-utils';
-import { type FileSkillOptions, fsSkills, type ReadTracker } from './index.js';
+import type { FileSkillOptions, ReadTracker } from './index.js';
+import { fsSkills } from './index.js';
 
-/** A sandbox for tests: `work/` is the agent's working directory, `outside/` must stay untouched. */
-export interface Workspace {
+/** A test agent with the file family whose working directory is `work/`; `outside/` beside it must stay untouched. */
+export interface Workspace extends TestAgent {
   dir: TestDir;
   work: string;
   outside: string;
-  services: ServiceContainer;
-  registry: SkillRegistry;
-  run(tool: string, args: Record<string, unknown>): Promise<ToolResult>;
 }
 
 /** Options of {@link createWorkspace}. */
 export interface WorkspaceOptions {
   preset?: PresetName;
+  /** The tree of `outside/` (default: a `secret.txt`). */
   outside?: Tree;
+  /** Blocked paths, relative to `work/`. */
   blockedPaths?: string[];
+  /** The `confirm` service, as `createTestAgent` takes it. */
+  confirm?: boolean | ConfirmFunction;
   fileSkillOptions?: FileSkillOptions;
   readTracker?: ReadTracker;
 }
 
-/** Builds `work/` from `tree` and `outside/` beside it, with the file family registered. */
+/** Builds `work/` from `tree` and `outside/` beside it, and a test agent working in `work/`. */
 export async function createWorkspace(tree: Tree = {}, options: WorkspaceOptions = {}): Promise<Workspace> {
-  const { preset = 'sandboxed', outside = { 'secret.txt': 'top secret\n' }, blockedPaths = [], fileSkillOptions, readTracker } = options;
+  const { preset, outside = { 'secret.txt': 'top secret\n' }, blockedPaths = [], confirm, fileSkillOptions, readTracker } = options;
   const dir = await testdir({ work: tree, outside });
   const work = dir.join('work');
-  const services = new ServiceContainer();
-  services.register('cwd', work);
-  services.register('permissions', resolvePreset(preset, { cwd: work, blockedPaths: blockedPaths.map((path) => dir.join('work', path)) }));
-  if (fileSkillOptions) services.register('fileSkillOptions', fileSkillOptions);
-  if (readTracker) services.register('readTracker', readTracker);
-  const registry = new SkillRegistry(services).use(fsSkills);
-  return { dir, work, outside: dir.join('outside'), services, registry, run: (tool, args) => registry.execute(tool, args) };
+  const agent = createTestAgent({
+    cwd: work,
+    families: [fsSkills],
+    blockedPaths: blockedPaths.map((path) => dir.join('work', path)),
+    services: { ...(fileSkillOptions && { fileSkillOptions }), ...(readTracker && { readTracker }) },
+    ...(preset && { preset }),
+    ...(confirm !== undefined && { confirm }),
+  });
+  return { ...agent, dir, work, outside: dir.join('outside') };
 }

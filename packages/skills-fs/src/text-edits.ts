@@ -54,6 +54,25 @@ export interface LineEdit {
   new_content: string;
 }
 
+/** JSON Schema of the line-range parameters, as `edit_lines` and `edit_file` take them. */
+export const LINE_EDIT_PROPERTIES = {
+  start_line: { type: 'integer', minimum: 1, description: 'First line to replace (1-based, as read_file numbers them).' },
+  end_line: {
+    type: 'integer',
+    minimum: 0,
+    description: 'Last line to replace, inclusive (default: start_line). start_line - 1 inserts before start_line.',
+  },
+  new_content: { type: 'string', description: 'Replacement text for those lines ("" deletes them).' },
+} as const;
+
+/** Describes a line edit for the result, e.g. `lines 3–5 replaced`. */
+export function describeLineEdit(edit: LineEdit): string {
+  const end = edit.end_line ?? edit.start_line;
+  if (end < edit.start_line) return `inserted before line ${edit.start_line}`;
+  const range = end === edit.start_line ? `line ${edit.start_line}` : `lines ${edit.start_line}–${end}`;
+  return edit.new_content === '' ? `${range} deleted` : `${range} replaced`;
+}
+
 /**
  * Replaces lines `start_line … end_line` (1-based, inclusive; `end_line` defaults to
  * `start_line`) with `new_content`, written in the file's line-ending style. `end_line =

@@ -3,6 +3,7 @@ import { lstat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { atomicWriteVerified, convertLineEndings, detectLineEnding, InvalidParametersError, type LineEnding } from '@nexus/core';
 import type { FileSandbox } from './file-sandbox.js';
+import { makeDirectories } from './make-directories.js';
 
 /** Bytes inspected for a NUL byte to tell binary files from text. */
 export const BINARY_SNIFF_BYTES = 8000;
@@ -31,13 +32,13 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * cannot decode), and read by the agent as it is now when a read tracker is registered.
  */
 export async function loadTextFile(files: FileSandbox, path: string): Promise<TextFile> {
-  return loadApprovedTextFile(files, await files.authorize(path, { access: 'write', mustExist: true }));
+  return loadApprovedTextFile(files, await files.paths.authorize(path, { access: 'write', mustExist: true }));
 }
 
 /** {@link loadTextFile} for a real path the caller already approved for writing. */
 export async function loadApprovedTextFile(files: FileSandbox, real: string): Promise<TextFile> {
-  const opened = await files.openApproved(real);
-  const display = await files.display(opened.path);
+  const opened = await files.opener.openApproved(real);
+  const display = await files.paths.display(opened.path);
   let bytes: Buffer;
   try {
     const { maxEditBytes } = files.options;
@@ -61,7 +62,7 @@ export async function loadApprovedTextFile(files: FileSandbox, real: string): Pr
       parameter: 'path',
     });
   }
-  await files.assertFresh(opened.path, opened.stats);
+  await files.staleWrites.assertFresh(opened.path, opened.stats);
   return { path: opened.path, display, text, stats: opened.stats, lineEnding: detectLineEnding(text) };
 }
 
@@ -82,10 +83,10 @@ export async function saveFile(
   data: string | Uint8Array,
   options: SaveFileOptions = {},
 ): Promise<number> {
-  if (options.createParents) await files.makeDirectories(dirname(real));
+  if (options.createParents) await makeDirectories(files, dirname(real));
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   const stats = await atomicWriteVerified(real, bytes);
-  if (stats?.isFile()) files.recordSeen(real, stats);
+  if (stats?.isFile()) files.staleWrites.recordSeen(real, stats);
   return bytes.length;
 }
 
@@ -121,10 +122,11 @@ export async function inspectTarget(files: FileSandbox, real: string): Promise<W
     throw error;
   });
   if (!stats) return undefined;
-  if (stats.isDirectory()) throw new InvalidParametersError(`\`path\` ${await files.display(real)} is a directory.`, { parameter: 'path' });
-  await files.assertFresh(real, stats);
+  if (stats.isDirectory())
+    throw new InvalidParametersError(`\`path\` ${await files.paths.display(real)} is a directory.`, { parameter: 'path' });
+  await files.staleWrites.assertFresh(real, stats);
   if (!stats.isFile() || stats.size > files.options.maxEditBytes) return { stats, text: undefined };
-  const opened = await files.openApproved(real);
+  const opened = await files.opener.openApproved(real);
   try {
     const bytes = await opened.handle.readFile();
     if (looksBinary(bytes)) return { stats, text: undefined };

@@ -1,12 +1,11 @@
 import { InvalidParametersError } from '@nexus/core';
 import { commitTextEdit } from '../commit-edit.js';
-import { defineFileSkill } from '../file-sandbox.js';
-import { applyLineEdit, applyStringEdit, type StringEdit } from '../text-edits.js';
+import { defineFileSkill } from '../define-file-skill.js';
+import { applyLineEdit, applyStringEdit, describeLineEdit, LINE_EDIT_PROPERTIES, type StringEdit } from '../text-edits.js';
 import { loadTextFile } from '../text-file.js';
-import { describeLineEdit, LINE_EDIT_PROPERTIES } from './edit-lines.js';
 
 /** Arguments of `edit_file`: one of the string, batched or line forms. */
-export interface EditFileArgs {
+export interface EditFileArguments {
   path: string;
   old_string?: string;
   new_string?: string;
@@ -20,13 +19,13 @@ export interface EditFileArgs {
 
 type EditForm = 'string' | 'batch' | 'lines';
 
-const FORM_PARAMETERS: Record<EditForm, readonly (keyof EditFileArgs)[]> = {
+const FORM_PARAMETERS: Record<EditForm, readonly (keyof EditFileArguments)[]> = {
   string: ['old_string', 'new_string', 'replace_all'],
   batch: ['edits'],
   lines: ['start_line', 'end_line', 'new_content'],
 };
 
-function chooseForm(args: EditFileArgs): EditForm {
+function chooseForm(args: EditFileArguments): EditForm {
   const used = (Object.keys(FORM_PARAMETERS) as EditForm[]).filter((form) =>
     FORM_PARAMETERS[form].some((name) => args[name] !== undefined && !(name === 'replace_all' && args[name] === false)),
   );
@@ -54,7 +53,7 @@ function chooseForm(args: EditFileArgs): EditForm {
 }
 
 /** `edit_file`: exact string replacement (single, all, or a batch), or a line-range replacement. */
-export const editFileSkill = defineFileSkill<EditFileArgs>({
+export const editFileSkill = defineFileSkill<EditFileArguments>({
   name: 'edit_file',
   description:
     'Edit a text file by exact string replacement. Forms: (1) old_string + new_string — old_string must match exactly once (or set replace_all=true); ' +
@@ -90,7 +89,7 @@ export const editFileSkill = defineFileSkill<EditFileArgs>({
     required: ['path'],
     additionalProperties: false,
   },
-  create: (files) => async (args) => {
+  run: async (args, files) => {
     const form = chooseForm(args);
     const file = await loadTextFile(files, args.path);
     const dryRun = args.dry_run ?? false;

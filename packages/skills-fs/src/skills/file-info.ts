@@ -1,15 +1,15 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import { normalizePath, ToolResult } from '@nexus/core';
+import { defineFileSkill } from '../define-file-skill.js';
 import { entryKind, modeString } from '../file-mode.js';
-import { defineFileSkill } from '../file-sandbox.js';
 
 /** Arguments of `file_info`. */
-export interface FileInfoArgs {
+export interface FileInfoArguments {
   path: string;
 }
 
 /** `file_info`: type, size, permissions and times of a file or directory. */
-export const fileInfoSkill = defineFileSkill<FileInfoArgs>({
+export const fileInfoSkill = defineFileSkill<FileInfoArguments>({
   name: 'file_info',
   description:
     'Show metadata of a file or directory: type, size, permissions (rwxr-xr-x), owner ids and modification time. Does not read the content.',
@@ -21,29 +21,27 @@ export const fileInfoSkill = defineFileSkill<FileInfoArgs>({
     required: ['path'],
     additionalProperties: false,
   },
-  create:
-    (files) =>
-    async ({ path }) => {
-      const real = await files.authorize(path, { mustExist: true });
-      // Synchronous: each call takes microseconds, a thread-pool round trip many times that.
-      const stats = lstatSync(real);
-      const display = await files.display(real);
-      const given = normalizePath(path, files.services.getCwd());
-      const link = given !== real && lstatSync(given, { throwIfNoEntry: false })?.isSymbolicLink() ? readlinkSync(given) : undefined;
-      const info = {
-        path: display,
-        type: entryKind(stats),
-        size: stats.size,
-        permissions: modeString(stats),
-        mode: `0${(stats.mode & 0o7777).toString(8)}`,
-        uid: stats.uid,
-        gid: stats.gid,
-        modified: stats.mtime.toISOString(),
-        accessed: stats.atime.toISOString(),
-        changed: stats.ctime.toISOString(),
-        ...(link === undefined ? {} : { symlinkTarget: link }),
-      };
-      const lines = Object.entries(info).map(([key, value]) => `${key}: ${value}`);
-      return ToolResult.ok(lines.join('\n'), info);
-    },
+  run: async ({ path }, files) => {
+    const real = await files.paths.authorize(path, { mustExist: true });
+    // Synchronous: each call takes microseconds, a thread-pool round trip many times that.
+    const stats = lstatSync(real);
+    const display = await files.paths.display(real);
+    const given = normalizePath(path, files.services.getCwd());
+    const link = given !== real && lstatSync(given, { throwIfNoEntry: false })?.isSymbolicLink() ? readlinkSync(given) : undefined;
+    const info = {
+      path: display,
+      type: entryKind(stats),
+      size: stats.size,
+      permissions: modeString(stats),
+      mode: `0${(stats.mode & 0o7777).toString(8)}`,
+      uid: stats.uid,
+      gid: stats.gid,
+      modified: stats.mtime.toISOString(),
+      accessed: stats.atime.toISOString(),
+      changed: stats.ctime.toISOString(),
+      ...(link === undefined ? {} : { symlinkTarget: link }),
+    };
+    const lines = Object.entries(info).map(([key, value]) => `${key}: ${value}`);
+    return ToolResult.ok(lines.join('\n'), info);
+  },
 });

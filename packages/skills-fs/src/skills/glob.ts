@@ -1,10 +1,10 @@
 import { InvalidParametersError, ToolResult } from '@nexus/core';
-import { defineFileSkill } from '../file-sandbox.js';
+import { defineFileSkill } from '../define-file-skill.js';
 import { createGlobMatcher } from '../glob-matcher.js';
 import { SKIPPED_DIRECTORIES, walkFiles } from '../walk-files.js';
 
 /** Arguments of `glob`. */
-export interface GlobArgs {
+export interface GlobArguments {
   pattern: string;
   path?: string;
   max_results?: number;
@@ -12,14 +12,14 @@ export interface GlobArgs {
 }
 
 /** Most results `glob` returns at once. */
-export const MAX_GLOB_RESULTS = 100_000;
+const MAX_GLOB_RESULTS = 100_000;
 
 function mentionsSkipped(pattern: string, name: string): boolean {
   return pattern.split('/').includes(name);
 }
 
 /** `glob`: files whose path matches a glob pattern. */
-export const globSkill = defineFileSkill<GlobArgs>({
+export const globSkill = defineFileSkill<GlobArguments>({
   name: 'glob',
   description:
     'Find files by glob pattern, e.g. "**/*.ts", "src/**/test_*.py" or "*.md" (a pattern without "/" matches file names at any depth). ' +
@@ -40,49 +40,48 @@ export const globSkill = defineFileSkill<GlobArgs>({
     required: ['pattern'],
     additionalProperties: false,
   },
-  create:
-    (files) =>
-    async ({ pattern, path = '.', max_results: maxResults = 100, exclude = [] }, { signal }) => {
-      const root = await files.authorize(path, { mustExist: true });
-      await (await files.openDirectory(root)).close();
-      const excludes = typeof exclude === 'string' ? [exclude] : exclude;
-      if (pattern.startsWith('/') || pattern.split('/').includes('..')) {
-        throw new InvalidParametersError(
-          'Expected `pattern` to be relative to `path` without ".." segments; put the directory in `path`.',
-          { parameter: 'pattern' },
-        );
-      }
-      const matches = createGlobMatcher(pattern);
-      const excluded = excludes.length > 0 ? createGlobMatcher(excludes) : () => false;
-      const skipped = SKIPPED_DIRECTORIES.filter((name) => !mentionsSkipped(pattern, name));
-      const checkDirectories = files.hasBlockedPaths;
-      const walk = await walkFiles({
-        root,
-        signal,
-        enterDirectory: async (relativePath, name) =>
-          !skipped.includes(name) && !excluded(relativePath) && (!checkDirectories || (await files.isReadable(`${root}/${relativePath}`))),
+  run: async ({ pattern, path = '.', max_results: maxResults = 100, exclude = [] }, files, { signal }) => {
+    const root = await files.paths.authorize(path, { mustExist: true });
+    await (await files.opener.openDirectory(root)).close();
+    const excludes = typeof exclude === 'string' ? [exclude] : exclude;
+    if (pattern.startsWith('/') || pattern.split('/').includes('..')) {
+      throw new InvalidParametersError('Expected `pattern` to be relative to `path` without ".." segments; put the directory in `path`.', {
+        parameter: 'pattern',
       });
-      const found = walk.files.filter((file) => matches(file) && !excluded(file));
-      const shown: string[] = [];
-      for (const file of found) {
-        if (shown.length === maxResults) break;
-        if (!checkDirectories || (await files.isReadable(`${root}/${file}`))) shown.push(file);
-      }
-      const base = await files.display(root);
-      const paths = base === '.' ? shown : shown.map((file) => `${base}/${file}`);
-      const remarks: string[] = [];
-      if (found.length > shown.length && shown.length === maxResults)
-        remarks.push(`[Showing ${shown.length} of ${found.length} matches; narrow the pattern or raise max_results.]`);
-      if (walk.truncated) remarks.push('[The directory tree is too large; the walk stopped early. Search a sub-directory.]');
-      if (walk.unreadable > 0)
-        remarks.push(
-          `[${walk.unreadable} director${walk.unreadable === 1 ? 'y' : 'ies'} could not be read (no permission, or nested too deep) and ${walk.unreadable === 1 ? 'was' : 'were'} skipped.]`,
-        );
-      const output = paths.length === 0 ? `No files match ${pattern} under ${base}.` : paths.join('\n');
-      return ToolResult.ok([output, ...remarks].join('\n'), {
-        files: paths,
-        total: found.length,
-        truncated: found.length > shown.length || walk.truncated,
-      });
-    },
+    }
+    const matches = createGlobMatcher(pattern);
+    const excluded = excludes.length > 0 ? createGlobMatcher(excludes) : () => false;
+    const skipped = SKIPPED_DIRECTORIES.filter((name) => !mentionsSkipped(pattern, name));
+    const checkDirectories = files.paths.hasBlockedPaths;
+    const walk = await walkFiles({
+      root,
+      signal,
+      enterDirectory: async (relativePath, name) =>
+        !skipped.includes(name) &&
+        !excluded(relativePath) &&
+        (!checkDirectories || (await files.paths.isReadable(`${root}/${relativePath}`))),
+    });
+    const found = walk.files.filter((file) => matches(file) && !excluded(file));
+    const shown: string[] = [];
+    for (const file of found) {
+      if (shown.length === maxResults) break;
+      if (!checkDirectories || (await files.paths.isReadable(`${root}/${file}`))) shown.push(file);
+    }
+    const base = await files.paths.display(root);
+    const paths = base === '.' ? shown : shown.map((file) => `${base}/${file}`);
+    const remarks: string[] = [];
+    if (found.length > shown.length && shown.length === maxResults)
+      remarks.push(`[Showing ${shown.length} of ${found.length} matches; narrow the pattern or raise max_results.]`);
+    if (walk.truncated) remarks.push('[The directory tree is too large; the walk stopped early. Search a sub-directory.]');
+    if (walk.unreadable > 0)
+      remarks.push(
+        `[${walk.unreadable} director${walk.unreadable === 1 ? 'y' : 'ies'} could not be read (no permission, or nested too deep) and ${walk.unreadable === 1 ? 'was' : 'were'} skipped.]`,
+      );
+    const output = paths.length === 0 ? `No files match ${pattern} under ${base}.` : paths.join('\n');
+    return ToolResult.ok([output, ...remarks].join('\n'), {
+      files: paths,
+      total: found.length,
+      truncated: found.length > shown.length || walk.truncated,
+    });
+  },
 });

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { ToolResult } from '@nexus/core';
-import { defineFileSkill } from '../file-sandbox.js';
+import { defineFileSkill } from '../define-file-skill.js';
 import { searchBuiltin } from '../grep/builtin-search.js';
 import { formatGrepResults, limitMatches } from '../grep/format-grep.js';
 import type { GrepOutcome, GrepQuery } from '../grep/grep-query.js';
@@ -8,7 +8,7 @@ import { findRipgrep, RipgrepPatternError, searchWithRipgrep } from '../grep/rip
 import { compilePattern } from '../regex-pattern.js';
 
 /** Arguments of `grep`. */
-export interface GrepArgs {
+export interface GrepArguments {
   pattern: string;
   path: string;
   recursive?: boolean;
@@ -19,10 +19,10 @@ export interface GrepArgs {
 }
 
 /** Most matches one `grep` call returns. */
-export const MAX_GREP_MATCHES = 10_000;
+const MAX_GREP_MATCHES = 10_000;
 
 /** `grep`: regular-expression search in file contents, with ripgrep when it is installed. */
-export const grepSkill = defineFileSkill<GrepArgs>({
+export const grepSkill = defineFileSkill<GrepArguments>({
   name: 'grep',
   description:
     'Search file contents with a regular expression. Output lines are "path:line:text" (context lines "path-line-text", groups separated by "--"). ' +
@@ -44,78 +44,68 @@ export const grepSkill = defineFileSkill<GrepArgs>({
     required: ['pattern', 'path'],
     additionalProperties: false,
   },
-  create: (files) => {
-    return async (args, { signal }) => {
-      const {
-        pattern,
-        path,
-        recursive = true,
-        ignore_case: ignoreCase = false,
-        max_matches: maxMatches = 100,
-        include,
-        context = 0,
-      } = args;
-      compilePattern(pattern, ignoreCase ? 'i' : '');
-      const root = await files.authorize(path, { mustExist: true });
-      const rootIsDirectory = (await stat(root)).isDirectory();
-      if (rootIsDirectory) await (await files.openDirectory(root)).close();
-      else await (await files.openApproved(root, path)).handle.close();
-      const { grepEngine, regexTimeoutMs, maxLineLength } = files.options;
-      const query: GrepQuery = {
-        root,
-        rootIsDirectory,
-        pattern,
-        ignoreCase,
-        recursive,
-        include,
-        context,
-        maxMatches,
-        maxLineLength,
-        timeoutMs: regexTimeoutMs,
-        signal,
-      };
-      // Whatever an engine found is filtered through the sandbox: blocked paths and hard links
-      // inside the tree are refused here, once per file.
-      const readable = new Map<string, Promise<boolean>>();
-      const accept = (file: string) => {
-        let verdict = readable.get(file);
-        if (!verdict) readable.set(file, (verdict = files.isFoundFileReadable(file)));
-        return verdict;
-      };
-      const rg = grepEngine === 'builtin' ? undefined : await findRipgrep();
-      if (grepEngine === 'ripgrep' && !rg)
-        return ToolResult.fail('grep is set to use ripgrep, but `rg` is not on PATH.', 'execution_failed');
-      let outcome: GrepOutcome;
-      let engine = rg ? 'ripgrep' : 'builtin';
-      try {
-        outcome = rg ? await searchWithRipgrep(rg, query, files) : await searchBuiltin(query, accept);
-      } catch (error) {
-        if (!(error instanceof RipgrepPatternError)) throw error;
-        engine = 'builtin';
-        outcome = await searchBuiltin(query, accept);
-      }
-      const verdicts = await Promise.all(outcome.files.map((result) => accept(result.file)));
-      const permitted = outcome.files.filter((_, index) => verdicts[index]);
-      const limited = limitMatches(permitted, maxMatches);
-      const names = new Map<string, string>();
-      for (const result of limited.files) names.set(result.file, await files.display(result.file));
-      const data = {
-        engine,
-        matches: limited.matches,
-        files: limited.files.length,
-        truncated: limited.dropped || outcome.truncated,
-        results: limited.files.flatMap((result) =>
-          result.lines
-            .filter((line) => line.match)
-            .map((line) => ({ path: names.get(result.file) ?? result.file, line: line.line, text: line.text })),
-        ),
-      };
-      if (limited.matches === 0) return ToolResult.ok(`No matches for ${JSON.stringify(pattern)} in ${await files.display(root)}.`, data);
-      const body = formatGrepResults(limited.files, (file) => names.get(file) ?? file, context > 0);
-      const summary = data.truncated
-        ? `[Stopped at ${limited.matches} matches (max_matches=${maxMatches}); there are more. Narrow the pattern, path or include.]`
-        : `[${limited.matches} match${limited.matches === 1 ? '' : 'es'} in ${limited.files.length} file${limited.files.length === 1 ? '' : 's'}.]`;
-      return ToolResult.ok(`${body}\n${summary}`, data);
+  run: async (args, files, { signal }) => {
+    const { pattern, path, recursive = true, ignore_case: ignoreCase = false, max_matches: maxMatches = 100, include, context = 0 } = args;
+    compilePattern(pattern, ignoreCase ? 'i' : '');
+    const root = await files.paths.authorize(path, { mustExist: true });
+    const rootIsDirectory = (await stat(root)).isDirectory();
+    if (rootIsDirectory) await (await files.opener.openDirectory(root)).close();
+    else await (await files.opener.openApproved(root, path)).handle.close();
+    const { grepEngine, regexTimeoutMs, maxLineLength } = files.options;
+    const query: GrepQuery = {
+      root,
+      rootIsDirectory,
+      pattern,
+      ignoreCase,
+      recursive,
+      include,
+      context,
+      maxMatches,
+      maxLineLength,
+      timeoutMs: regexTimeoutMs,
+      signal,
     };
+    // Whatever an engine found is filtered through the sandbox: blocked paths and hard links
+    // inside the tree are refused here, once per file.
+    const readable = new Map<string, Promise<boolean>>();
+    const accept = (file: string) => {
+      let verdict = readable.get(file);
+      if (!verdict) readable.set(file, (verdict = files.paths.isFoundFileReadable(file)));
+      return verdict;
+    };
+    const rg = grepEngine === 'builtin' ? undefined : await findRipgrep();
+    if (grepEngine === 'ripgrep' && !rg) return ToolResult.fail('grep is set to use ripgrep, but `rg` is not on PATH.', 'execution_failed');
+    let outcome: GrepOutcome;
+    let engine = rg ? 'ripgrep' : 'builtin';
+    try {
+      outcome = rg ? await searchWithRipgrep(rg, query, files) : await searchBuiltin(query, accept);
+    } catch (error) {
+      if (!(error instanceof RipgrepPatternError)) throw error;
+      engine = 'builtin';
+      outcome = await searchBuiltin(query, accept);
+    }
+    const verdicts = await Promise.all(outcome.files.map((result) => accept(result.file)));
+    const permitted = outcome.files.filter((_, index) => verdicts[index]);
+    const limited = limitMatches(permitted, maxMatches);
+    const names = new Map<string, string>();
+    for (const result of limited.files) names.set(result.file, await files.paths.display(result.file));
+    const data = {
+      engine,
+      matches: limited.matches,
+      files: limited.files.length,
+      truncated: limited.dropped || outcome.truncated,
+      results: limited.files.flatMap((result) =>
+        result.lines
+          .filter((line) => line.match)
+          .map((line) => ({ path: names.get(result.file) ?? result.file, line: line.line, text: line.text })),
+      ),
+    };
+    if (limited.matches === 0)
+      return ToolResult.ok(`No matches for ${JSON.stringify(pattern)} in ${await files.paths.display(root)}.`, data);
+    const body = formatGrepResults(limited.files, (file) => names.get(file) ?? file, context > 0);
+    const summary = data.truncated
+      ? `[Stopped at ${limited.matches} matches (max_matches=${maxMatches}); there are more. Narrow the pattern, path or include.]`
+      : `[${limited.matches} match${limited.matches === 1 ? '' : 'es'} in ${limited.files.length} file${limited.files.length === 1 ? '' : 's'}.]`;
+    return ToolResult.ok(`${body}\n${summary}`, data);
   },
 });

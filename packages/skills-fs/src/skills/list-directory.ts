@@ -1,25 +1,25 @@
 import { lstat, readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolResult } from '@nexus/core';
+import { defineFileSkill } from '../define-file-skill.js';
 import { modeString } from '../file-mode.js';
-import { defineFileSkill } from '../file-sandbox.js';
 
 /** Arguments of `list_directory`. */
-export interface ListDirectoryArgs {
+export interface ListDirectoryArguments {
   path?: string;
   all?: boolean;
   long?: boolean;
 }
 
 /** Most entries `list_directory` shows. */
-export const MAX_LIST_ENTRIES = 1000;
+const MAX_LIST_ENTRIES = 1000;
 
 function timestamp(date: Date): string {
   return date.toISOString().slice(0, 16).replace('T', ' ');
 }
 
 /** `list_directory`: the entries of one directory, optionally with `ls -l` details. */
-export const listDirectorySkill = defineFileSkill<ListDirectoryArgs>({
+export const listDirectorySkill = defineFileSkill<ListDirectoryArguments>({
   name: 'list_directory',
   description:
     'List a directory. Directories end in "/", symlinks in "@". Hidden entries (".name") only with all=true; long=true adds "permissions size modified" columns like ls -l. ' +
@@ -35,49 +35,47 @@ export const listDirectorySkill = defineFileSkill<ListDirectoryArgs>({
     },
     additionalProperties: false,
   },
-  create:
-    (files) =>
-    async ({ path = '.', all = false, long = false }) => {
-      const real = await files.authorize(path, { mustExist: true });
-      const display = await files.display(real);
-      const directory = await files.openDirectory(real);
-      try {
-        const entries = (await readdir(directory.entry('.'), { withFileTypes: true }))
-          .filter((entry) => all || !entry.name.startsWith('.'))
-          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-        const lines: string[] = [];
-        let hidden = 0;
-        for (const entry of entries) {
-          if (lines.length === MAX_LIST_ENTRIES) break;
-          if (files.hasBlockedPaths && !(await files.isReadable(join(real, entry.name)))) {
-            hidden++;
-            continue;
-          }
-          const suffix = entry.isDirectory() ? '/' : entry.isSymbolicLink() ? '@' : '';
-          if (!long) {
-            lines.push(entry.name + suffix);
-            continue;
-          }
-          const stats = await lstat(directory.entry(entry.name)).catch(() => undefined);
-          if (!stats) continue;
-          const target = stats.isSymbolicLink() ? ` -> ${await readlink(directory.entry(entry.name)).catch(() => '?')}` : '';
-          lines.push(
-            `${modeString(stats)} ${String(stats.size).padStart(10)} ${timestamp(stats.mtime)} ${entry.name}${suffix === '@' ? '' : suffix}${target}`,
-          );
+  run: async ({ path = '.', all = false, long = false }, files) => {
+    const real = await files.paths.authorize(path, { mustExist: true });
+    const display = await files.paths.display(real);
+    const directory = await files.opener.openDirectory(real);
+    try {
+      const entries = (await readdir(directory.entry('.'), { withFileTypes: true }))
+        .filter((entry) => all || !entry.name.startsWith('.'))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const lines: string[] = [];
+      let hidden = 0;
+      for (const entry of entries) {
+        if (lines.length === MAX_LIST_ENTRIES) break;
+        if (files.paths.hasBlockedPaths && !(await files.paths.isReadable(join(real, entry.name)))) {
+          hidden++;
+          continue;
         }
-        const remarks: string[] = [];
-        const shown = lines.length;
-        if (entries.length - hidden > shown)
-          remarks.push(`[Showing ${shown} of ${entries.length - hidden} entries; use glob to search inside large directories.]`);
-        if (hidden > 0) remarks.push(`[${hidden} blocked entr${hidden === 1 ? 'y' : 'ies'} not shown.]`);
-        const body = shown === 0 ? `${display} is empty${all ? '' : ' (hidden entries not shown; use all=true)'}.` : lines.join('\n');
-        return ToolResult.ok([body, ...remarks].join('\n'), {
-          path: display,
-          entries: lines.length,
-          truncated: entries.length - hidden > shown,
-        });
-      } finally {
-        await directory.close();
+        const suffix = entry.isDirectory() ? '/' : entry.isSymbolicLink() ? '@' : '';
+        if (!long) {
+          lines.push(entry.name + suffix);
+          continue;
+        }
+        const stats = await lstat(directory.entry(entry.name)).catch(() => undefined);
+        if (!stats) continue;
+        const target = stats.isSymbolicLink() ? ` -> ${await readlink(directory.entry(entry.name)).catch(() => '?')}` : '';
+        lines.push(
+          `${modeString(stats)} ${String(stats.size).padStart(10)} ${timestamp(stats.mtime)} ${entry.name}${suffix === '@' ? '' : suffix}${target}`,
+        );
       }
-    },
+      const remarks: string[] = [];
+      const shown = lines.length;
+      if (entries.length - hidden > shown)
+        remarks.push(`[Showing ${shown} of ${entries.length - hidden} entries; use glob to search inside large directories.]`);
+      if (hidden > 0) remarks.push(`[${hidden} blocked entr${hidden === 1 ? 'y' : 'ies'} not shown.]`);
+      const body = shown === 0 ? `${display} is empty${all ? '' : ' (hidden entries not shown; use all=true)'}.` : lines.join('\n');
+      return ToolResult.ok([body, ...remarks].join('\n'), {
+        path: display,
+        entries: lines.length,
+        truncated: entries.length - hidden > shown,
+      });
+    } finally {
+      await directory.close();
+    }
+  },
 });

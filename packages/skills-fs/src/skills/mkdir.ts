@@ -1,13 +1,14 @@
 import { ToolResult } from '@nexus/core';
-import { defineFileSkill } from '../file-sandbox.js';
+import { defineFileSkill } from '../define-file-skill.js';
+import { makeDirectories } from '../make-directories.js';
 
 /** Arguments of `mkdir`. */
-export interface MkdirArgs {
+export interface MkdirArguments {
   path: string;
 }
 
 /** `mkdir`: create a directory and any missing parents. */
-export const mkdirSkill = defineFileSkill<MkdirArgs>({
+export const mkdirSkill = defineFileSkill<MkdirArguments>({
   name: 'mkdir',
   description: 'Create a directory, and any missing parent directories (like mkdir -p). Succeeds when it already exists.',
   readOnly: false,
@@ -18,13 +19,11 @@ export const mkdirSkill = defineFileSkill<MkdirArgs>({
     required: ['path'],
     additionalProperties: false,
   },
-  create:
-    (files) =>
-    async ({ path }) => {
-      const real = await files.authorize(path, { access: 'write' });
-      const created = await files.makeDirectories(real);
-      const display = await files.display(real);
-      const output = created === 0 ? `${display} already exists.` : `Created ${display}${created > 1 ? ` (${created} directories)` : ''}.`;
-      return ToolResult.ok(output, { path: display, created });
-    },
+  run: async ({ path }, files) => {
+    const real = await files.paths.authorize(path, { access: 'write' });
+    const created = await makeDirectories(files, real);
+    const display = await files.paths.display(real);
+    const output = created === 0 ? `${display} already exists.` : `Created ${display}${created > 1 ? ` (${created} directories)` : ''}.`;
+    return ToolResult.ok(output, { path: display, created });
+  },
 });

@@ -1,13 +1,14 @@
 import { lstat, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { convertLineEndings, InvalidParametersError, type LineEnding, NexusError, ToolResult } from '@nexus/core';
+import { convertLineEndings, InvalidParametersError, type LineEnding, SkillExecutionError, ToolResult } from '@nexus/core';
 import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
 import { describeChange, summarizeChange } from '../change-summary.js';
-import { defineFileSkill, type FileSandbox } from '../file-sandbox.js';
+import { defineFileSkill } from '../define-file-skill.js';
+import type { FileSandbox } from '../file-sandbox.js';
 import { loadApprovedTextFile, saveFile } from '../text-file.js';
 
 /** Arguments of `patch`. */
-export interface PatchArgs {
+export interface PatchArguments {
   target: string;
   diff?: string;
   diff_file?: string;
@@ -64,7 +65,7 @@ function applyHunks(text: string, patch: StructuredPatch, fuzzy: boolean, displa
 }
 
 async function planChange(files: FileSandbox, real: string, patch: StructuredPatch, fuzzy: boolean): Promise<PlannedChange> {
-  const display = await files.display(real);
+  const display = await files.paths.display(real);
   if (patch.newFileName === DEV_NULL) {
     throw new InvalidParametersError(`The diff deletes ${display}; patch does not delete files.`, { parameter: 'diff' });
   }
@@ -98,20 +99,19 @@ async function commitAll(files: FileSandbox, changes: readonly PlannedChange[]):
     for (const change of done.reverse()) {
       if (change.before !== undefined) await saveFile(files, change.path, change.before).catch(() => {});
       else {
-        const directory = await files.openDirectory(dirname(change.path));
+        const directory = await files.opener.openDirectory(dirname(change.path));
         await unlink(directory.entry(basename(change.path))).catch(() => {});
         await directory.close();
       }
     }
-    throw new NexusError(`patch failed while writing, and the files already written were restored: ${(error as Error).message}`, {
-      code: 'SKILL_EXECUTION_FAILED',
+    throw new SkillExecutionError('patch', `a write failed, and the files already written were restored: ${(error as Error).message}`, {
       cause: error,
     });
   }
 }
 
 /** `patch`: apply a unified diff to one or more files, all or nothing. */
-export const patchSkill = defineFileSkill<PatchArgs>({
+export const patchSkill = defineFileSkill<PatchArguments>({
   name: 'patch',
   description:
     'Apply a unified diff (as made by diff -u or git diff). target is the file to patch, or for a diff naming several files the directory their paths are relative to (a/ and b/ prefixes are stripped). ' +
@@ -131,69 +131,67 @@ export const patchSkill = defineFileSkill<PatchArgs>({
     required: ['target'],
     additionalProperties: false,
   },
-  create:
-    (files) =>
-    async ({ target, diff, diff_file: diffFile, mode = 'strict', dry_run: dryRun = false }) => {
-      if ((diff === undefined) === (diffFile === undefined)) {
-        throw new InvalidParametersError('Give exactly one of `diff` (the diff text) and `diff_file` (a path to it).', {
-          parameter: diff === undefined ? 'diff' : 'diff_file',
-        });
-      }
-      let text = diff;
-      if (text === undefined) {
-        const opened = await files.openFile(diffFile as string, { parameter: 'diff_file' });
-        try {
-          text = (await opened.handle.readFile()).toString('utf8');
-        } finally {
-          await opened.handle.close();
-        }
-      }
-      let patches: StructuredPatch[];
+  run: async ({ target, diff, diff_file: diffFile, mode = 'strict', dry_run: dryRun = false }, files) => {
+    if ((diff === undefined) === (diffFile === undefined)) {
+      throw new InvalidParametersError('Give exactly one of `diff` (the diff text) and `diff_file` (a path to it).', {
+        parameter: diff === undefined ? 'diff' : 'diff_file',
+      });
+    }
+    let text = diff;
+    if (text === undefined) {
+      const opened = await files.opener.openFile(diffFile as string, { parameter: 'diff_file' });
       try {
-        patches = parsePatch(text).filter((patch) => patch.hunks.length > 0);
-      } catch (error) {
-        throw new InvalidParametersError(
-          `\`${diff === undefined ? 'diff_file' : 'diff'}\` is not a valid unified diff: ${(error as Error).message}`,
-          { parameter: diff === undefined ? 'diff_file' : 'diff' },
-        );
+        text = (await opened.handle.readFile()).toString('utf8');
+      } finally {
+        await opened.handle.close();
       }
-      if (patches.length === 0) {
-        const parameter = diff === undefined ? 'diff_file' : 'diff';
-        throw new InvalidParametersError(`\`${parameter}\` holds no hunks (no "@@ -a,b +c,d @@" sections); give a unified diff.`, {
-          parameter,
-        });
-      }
-      const targetReal = await files.authorize(target, { access: 'write' });
-      const targetIsDirectory = await stat(targetReal).then(
-        (stats) => stats.isDirectory(),
-        () => false,
+    }
+    let patches: StructuredPatch[];
+    try {
+      patches = parsePatch(text).filter((patch) => patch.hunks.length > 0);
+    } catch (error) {
+      throw new InvalidParametersError(
+        `\`${diff === undefined ? 'diff_file' : 'diff'}\` is not a valid unified diff: ${(error as Error).message}`,
+        { parameter: diff === undefined ? 'diff_file' : 'diff' },
       );
-      if (patches.length > 1 && !targetIsDirectory)
-        throw new InvalidParametersError('The diff changes several files, so `target` must be the directory their paths are relative to.', {
-          parameter: 'target',
-        });
-      const fuzzy = mode === 'fuzzy';
-      const changes: PlannedChange[] = [];
-      for (const patch of patches) {
-        let real = targetReal;
-        if (targetIsDirectory) {
-          const name = stripPrefix(patch.newFileName) ?? stripPrefix(patch.oldFileName);
-          if (!name) throw new InvalidParametersError('A file section of the diff names no file.', { parameter: 'diff' });
-          real = await files.authorize(join(targetReal, name), { access: 'write' });
-        }
-        if (changes.some((change) => change.path === real))
-          throw new InvalidParametersError(`The diff changes ${await files.display(real)} twice; merge those sections.`, {
-            parameter: 'diff',
-          });
-        changes.push(await planChange(files, real, patch, fuzzy));
+    }
+    if (patches.length === 0) {
+      const parameter = diff === undefined ? 'diff_file' : 'diff';
+      throw new InvalidParametersError(`\`${parameter}\` holds no hunks (no "@@ -a,b +c,d @@" sections); give a unified diff.`, {
+        parameter,
+      });
+    }
+    const targetReal = await files.paths.authorize(target, { access: 'write' });
+    const targetIsDirectory = await stat(targetReal).then(
+      (stats) => stats.isDirectory(),
+      () => false,
+    );
+    if (patches.length > 1 && !targetIsDirectory)
+      throw new InvalidParametersError('The diff changes several files, so `target` must be the directory their paths are relative to.', {
+        parameter: 'target',
+      });
+    const fuzzy = mode === 'fuzzy';
+    const changes: PlannedChange[] = [];
+    for (const patch of patches) {
+      let real = targetReal;
+      if (targetIsDirectory) {
+        const name = stripPrefix(patch.newFileName) ?? stripPrefix(patch.oldFileName);
+        if (!name) throw new InvalidParametersError('A file section of the diff names no file.', { parameter: 'diff' });
+        real = await files.paths.authorize(join(targetReal, name), { access: 'write' });
       }
-      const summaries = changes.map(
-        (change) => `${change.display} ${describeChange(summarizeChange(change.display, change.before ?? '', change.after))}`,
-      );
-      const data = { files: changes.map((change) => change.display), dryRun };
-      if (dryRun)
-        return ToolResult.ok(`Dry run, nothing written. The diff applies to ${changes.length} file(s):\n${summaries.join('\n')}`, data);
-      await commitAll(files, changes);
-      return ToolResult.ok(`Patched ${changes.length} file(s):\n${summaries.join('\n')}`, data);
-    },
+      if (changes.some((change) => change.path === real))
+        throw new InvalidParametersError(`The diff changes ${await files.paths.display(real)} twice; merge those sections.`, {
+          parameter: 'diff',
+        });
+      changes.push(await planChange(files, real, patch, fuzzy));
+    }
+    const summaries = changes.map(
+      (change) => `${change.display} ${describeChange(summarizeChange(change.display, change.before ?? '', change.after))}`,
+    );
+    const data = { files: changes.map((change) => change.display), dryRun };
+    if (dryRun)
+      return ToolResult.ok(`Dry run, nothing written. The diff applies to ${changes.length} file(s):\n${summaries.join('\n')}`, data);
+    await commitAll(files, changes);
+    return ToolResult.ok(`Patched ${changes.length} file(s):\n${summaries.join('\n')}`, data);
+  },
 });

@@ -1,30 +1,22 @@
 import { InvalidParametersError, ToolResult } from '@nexus/core';
-import { defineFileSkill } from '../file-sandbox.js';
-import { type DecodeNotes, type NumberedLine, readLineSlice } from '../line-reader.js';
+import { defineFileSkill } from '../define-file-skill.js';
+import { decodeRemarks, type NumberedLine, readLineSlice } from '../line-reader.js';
 import { looksBinary } from '../text-file.js';
 
 /** Arguments of `read_file`. */
-export interface ReadFileArgs {
+export interface ReadFileArguments {
   path: string;
   offset?: number;
   limit?: number;
 }
 
 /** Formats lines as `read_file` shows them: the line number right-aligned in 6 columns, a tab, the text. */
-export function formatNumberedLines(lines: readonly NumberedLine[]): string {
+function formatNumberedLines(lines: readonly NumberedLine[]): string {
   return lines.map((line) => `${String(line.number).padStart(6)}\t${line.text}`).join('\n');
 }
 
-/** The bracketed notes about decoding added under a file's text. */
-export function decodeRemarks(notes: DecodeNotes, maxLineLength: number): string[] {
-  const remarks: string[] = [];
-  if (notes.invalidUtf8) remarks.push('[Some bytes are not valid UTF-8 and are shown as �.]');
-  if (notes.longLines > 0) remarks.push(`[${notes.longLines} line(s) longer than ${maxLineLength} characters were cut.]`);
-  return remarks;
-}
-
 /** `read_file`: numbered lines of a text file, a slice at a time. */
-export const readFileSkill = defineFileSkill<ReadFileArgs>({
+export const readFileSkill = defineFileSkill<ReadFileArguments>({
   name: 'read_file',
   description:
     'Read a UTF-8 text file. Lines come numbered ("     12\\tcode"), the numbers edit_lines and edit_file(start_line) use. ' +
@@ -41,47 +33,43 @@ export const readFileSkill = defineFileSkill<ReadFileArgs>({
     required: ['path'],
     additionalProperties: false,
   },
-  create:
-    (files) =>
-    async ({ path, offset = 1, limit }) => {
-      const file = await files.openReader(path);
-      try {
-        const display = await files.display(file.path);
-        const { maxReadBytes, maxLineLength } = files.options;
-        if (looksBinary(file.head)) {
-          throw new InvalidParametersError(
-            `\`path\` ${display} is a binary file (${file.size} bytes); read_file only shows text. Use file_info for its metadata.`,
-            { parameter: 'path' },
-          );
-        }
-        const slice = await readLineSlice(file, { offset, limit, maxBytes: maxReadBytes, maxLineLength });
-        files.recordSeen(file.path, file.stats);
-        const remarks = decodeRemarks(slice, maxLineLength);
-        if (slice.lines.length === 0) {
-          const empty =
-            slice.totalLines === 0
-              ? `${display} is empty.`
-              : `${display} has ${slice.totalLines} line(s); offset ${offset} is past the end.`;
-          return ToolResult.ok(empty, { path: display, lines: 0, totalLines: slice.totalLines ?? null });
-        }
-        const first = slice.lines[0]?.number ?? offset;
-        const last = slice.lines[slice.lines.length - 1]?.number ?? offset;
-        if (slice.nextLine !== undefined) {
-          const why = slice.hitByteLimit ? `the ${Math.round(maxReadBytes / 1024)} KiB output limit was reached` : 'the limit was reached';
-          remarks.push(
-            `[Showing lines ${first}–${last}; ${why} and the file goes on. Continue with offset=${slice.nextLine}${slice.hitByteLimit ? ' (and a limit)' : ''}.]`,
-          );
-        }
-        const output = [formatNumberedLines(slice.lines), ...remarks].join('\n');
-        return ToolResult.ok(output, {
-          path: display,
-          firstLine: first,
-          lastLine: last,
-          nextLine: slice.nextLine ?? null,
-          totalLines: slice.totalLines ?? null,
-        });
-      } finally {
-        file.close();
+  run: async ({ path, offset = 1, limit }, files) => {
+    const file = await files.opener.openReader(path);
+    try {
+      const display = await files.paths.display(file.path);
+      const { maxReadBytes, maxLineLength } = files.options;
+      if (looksBinary(file.head)) {
+        throw new InvalidParametersError(
+          `\`path\` ${display} is a binary file (${file.size} bytes); read_file only shows text. Use file_info for its metadata.`,
+          { parameter: 'path' },
+        );
       }
-    },
+      const slice = await readLineSlice(file, { offset, limit, maxBytes: maxReadBytes, maxLineLength });
+      files.staleWrites.recordSeen(file.path, file.stats);
+      const remarks = decodeRemarks(slice, maxLineLength);
+      if (slice.lines.length === 0) {
+        const empty =
+          slice.totalLines === 0 ? `${display} is empty.` : `${display} has ${slice.totalLines} line(s); offset ${offset} is past the end.`;
+        return ToolResult.ok(empty, { path: display, lines: 0, totalLines: slice.totalLines ?? null });
+      }
+      const first = slice.lines[0]?.number ?? offset;
+      const last = slice.lines[slice.lines.length - 1]?.number ?? offset;
+      if (slice.nextLine !== undefined) {
+        const why = slice.hitByteLimit ? `the ${Math.round(maxReadBytes / 1024)} KiB output limit was reached` : 'the limit was reached';
+        remarks.push(
+          `[Showing lines ${first}–${last}; ${why} and the file goes on. Continue with offset=${slice.nextLine}${slice.hitByteLimit ? ' (and a limit)' : ''}.]`,
+        );
+      }
+      const output = [formatNumberedLines(slice.lines), ...remarks].join('\n');
+      return ToolResult.ok(output, {
+        path: display,
+        firstLine: first,
+        lastLine: last,
+        nextLine: slice.nextLine ?? null,
+        totalLines: slice.totalLines ?? null,
+      });
+    } finally {
+      file.close();
+    }
+  },
 });

@@ -1,12 +1,12 @@
 import { convertLineEndings, InvalidParametersError } from '@nexus/core';
 import { commitTextEdit } from '../commit-edit.js';
-import { defineFileSkill } from '../file-sandbox.js';
+import { defineFileSkill } from '../define-file-skill.js';
 import { compilePattern, toJavaScriptReplacement } from '../regex-pattern.js';
 import { loadTextFile } from '../text-file.js';
 import { runWorkerTask } from '../worker-task.js';
 
 /** Arguments of `regex_replace`. */
-export interface RegexReplaceArgs {
+export interface RegexReplaceArguments {
   path: string;
   pattern: string;
   replacement: string;
@@ -18,7 +18,7 @@ export interface RegexReplaceArgs {
 }
 
 /** Most replacements one `regex_replace` call makes. */
-export const MAX_REGEX_REPLACEMENTS = 10_000;
+const MAX_REGEX_REPLACEMENTS = 10_000;
 
 interface ReplaceJob {
   text: string;
@@ -72,7 +72,7 @@ function replaceInWorker(): void {
 }
 
 /** `regex_replace`: regular-expression find and replace in one file, time-limited. */
-export const regexReplaceSkill = defineFileSkill<RegexReplaceArgs>({
+export const regexReplaceSkill = defineFileSkill<RegexReplaceArguments>({
   name: 'regex_replace',
   description:
     'Find and replace with a regular expression (JavaScript syntax) in one file. The replacement may use $1, $<name>, $& (or Python-style \\1, \\g<name>). ' +
@@ -95,45 +95,43 @@ export const regexReplaceSkill = defineFileSkill<RegexReplaceArgs>({
     required: ['path', 'pattern', 'replacement'],
     additionalProperties: false,
   },
-  create:
-    (files) =>
-    async (args, { signal }) => {
-      const {
-        path,
-        pattern,
-        replacement,
-        count = 0,
-        ignore_case: ignoreCase = false,
-        multiline = false,
-        dotall = false,
-        dry_run: dryRun = false,
-      } = args;
-      const regex = compilePattern(pattern, `${ignoreCase ? 'i' : ''}${multiline ? 'm' : ''}${dotall ? 's' : ''}`);
-      const file = await loadTextFile(files, path);
-      const job: ReplaceJob = {
-        text: convertLineEndings(file.text, '\n'),
-        source: regex.source,
-        flags: regex.flags,
-        replacement: toJavaScriptReplacement(replacement),
-        count,
-        maxMatches: MAX_REGEX_REPLACEMENTS,
-      };
-      const result = await runWorkerTask<{ text: string; matches: number }>(replaceInWorker, job, {
-        timeoutMs: files.options.regexTimeoutMs,
-        timeoutMessage: `regex_replace: the pattern ${JSON.stringify(pattern)} took too long on ${file.display}; simplify it (nested quantifiers like (a+)+ backtrack exponentially)`,
-        signal,
+  run: async (args, files, { signal }) => {
+    const {
+      path,
+      pattern,
+      replacement,
+      count = 0,
+      ignore_case: ignoreCase = false,
+      multiline = false,
+      dotall = false,
+      dry_run: dryRun = false,
+    } = args;
+    const regex = compilePattern(pattern, `${ignoreCase ? 'i' : ''}${multiline ? 'm' : ''}${dotall ? 's' : ''}`);
+    const file = await loadTextFile(files, path);
+    const job: ReplaceJob = {
+      text: convertLineEndings(file.text, '\n'),
+      source: regex.source,
+      flags: regex.flags,
+      replacement: toJavaScriptReplacement(replacement),
+      count,
+      maxMatches: MAX_REGEX_REPLACEMENTS,
+    };
+    const result = await runWorkerTask<{ text: string; matches: number }>(replaceInWorker, job, {
+      timeoutMs: files.options.regexTimeoutMs,
+      timeoutMessage: `regex_replace: the pattern ${JSON.stringify(pattern)} took too long on ${file.display}; simplify it (nested quantifiers like (a+)+ backtrack exponentially)`,
+      signal,
+    });
+    if (result.matches === -1) {
+      throw new InvalidParametersError(
+        `\`pattern\` matches more than ${MAX_REGEX_REPLACEMENTS} times in ${file.display}; narrow it or set count.`,
+        { parameter: 'pattern' },
+      );
+    }
+    if (result.matches === 0)
+      throw new InvalidParametersError(`\`pattern\` ${JSON.stringify(pattern)} does not match anything in ${file.display}.`, {
+        parameter: 'pattern',
       });
-      if (result.matches === -1) {
-        throw new InvalidParametersError(
-          `\`pattern\` matches more than ${MAX_REGEX_REPLACEMENTS} times in ${file.display}; narrow it or set count.`,
-          { parameter: 'pattern' },
-        );
-      }
-      if (result.matches === 0)
-        throw new InvalidParametersError(`\`pattern\` ${JSON.stringify(pattern)} does not match anything in ${file.display}.`, {
-          parameter: 'pattern',
-        });
-      const text = file.lineEnding === '\n' ? result.text : convertLineEndings(result.text, file.lineEnding);
-      return commitTextEdit(files, file, text, { dryRun, what: `${result.matches} replacement(s)` });
-    },
+    const text = file.lineEnding === '\n' ? result.text : convertLineEndings(result.text, file.lineEnding);
+    return commitTextEdit(files, file, text, { dryRun, what: `${result.matches} replacement(s)` });
+  },
 });

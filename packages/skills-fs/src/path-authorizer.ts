@@ -1,0 +1,98 @@
+import { lstatSync, realpathSync } from 'node:fs';
+import { relative } from 'node:path';
+import {
+  type AuthorizePathOptions,
+  authorizePath,
+  type ConfirmFunction,
+  InvalidParametersError,
+  isWithin,
+  normalizePath,
+  PathSecurityError,
+  resolveRealPath,
+  type ServiceContainer,
+} from '@nexus/core';
+
+/** Options of {@link PathAuthorizer.authorize}: core's, except who confirms (that is the call's). */
+export type PathApprovalOptions = Omit<AuthorizePathOptions, 'confirm'>;
+
+/** The real working directory of each agent, resolved once (and again when its `cwd` changes). */
+const realWorkingDirectories = new WeakMap<ServiceContainer, { cwd: string; real: Promise<string> }>();
+
+function realWorkingDirectory(services: ServiceContainer): Promise<string> {
+  const cwd = services.getCwd();
+  let known = realWorkingDirectories.get(services);
+  if (known?.cwd !== cwd) {
+    known = { cwd, real: resolveRealPath(normalizePath(cwd)) };
+    realWorkingDirectories.set(services, known);
+  }
+  return known.real;
+}
+
+/**
+ * Approves paths for one call of one file skill: every path goes through core's `authorizePath`
+ * for the skill's own tool name (per-tool roots, blocked paths, symlinks, hard links), and a write
+ * outside the working directory, where the policy allows it once confirmed (`trusted`), asks the
+ * call's own `confirm` (else the `confirm` service). Also says how a real path is shown to the LLM.
+ */
+export class PathAuthorizer {
+  readonly #services: ServiceContainer;
+  readonly #tool: string;
+  readonly #confirm: ConfirmFunction | undefined;
+
+  /** `tool`: the skill's name (its per-tool roots apply); `confirm`: who to ask during this call. */
+  constructor(services: ServiceContainer, tool: string, confirm?: ConfirmFunction) {
+    this.#services = services;
+    this.#tool = tool;
+    this.#confirm = confirm;
+  }
+
+  /** Approves `path` (as the LLM gave it) and returns its real path; throws `forbidden`, `not_found` or `invalid_input`. */
+  authorize(path: string, options: PathApprovalOptions = {}): Promise<string> {
+    if (path === '') throw new InvalidParametersError('Expected `path` to be a non-empty path, got "".', { parameter: 'path' });
+    // Only a write can need confirming; a read passes its options on as they are (no copy on the hot path).
+    const withConfirm = options.access === 'write' ? { ...options, confirm: this.#confirm } : options;
+    return authorizePath(this.#services, this.#tool, path, withConfirm);
+  }
+
+  /** Whether a listing or search result must be filtered through {@link isReadable} at all. */
+  get hasBlockedPaths(): boolean {
+    return this.#services.getBlockedPaths().length > 0;
+  }
+
+  /** Whether this tool may read the real path `path`; used to filter what a walk or ripgrep found. */
+  async isReadable(path: string): Promise<boolean> {
+    try {
+      await this.authorize(path);
+      return true;
+    } catch (error) {
+      if (PathSecurityError.isInstance(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * {@link isReadable} for a file a search found by walking a directory this tool was approved
+   * to read, without following symlinks. The common case is settled with two cheap system calls:
+   * when no blocked paths are configured and the file is, right now, a regular file with a single
+   * link whose real path is the path itself, `authorizePath` could only approve it. Everything
+   * else (blocked paths, hard links, symlinks anywhere in the path) goes through the full check.
+   */
+  async isFoundFileReadable(path: string): Promise<boolean> {
+    if (!this.hasBlockedPaths) {
+      try {
+        const stats = lstatSync(path);
+        if (stats.isFile() && stats.nlink === 1 && realpathSync.native(path) === path) return true;
+      } catch {
+        // vanished or unreadable: let the full check decide
+      }
+    }
+    return this.isReadable(path);
+  }
+
+  /** How to show a real path to the LLM: relative to the working directory when inside it. */
+  async display(path: string): Promise<string> {
+    const cwd = await realWorkingDirectory(this.#services);
+    if (path === cwd) return '.';
+    return isWithin(path, cwd) ? relative(cwd, path) : path;
+  }
+}
