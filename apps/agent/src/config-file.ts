@@ -20,6 +20,8 @@ const httpSchema = z.strictObject({
   port: z.int().min(0).max(65535).optional(),
   allowedHosts: z.array(z.string()).optional(),
   allowedOrigins: z.array(z.string()).optional(),
+  /** Minutes a session may go without a request before it is closed (default 30). */
+  sessionIdleMinutes: z.number().positive().optional(),
 });
 
 /** The shape of `nexus.config.json`. */

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
-import { type TestDir, testdir } from '@nexus/test-utils';
+import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, type HttpNexus, nexusEnv, startHttpNexus } from './testing/nexus-process.js';
 
@@ -38,17 +38,27 @@ async function connect(server: HttpNexus, token = server.token): Promise<Client>
   return client;
 }
 
-/** A POST with exactly these headers; returns the status. */
-function post(url: string, headers: Record<string, string>, body: string): Promise<number> {
+/** A request with exactly these headers; resolves with the status and headers once the answer has ended. */
+function send(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: IncomingHttpHeaders }> {
   const { hostname, port, pathname } = new URL(url);
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: hostname, port, path: pathname, method: 'POST', headers, setHost: false }, (response) => {
+    const request = httpRequest({ host: hostname, port, path: pathname, method, headers, setHost: false }, (response) => {
       response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers }));
     });
     request.on('error', reject);
     request.end(body);
   });
+}
+
+/** A POST with exactly these headers; returns the status. */
+async function post(url: string, headers: Record<string, string>, body: string): Promise<number> {
+  return (await send('POST', url, headers, body)).status;
 }
 
 const initialize = JSON.stringify({
@@ -96,6 +106,23 @@ describe('nexus mcp --http, with the SDK client', () => {
     expect(server.stdout()).toContain('Token: (from NEXUS_MCP_TOKEN)');
     const client = await connect(server, token);
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+  });
+
+  it('closes a session idle for http.sessionIdleMinutes; its id then gets 404', async () => {
+    await writeTree(dir.join('config', 'nexus'), { 'nexus.config.json': JSON.stringify({ http: { sessionIdleMinutes: 0.005 } }) });
+    const server = await start();
+    const headers = {
+      host: new URL(server.url).host,
+      authorization: `Bearer ${server.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    const opened = await send('POST', server.url, headers, initialize);
+    expect(opened.status).toBe(200);
+    const session = { ...headers, 'mcp-session-id': opened.headers['mcp-session-id'] as string };
+    // The client's notification stream: it ends when the server closes the idle session.
+    expect((await send('GET', server.url, { ...session, accept: 'text/event-stream' })).status).toBe(200);
+    expect(await post(server.url, session, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }))).toBe(404);
   });
 
   it('stops cleanly on SIGTERM', async () => {

@@ -230,7 +230,7 @@ describe('serveHttp — hardening', () => {
   it('lets a cross-origin browser-style request do nothing', async () => {
     await start();
     const client = await connect();
-    const sessionId = (clients[0] as unknown as { transport: StreamableHTTPClientTransport }).transport.sessionId as string;
+    const sessionId = sessionIdOf(client);
     // A page can send a "simple" POST without a preflight: text/plain, its own Origin, no token.
     const simple = await raw({
       headers: {
@@ -269,16 +269,105 @@ describe('serveHttp — hardening', () => {
     expect(fixture.observations.counted).toBe(0);
   });
 
-  it('caps the number of open sessions', async () => {
-    await start({ maxSessions: 1 });
-    await connect();
-    expect((await raw({ headers: goodHeaders(), body: initialize })).status).toBe(503);
-  });
-
   it('refuses bad options with a message naming the option', async () => {
     await expect(serveHttp(fixture.registry, { token: 'short' })).rejects.toThrow(/`token`/);
     await expect(serveHttp(fixture.registry, { port: 70000 })).rejects.toThrow(/`port`/);
     await expect(serveHttp(fixture.registry, { path: 'mcp' })).rejects.toThrow(/`path`/);
     await expect(serveHttp(fixture.registry, { maxBodyBytes: 0 })).rejects.toThrow(/`maxBodyBytes`/);
+    await expect(serveHttp(fixture.registry, { maxSessions: 1.5 })).rejects.toThrow(/`maxSessions`/);
+    for (const sessionIdleTimeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '200' as unknown as number]) {
+      await expect(serveHttp(fixture.registry, { sessionIdleTimeoutMs })).rejects.toThrow(/Expected `sessionIdleTimeoutMs` to be/);
+    }
+  });
+});
+
+/** Opens a session the way a client that then crashes would: `initialize`, nothing more. Returns its id. */
+async function abandonedSession(): Promise<string> {
+  const response = await raw({ headers: goodHeaders(), body: initialize });
+  expect(response.status).toBe(200);
+  return response.headers['mcp-session-id'] as string;
+}
+
+/** The status a harmless request (`ping`) on session `id` gets: 200 while it is open, 404 once it is gone. */
+async function pingStatus(id: string): Promise<number> {
+  return (await raw({ headers: goodHeaders({ 'mcp-session-id': id }), body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }) }))
+    .status;
+}
+
+function sessionIdOf(client: Client): string {
+  return (client.transport as StreamableHTTPClientTransport).sessionId as string;
+}
+
+/** Starts a `sleep` that runs until aborted; resolves once the server is running it (its first progress), with the pending call. */
+async function startSleeping(client: Client, signal: AbortSignal): Promise<{ call: Promise<unknown> }> {
+  let running: () => void = () => {};
+  const started = new Promise<void>((resolve) => (running = resolve));
+  const call = client.callTool({ name: 'sleep', arguments: { seconds: 3600 } }, undefined, { signal, onprogress: () => running() });
+  call.catch(() => {});
+  await started;
+  return { call };
+}
+
+describe('serveHttp — session lifetime', () => {
+  it('lets a new client in after 32 abandoned initializes, evicting the longest idle session', async () => {
+    await start();
+    const abandoned: string[] = [];
+    for (let index = 0; index < 32; index++) abandoned.push(await abandonedSession());
+    const client = await connect();
+    expect((await client.callTool({ name: 'count', arguments: {} })).content).toEqual([{ type: 'text', text: '1' }]);
+    expect(await pingStatus(abandoned[0] as string)).toBe(404);
+    expect(await pingStatus(abandoned[31] as string)).toBe(200);
+  });
+
+  it('closes a session idle for sessionIdleTimeoutMs; its id then gets 404 and the client can start over', async () => {
+    await start({ sessionIdleTimeoutMs: 200 });
+    const id = await abandonedSession();
+    // The notification stream a client keeps open: the server ends it when it closes the session.
+    const stream = await raw({ method: 'GET', headers: goodHeaders({ 'mcp-session-id': id, accept: 'text/event-stream' }) });
+    expect(stream.status).toBe(200);
+    expect(await pingStatus(id)).toBe(404);
+
+    const client = await connect();
+    const expiredId = sessionIdOf(client);
+    await expect.poll(() => pingStatus(expiredId), { interval: 300, timeout: 10_000 }).toBe(404);
+    await expect(client.listTools()).rejects.toThrow(/404|not found/i);
+    expect((await (await connect()).callTool({ name: 'count', arguments: {} })).content).toEqual([{ type: 'text', text: '1' }]);
+  });
+
+  it('never counts a session with a call in flight as idle', async () => {
+    await start({ sessionIdleTimeoutMs: 200 });
+    const client = await connect();
+    const result = await client.callTool({ name: 'sleep', arguments: { seconds: 1.5 } });
+    expect(result.isError).toBeFalsy();
+    expect(result.content).toEqual([{ type: 'text', text: 'Slept 1.5 s.' }]);
+  });
+
+  it('evicts an idle session, not the one with a running sleep, even when that one has been quiet longer', async () => {
+    await start({ maxSessions: 2 });
+    const sleeper = await connect();
+    const controller = new AbortController();
+    const { call: sleeping } = await startSleeping(sleeper, controller.signal);
+    const idle = await connect();
+    const idleId = sessionIdOf(idle);
+
+    const newcomer = await connect();
+    expect(await pingStatus(idleId)).toBe(404);
+    expect(await pingStatus(sessionIdOf(sleeper))).toBe(200);
+    expect((await newcomer.callTool({ name: 'count', arguments: {} })).content).toEqual([{ type: 'text', text: '1' }]);
+    controller.abort('done');
+    await expect(sleeping).rejects.toThrow();
+    expect((await sleeper.callTool({ name: 'count', arguments: {} })).content).toEqual([{ type: 'text', text: '2' }]);
+  });
+
+  it('answers 503 with the reason when every session has a call in flight', async () => {
+    await start({ maxSessions: 1 });
+    const controller = new AbortController();
+    const { call: sleeping } = await startSleeping(await connect(), controller.signal);
+    const refused = await raw({ headers: goodHeaders(), body: initialize });
+    expect(refused.status).toBe(503);
+    expect(JSON.parse(refused.body).error.message).toMatch(/all 1 sessions? (has|have) a call (running|in flight)/i);
+    controller.abort('done');
+    await expect(sleeping).rejects.toThrow();
+    expect((await raw({ headers: goodHeaders(), body: initialize })).status).toBe(200);
   });
 });

@@ -2,12 +2,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { expectOption } from '@nexus/core';
+import { CancelledNotificationSchema, isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { expectOption, isPositiveNumber } from '@nexus/core';
 import type { SkillRegistry } from '@nexus/registry';
 import { createMcpServer, type McpServerOptions } from './create-mcp-server.js';
 import { type GuardPolicy, guardRequest, tokenDigest } from './http-guard.js';
 import { readBody } from './read-body.js';
+import { SessionPool } from './session-pool.js';
 
 /** Options of {@link serveHttp}. */
 export interface HttpServeOptions extends McpServerOptions {
@@ -25,8 +26,10 @@ export interface HttpServeOptions extends McpServerOptions {
   allowedOrigins?: readonly string[];
   /** Largest request body accepted, in bytes (default 4 MiB). */
   maxBodyBytes?: number;
-  /** Most sessions open at once (default 32). */
+  /** Most sessions open at once (default 32); a new client then takes the place of the session idle the longest. */
   maxSessions?: number;
+  /** How long a session may go without a request (none in flight) before it is closed, in milliseconds (default 30 minutes). */
+  sessionIdleTimeoutMs?: number;
 }
 
 /** A running Streamable HTTP server. */
@@ -44,6 +47,7 @@ export interface McpHttpServer {
 /** Default of {@link HttpServeOptions.maxBodyBytes}. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const DEFAULT_MAX_SESSIONS = 32;
+const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 const MIN_TOKEN_LENGTH = 16;
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
@@ -67,6 +71,7 @@ function normalizeOptions(options: HttpServeOptions) {
     allowedOrigins = [],
     maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
     maxSessions = DEFAULT_MAX_SESSIONS,
+    sessionIdleTimeoutMs = DEFAULT_SESSION_IDLE_TIMEOUT_MS,
     ...serverOptions
   } = options;
   expectOption(typeof host === 'string' && host !== '', 'host', 'a host name or address', host);
@@ -80,7 +85,8 @@ function normalizeOptions(options: HttpServeOptions) {
   );
   expectOption(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0, 'maxBodyBytes', 'a positive integer', maxBodyBytes);
   expectOption(Number.isInteger(maxSessions) && maxSessions > 0, 'maxSessions', 'a positive integer', maxSessions);
-  return { host, port, path, token, allowedHosts, allowedOrigins, maxBodyBytes, maxSessions, serverOptions };
+  expectOption(isPositiveNumber(sessionIdleTimeoutMs), 'sessionIdleTimeoutMs', 'a positive number of milliseconds', sessionIdleTimeoutMs);
+  return { host, port, path, token, allowedHosts, allowedOrigins, maxBodyBytes, maxSessions, sessionIdleTimeoutMs, serverOptions };
 }
 
 function sendError(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
@@ -95,12 +101,18 @@ function sendError(response: ServerResponse, status: number, message: string, he
  * time); `Host` and `Origin` are checked, so DNS-rebinding pages and other sites get 403; only
  * `application/json` bodies are read (415 otherwise), up to `maxBodyBytes` (413); no CORS
  * headers are ever sent. Each client session gets its own {@link createMcpServer} instance.
+ *
+ * Sessions do not outlive their use: one without a request for `sessionIdleTimeoutMs` is closed
+ * (a session with a call in flight is never idle), and an `initialize` arriving when
+ * `maxSessions` are open evicts the session idle the longest — 503 only when every session has
+ * a call in flight. A closed session's id gets 404, the Streamable HTTP answer that tells a
+ * client to initialize again.
  */
 export async function serveHttp(registry: SkillRegistry, options: HttpServeOptions = {}): Promise<McpHttpServer> {
   const settings = normalizeOptions(options);
   // Loaded here rather than at the top: a stdio server should not pay for the HTTP stack.
   const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new SessionPool<StreamableHTTPServerTransport>({ idleTimeoutMs: settings.sessionIdleTimeoutMs });
   const hosts = new Set<string>();
   const policy: GuardPolicy = {
     hosts,
@@ -109,19 +121,43 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
     path: settings.path,
   };
 
+  /**
+   * Tells the pool what a request means for its session's idleness: any request is activity; each
+   * JSON-RPC request in a POST is a call in flight until its answer has gone out on this response
+   * (or the client left), and a cancellation ends its call at once, since it will get no answer.
+   * A GET (the client's notification stream, open as long as the client is) is activity only.
+   */
+  function track(id: string, request: IncomingMessage, response: ServerResponse, body: unknown): void {
+    sessions.touch(id);
+    if (request.method !== 'POST') return;
+    for (const message of Array.isArray(body) ? body : [body]) {
+      if (isJSONRPCRequest(message)) response.once('close', sessions.begin(id, message.id));
+      const cancelled = CancelledNotificationSchema.safeParse(message);
+      if (cancelled.success && cancelled.data.params.requestId !== undefined) sessions.end(id, cancelled.data.params.requestId);
+    }
+  }
+
   async function openSession(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
-    if (sessions.size >= settings.maxSessions)
-      return sendError(response, 503, `Too many open sessions (${settings.maxSessions}); close one first.`);
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      maxRequestBodySize: settings.maxBodyBytes,
-      onsessioninitialized: (id) => void sessions.set(id, transport),
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-    };
-    await createMcpServer(registry, settings.serverOptions).connect(transport);
-    await transport.handleRequest(request, response, body);
+    if (sessions.size >= settings.maxSessions && !sessions.evictLongestIdle()) {
+      return sendError(
+        response,
+        503,
+        `All ${settings.maxSessions} sessions have a call in flight; try again when one has finished (or raise maxSessions).`,
+      );
+    }
+    // The session is in the pool from the start, so initializes arriving together cannot exceed maxSessions.
+    const id = randomUUID();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id, maxRequestBodySize: settings.maxBodyBytes });
+    transport.onclose = () => sessions.delete(id);
+    sessions.add(id, transport);
+    track(id, request, response, body);
+    try {
+      await createMcpServer(registry, settings.serverOptions).connect(transport);
+      await transport.handleRequest(request, response, body);
+    } finally {
+      // The transport turned the initialize down (a bad Accept header, say): no session came of it.
+      if (transport.sessionId === undefined) await transport.close();
+    }
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -146,7 +182,8 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId);
-      if (!transport) return sendError(response, 404, 'Session not found; initialize a new one.');
+      if (!transport) return sendError(response, 404, 'Session not found (ended, expired or evicted); initialize a new one.');
+      track(sessionId, request, response, body);
       return transport.handleRequest(request, response, body);
     }
     if (request.method === 'POST' && isInitializeRequest(body)) return openSession(request, response, body);
@@ -174,7 +211,7 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
     host: settings.host,
     port,
     async close() {
-      await Promise.all([...sessions.values()].map((transport) => transport.close()));
+      await sessions.closeAll();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },

@@ -48,6 +48,7 @@ export async function mcpCommand(line: CommandLine, io: Io): Promise<number> {
     ...(token ? { token } : {}),
     ...(settings.http.allowedHosts ? { allowedHosts: settings.http.allowedHosts } : {}),
     ...(settings.http.allowedOrigins ? { allowedOrigins: settings.http.allowedOrigins } : {}),
+    ...(settings.http.sessionIdleMinutes ? { sessionIdleTimeoutMs: settings.http.sessionIdleMinutes * 60_000 } : {}),
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE')
       throw new UsageError(`Port ${port} on ${host} is already in use; pick another with --http <port>, or --http 0 for any free one.`);
