@@ -1,8 +1,9 @@
 // Benchmarks of the registry, printed side by side with their baselines (no pass/fail):
 // 1. the pipeline's cost per call: registry.execute('echo') vs the skill's own execute();
-// 2. start-up: a fresh process importing core + registry + utilitySkills and building definitions vs `node -e ''`.
+// 2. the same with arguments sent as text ("10", "true", also inside an array), which validation coerces;
+// 3. start-up: a fresh process importing core + registry + utilitySkills and building definitions vs `node -e ''`.
 import { spawnSync } from 'node:child_process';
-import { resolvePreset, ServiceContainer } from '@nexus/core';
+import { defineSkill, resolvePreset, ServiceContainer, ToolResult } from '@nexus/core';
 import { SkillRegistry, utilitySkills } from '@nexus/registry';
 
 const median = (values) => {
@@ -47,6 +48,28 @@ const args = { message: 'hi' };
 
 const [direct, piped] = await perCallMicroseconds([() => skill.execute(args), () => registry.execute('echo', args)]);
 
+const typedSkill = defineSkill({
+  name: 'typed',
+  description: 'Takes typed arguments.',
+  parameters: {
+    type: 'object',
+    properties: {
+      path: { type: 'string' },
+      offset: { type: 'integer', minimum: 1, default: 1 },
+      limit: { type: 'integer', minimum: 1 },
+      all: { type: 'boolean', default: false },
+      edits: { type: 'array', items: { type: 'object', properties: { line: { type: 'integer' }, text: { type: 'string' } } } },
+    },
+    required: ['path'],
+    additionalProperties: false,
+  },
+  create: () => () => ToolResult.ok('done'),
+});
+registry.register(typedSkill);
+const typed = registry.require('typed');
+const textArgs = { path: 'a.txt', offset: '10', limit: '5', all: 'true', edits: [{ line: '3', text: 'x' }] };
+const [typedDirect, typedPiped] = await perCallMicroseconds([() => typed.execute(textArgs), () => registry.execute('typed', textArgs)]);
+
 const startupScript = `
 import { ServiceContainer, resolvePreset } from '@nexus/core';
 import { SkillRegistry, utilitySkills } from '@nexus/registry';
@@ -65,4 +88,5 @@ const row = (label, ours, baseline, unit, target) =>
 
 console.log('@nexus/registry benchmarks (medians, baseline and subject measured in alternating batches)');
 row('registry.execute("echo") vs skill.execute', piped, direct, 'µs', '≤ 2 µs added');
+row('with coerced text arguments vs skill.execute', typedPiped, typedDirect, 'µs', '≤ 2 µs added');
 row('start-up: import + definitions vs node -e ""', loaded, bare, 'ms', '≤ 60 ms added');

@@ -1,5 +1,6 @@
 import { ConfigError, type JsonSchemaObject } from '@nexus/core';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { compileTextCoercion } from './text-coercion.js';
 
 /** Outcome of validating arguments against a skill's parameters. */
 type ValidationOutcome = { valid: true; args: Record<string, unknown> } | { valid: false; message: string; parameters: string[] };
@@ -91,10 +92,11 @@ function describeError(error: ErrorObject, args: unknown, schema: JsonSchemaObje
   }
 }
 
+// No `coerceTypes`: ajv's coercion also turns numbers, booleans and null into strings and null
+// into anything; compileTextCoercion applies the narrower rule before validation.
 const AJV_OPTIONS = {
   allErrors: true,
   useDefaults: true,
-  coerceTypes: true,
   strict: true,
   strictTypes: false,
   strictRequired: false,
@@ -102,44 +104,49 @@ const AJV_OPTIONS = {
   validateFormats: false,
 } as const;
 
+/** A schema compiled once: its text coercion and its ajv validator. */
+interface CompiledSchema {
+  coerce: (args: Record<string, unknown>) => Record<string, unknown>;
+  validate: ValidateFunction;
+}
+
 /**
- * Validates skill arguments with ajv (JSON Schema 2020-12): defaults are filled in, friendly
- * coercions apply (`"10"` for an integer, `"true"` for a boolean), and errors are sentences
- * that name the parameter and say what was expected. ajv is loaded on the first validation and
- * each schema compiled once, so importing the registry and listing tools stays cheap.
+ * Validates skill arguments with ajv (JSON Schema 2020-12): defaults are filled in, text a model
+ * commonly sends is read as what the schema asks for (`"10"` for an integer or a number, `"true"`
+ * / `"false"` for a boolean) and nothing else is coerced — a number, a boolean or `null` never
+ * becomes a string, `null` never becomes anything — and errors are sentences that name the
+ * parameter and say what was expected. ajv is loaded on the first validation and each schema
+ * compiled once, so importing the registry and listing tools stays cheap.
  */
 export class ParameterValidator {
   #ajv: Ajv2020 | undefined;
-  readonly #compiled = new WeakMap<JsonSchemaObject, ValidateFunction>();
+  readonly #compiled = new WeakMap<JsonSchemaObject, CompiledSchema>();
 
-  async #compile(skill: string, schema: JsonSchemaObject): Promise<ValidateFunction> {
-    let validate = this.#compiled.get(schema);
-    if (!validate) {
-      if (!this.#ajv) {
-        const { Ajv2020 } = await import('ajv/dist/2020.js');
-        this.#ajv ??= new Ajv2020(AJV_OPTIONS);
-      }
-      try {
-        validate = this.#ajv.compile(schema);
-      } catch (error) {
-        throw new ConfigError(`Invalid parameters schema for skill "${skill}": ${(error as Error).message}`, { cause: error });
-      }
-      this.#compiled.set(schema, validate);
+  async #compile(skill: string, schema: JsonSchemaObject): Promise<void> {
+    if (this.#compiled.has(schema)) return;
+    if (!this.#ajv) {
+      const { Ajv2020 } = await import('ajv/dist/2020.js');
+      this.#ajv ??= new Ajv2020(AJV_OPTIONS);
     }
-    return validate;
+    try {
+      this.#compiled.set(schema, { coerce: compileTextCoercion(schema), validate: this.#ajv.compile(schema) });
+    } catch (error) {
+      throw new ConfigError(`Invalid parameters schema for skill "${skill}": ${(error as Error).message}`, { cause: error });
+    }
   }
 
   /**
-   * Validates a copy of `args` (the caller's object is never changed). Synchronous once the
-   * schema is compiled, so the hot path awaits nothing.
+   * Validates a copy of `args` (the caller's objects, nested ones included, are never changed).
+   * Synchronous once the schema is compiled, so the hot path awaits nothing.
    */
   validate(skill: string, schema: JsonSchemaObject, args: unknown): ValidationOutcome | Promise<ValidationOutcome> {
-    const validate = this.#compiled.get(schema);
-    if (!validate) return this.#compile(skill, schema).then(() => this.validate(skill, schema, args));
+    const compiled = this.#compiled.get(schema);
+    if (!compiled) return this.#compile(skill, schema).then(() => this.validate(skill, schema, args));
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       return { valid: false, message: `Arguments must be a JSON object, got ${describeValue(args)}.`, parameters: [] };
     }
-    const copy = { ...(args as Record<string, unknown>) };
+    const { coerce, validate } = compiled;
+    const copy = coerce(args as Record<string, unknown>);
     if (validate(copy)) return { valid: true, args: copy };
     const problems = (validate.errors ?? []).map((error) => describeError(error, copy, schema));
     const unique = [...new Map(problems.map((problem) => [problem.message, problem])).values()];
