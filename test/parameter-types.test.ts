@@ -1,6 +1,6 @@
 // The registry's type rule seen through real skills: a wrong type or null never reaches a file or
-// a program. These tests import the fs and exec families, which the registry must not depend on
-// (DESIGN §1), so they live outside src/ and its type check; vitest resolves the packages.
+// a program. A repository check, because it spans the registry and two families the registry must
+// not depend on (DESIGN §1).
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import { createTestAgent } from '@nexus/registry/testing';
