@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, formatSchemaIssues, PERMISSION_LEVELS, type PermissionLevel } from '@nexus/core';
+import { EXEC_SANDBOX_MODES } from '@nexus/process';
 import type { GitLabSettings } from '@nexus/skills-gitlab';
 import { z } from 'zod';
 import { FAMILY_NAMES } from './families.js';
@@ -24,6 +25,11 @@ const httpSchema = z.strictObject({
   sessionIdleMinutes: z.number().positive().optional(),
 });
 
+const execSchema = z.strictObject({
+  sandbox: z.enum(EXEC_SANDBOX_MODES).optional(),
+  network: z.boolean().optional(),
+});
+
 /** The shape of `nexus.config.json`. */
 const configFileSchema = z.strictObject({
   $schema: z.string().optional(),
@@ -33,6 +39,8 @@ const configFileSchema = z.strictObject({
   families: z.array(z.enum(FAMILY_NAMES)).optional(),
   tools: z.record(z.string(), toolSchema).optional(),
   http: httpSchema.optional(),
+  /** How command skills isolate what they run (see `@nexus/process`'s `ExecSettings`). */
+  exec: execSchema.optional(),
   /** GitLab instances (see `@nexus/skills-gitlab`), checked by `parseGitLabSettings`. */
   gitlab: z.custom<GitLabSettings>().optional(),
 });

@@ -23,10 +23,14 @@ export async function toolFamilies(settings: Settings): Promise<Map<string, Fami
 
 /**
  * The registry of one `nexus` run: the enabled families, with the services skills use — working
- * directory, permission policy, GitLab instances and, when given, how to ask the user for confirmation.
+ * directory, permission policy, exec settings, GitLab instances and, when given, how to ask the user
+ * for confirmation.
  */
 export async function createRegistry(settings: Settings, confirm?: ConfirmFunction): Promise<SkillRegistry> {
-  const services = new ServiceContainer().register('cwd', settings.cwd).register('permissions', permissionsOf(settings));
+  const services = new ServiceContainer()
+    .register('cwd', settings.cwd)
+    .register('permissions', permissionsOf(settings))
+    .register('exec', settings.exec);
   if (confirm) services.register('confirm', confirm);
   if (settings.gitlab) services.register('gitlab', settings.gitlab);
   return new SkillRegistry(services).use(...(await loadFamilies(settings.families)));

@@ -33,6 +33,7 @@ const CONFIGURATION = `Configuration
       "families": ["fs", "git"],
       "tools": { "write_file": { "requiresConfirmation": true } },
       "http": { "port": 8808 },
+      "exec": { "sandbox": "auto", "network": true },
       "gitlab": { "instances": { "work": { "url": "https://gitlab.example.com", "tokenEnv": "GITLAB_TOKEN" } } }
     }
   Flags win over the working directory's file, which wins over yours. A file in the
@@ -40,7 +41,9 @@ const CONFIGURATION = `Configuration
   paths, disable tools, lower the preset); widening belongs in your own file or flags.
   GitLab instances are read from your own file only, and the gitlab family is on once
   one is configured. Relative paths resolve against the working directory.
-  \`nexus config\` shows the result (tokens hidden).`;
+  exec.sandbox: commands run inside bubblewrap ("auto": at trusted where it is
+  installed; "bubblewrap": always, refused where missing; "none": never).
+  \`nexus config\` shows the result (tokens hidden) and exec.isolation.`;
 
 const MAIN = `nexus — safe, well-described tools for LLM agents: serve them to any MCP client,
 or run one from the shell.
@@ -81,7 +84,8 @@ const TOOLS = `Usage: nexus tools [options]
 List the tools this configuration enables, as a table.
 
 Options
-  --all              Also list the tools the current permissions leave out, and why
+  --all              Also list the tools the current permissions leave out, and why,
+                     and whether commands run inside bubblewrap
                      (with --json: every tool's definition)
   --json             Print tool definitions as JSON instead
   --format <name>    With --json: openai (default), anthropic or mcp

@@ -1,8 +1,13 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { resolveCommandIsolation } from '@nexus/process';
 import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, nexusEnv, runNexus } from './testing/nexus-process.js';
 
 let dir: TestDir;
+const probe = await resolveCommandIsolation({ sandbox: 'auto', network: true }, 'trusted');
+const skipReason = probe.isolation === 'none' ? ` — skipped: ${probe.reason}` : '';
 
 beforeAll(ensureBuilt, 180_000);
 
@@ -56,5 +61,46 @@ describe('the built nexus command', () => {
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toContain('needs confirmation');
+  });
+
+  describe('exec isolation', () => {
+    const configure = (config: object) => writeTree(dir.join('config', 'nexus'), { 'nexus.config.json': JSON.stringify(config) });
+
+    it.skipIf(skipReason !== '')(`keeps its own environment away from the commands it runs${skipReason}`, async () => {
+      const secret = `planted-nexus-secret-${randomUUID()}`;
+      await configure({ preset: 'yolo', exec: { sandbox: 'bubblewrap' } });
+      const command = 'cat /proc/$PPID/environ; for f in /proc/[0-9]*/environ; do tr "\\0" "\\n" < $f; done; echo done';
+      const { code, stdout, stderr } = await runNexus(['call', 'shell_UNSAFE', `command=${command}`, '--json'], {
+        cwd: dir.join('project'),
+        env: nexusEnv(dir.join('config'), { NEXUS_PLANTED_TOKEN: secret }),
+      });
+      expect(stdout + stderr).not.toContain(secret);
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout)).toMatchObject({ success: true, data: { sandboxed: true } });
+    });
+
+    it('says where bubblewrap is missing: unisolated with auto, every command refused when it is required', async () => {
+      const withoutBubblewrap = { cwd: dir.join('project'), env: nexusEnv(dir.join('config'), { PATH: dir.path }) };
+      const auto = JSON.parse((await runNexus(['config', '--preset', 'trusted'], withoutBubblewrap)).stdout);
+      expect(auto.exec).toEqual({
+        sandbox: 'auto',
+        network: true,
+        isolation: 'none',
+        reason: 'bubblewrap (bwrap) is not installed (not found on PATH; the Debian and Ubuntu package is "bubblewrap")',
+      });
+      const tools = await runNexus(['tools', '--all', '--preset', 'trusted'], withoutBubblewrap);
+      expect(tools.stdout).toContain('Commands run unisolated: bubblewrap (bwrap) is not installed');
+
+      await configure({ preset: 'yolo', exec: { sandbox: 'bubblewrap' } });
+      const required = JSON.parse((await runNexus(['config'], withoutBubblewrap)).stdout);
+      expect(required.exec).toMatchObject({ sandbox: 'bubblewrap', isolation: 'none', refused: true });
+      expect((await runNexus(['tools', '--all'], withoutBubblewrap)).stdout).toContain(
+        'Commands are refused: Commands must run inside bubblewrap (exec.sandbox is "bubblewrap"), but bubblewrap (bwrap) is not installed',
+      );
+      const call = await runNexus(['call', 'bash_safe', `command=/bin/touch ${dir.join('ran')}`], withoutBubblewrap);
+      expect(call.code).toBe(1);
+      expect(call.stderr).toContain('Commands must run inside bubblewrap');
+      expect(existsSync(dir.join('ran'))).toBe(false);
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConfigError, levelAtLeast, normalizePath, type PermissionLevel, type ToolPermission } from '@nexus/core';
+import { type ExecSettings, parseExecSettings } from '@nexus/process';
 import type { GitLabSettings } from '@nexus/skills-gitlab';
 import { CONFIG_FILE_NAME, type ConfigFile, readConfigFile, userConfigPath } from './config-file.js';
 import { FAMILY_NAMES, type FamilyName } from './families.js';
@@ -29,6 +30,8 @@ export interface Settings {
   families: FamilyName[];
   tools: Record<string, Partial<ToolPermission>>;
   http: NonNullable<ConfigFile['http']>;
+  /** How command skills isolate what they run. */
+  exec: ExecSettings;
   /** GitLab instances, from the user's config file only. */
   gitlab?: GitLabSettings;
   /** The config files that were read. */
@@ -66,6 +69,9 @@ function assertOnlyNarrows(config: ConfigFile, file: string, ceiling: Permission
     if (permission.requiresConfirmation === false) refuse(`tools.${tool}.requiresConfirmation`);
   }
   for (const field of ['host', 'allowedHosts', 'allowedOrigins'] as const) if (config.http?.[field] !== undefined) refuse(`http.${field}`);
+  // A project may ask for bubblewrap and turn the network off, never the reverse.
+  if (config.exec?.sandbox !== undefined && config.exec.sandbox !== 'bubblewrap') refuse('exec.sandbox');
+  if (config.exec?.network === true) refuse('exec.network');
   // Instance URLs decide where tokens are sent.
   if (config.gitlab !== undefined) refuse('gitlab');
 }
@@ -123,6 +129,7 @@ export async function resolveSettings(flags: CommonFlags, environment: Environme
     families: chooseFamilies(flags.families ?? project?.families ?? user?.families, user?.gitlab),
     tools: mergeTools(cwd, user, project),
     http: { ...user?.http, ...project?.http },
+    exec: parseExecSettings({ ...user?.exec, ...project?.exec }),
     ...(user?.gitlab ? { gitlab: user.gitlab } : {}),
     files,
   };

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { resolveCommandIsolation } from '@nexus/process';
 import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
@@ -320,6 +321,74 @@ describe('nexus config', () => {
     const { code, stderr } = await run(['config']);
     expect(code).toBe(2);
     expect(stderr).toContain('not valid JSON');
+  });
+});
+
+const probe = await resolveCommandIsolation({ sandbox: 'auto', network: true }, 'trusted');
+const skipReason = probe.isolation === 'none' ? ` — skipped: ${probe.reason}` : '';
+
+describe('nexus — exec isolation', () => {
+  it.skipIf(skipReason !== '')(`shows exec.isolation bubblewrap at trusted, and says so in nexus tools --all${skipReason}`, async () => {
+    const config = JSON.parse((await run(['config', '--preset', 'trusted'])).stdout);
+    expect(config.exec).toEqual({ sandbox: 'auto', network: true, isolation: 'bubblewrap' });
+    const tools = await run(['tools', '--all', '--preset', 'trusted']);
+    expect(tools.stdout).toMatch(/^Commands run inside bubblewrap: a PID namespace of their own, .*, network on\.$/m);
+    await userConfig({ exec: { network: false } });
+    expect(JSON.parse((await run(['config', '--preset', 'trusted'])).stdout).exec).toEqual({
+      sandbox: 'auto',
+      network: false,
+      isolation: 'bubblewrap',
+    });
+  });
+
+  it('shows exec.isolation none with the reason at yolo and with exec.sandbox none', async () => {
+    const yolo = JSON.parse((await run(['config', '--preset', 'yolo'])).stdout);
+    expect(yolo.exec).toEqual({
+      sandbox: 'auto',
+      network: true,
+      isolation: 'none',
+      reason: 'the yolo level runs commands unisolated unless exec.sandbox is "bubblewrap"',
+    });
+    const tools = await run(['tools', '--all', '--preset', 'yolo']);
+    expect(tools.stdout).toMatch(
+      /^Commands run unisolated: the yolo level runs commands unisolated unless exec\.sandbox is "bubblewrap"\.$/m,
+    );
+    await userConfig({ exec: { sandbox: 'none' } });
+    expect(JSON.parse((await run(['config', '--preset', 'trusted'])).stdout).exec).toEqual({
+      sandbox: 'none',
+      network: true,
+      isolation: 'none',
+      reason: 'exec.sandbox is "none"',
+    });
+    expect((await run(['tools', '--all', '--families', 'fs'])).stdout).not.toContain('Commands run');
+  });
+
+  it.each([
+    [{ exec: { sandbox: 'docker' } }, '`exec.sandbox`: Invalid option'],
+    [{ exec: { network: 'off' } }, '`exec.network`'],
+    [{ exec: { seccomp: true } }, '`exec.seccomp` is not a known setting'],
+  ])('names the bad exec setting: %j', async (config, message) => {
+    await userConfig(config);
+    const { code, stderr } = await run(['config']);
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+  });
+
+  it('lets a working-directory file ask for bubblewrap and cut the network, never the reverse', async () => {
+    await userConfig({ exec: { sandbox: 'none' } });
+    await projectConfig({ exec: { sandbox: 'bubblewrap', network: false } });
+    expect(JSON.parse((await run(['config'])).stdout).exec).toMatchObject({ sandbox: 'bubblewrap', network: false });
+    for (const [exec, field] of [
+      [{ sandbox: 'none' }, '`exec.sandbox`'],
+      [{ sandbox: 'auto' }, '`exec.sandbox`'],
+      [{ network: true }, '`exec.network`'],
+    ] as const) {
+      await projectConfig({ exec });
+      const { code, stderr } = await run(['config']);
+      expect(code).toBe(2);
+      expect(stderr).toContain(field);
+      expect(stderr).toContain('may only narrow permissions');
+    }
   });
 });
 

@@ -1,14 +1,15 @@
 // Benchmarks of @nexus/process, run against the build (`pnpm build` first); every figure is printed
 // beside a baseline measured in the same run (no pass/fail):
 //  1. import time of the entry against importing execa;
-//  2. runProcess running `true` against calling execa directly (target: ≤ 1.3×);
+//  2. runProcess running `true` against calling execa directly (target: ≤ 1.3×), and inside a
+//     bubblewrap sandbox against without (where bubblewrap can run);
 //  3. peak memory of the runner while a command prints 1 GiB, above the idle RSS (target: ≤ 64 MB).
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { runProcess } from '../dist/index.js';
+import { resolveCommandIsolation, runProcess } from '../dist/index.js';
 
 const RUNS = 300;
 const WARM_UP = 30;
@@ -42,9 +43,13 @@ console.log(
 
 const dir = await realpath(await mkdtemp(join(tmpdir(), 'nexus-process-bench-')));
 try {
+  const isolation = await resolveCommandIsolation({ sandbox: 'auto', network: true }, 'trusted');
   const contenders = {
     'execa("true") directly': () => execa('true', [], { cwd: dir }),
     'runProcess("true")': () => runProcess('true', [], { cwd: dir }),
+    ...(isolation.isolation === 'bubblewrap'
+      ? { 'runProcess("true") in bubblewrap': () => runProcess('true', [], { cwd: dir, sandbox: {} }) }
+      : {}),
   };
   const samples = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
   for (let run = 0; run < WARM_UP + RUNS; run++) {
@@ -59,7 +64,13 @@ try {
   for (const [name, values] of Object.entries(samples)) {
     console.log(`  ${name.padEnd(32)} ${median(values).toFixed(2).padStart(7)} ms   ${(median(values) / baseline).toFixed(2)}×`);
   }
-  console.log('  target: runProcess ≤ 1.30× execa\n');
+  console.log('  target: runProcess ≤ 1.30× execa');
+  if (isolation.isolation === 'bubblewrap') {
+    const sandboxed = median(samples['runProcess("true") in bubblewrap']) / median(samples['runProcess("true")']);
+    console.log(`  bubblewrap sandbox: ${sandboxed.toFixed(2)}× runProcess without it\n`);
+  } else {
+    console.log(`  bubblewrap sandbox: not measured (${isolation.reason})\n`);
+  }
 
   globalThis.gc?.();
   await new Promise((resolve) => setTimeout(resolve, 200));

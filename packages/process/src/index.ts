@@ -1,3 +1,6 @@
+export type { SandboxOptions } from './bubblewrap.js';
+export type { CommandIsolation } from './command-isolation.js';
+export { resolveCommandIsolation, resolveCommandSandbox } from './command-isolation.js';
 export {
   clampTimeoutSeconds,
   DEFAULT_TIMEOUT_SECONDS,
@@ -5,6 +8,8 @@ export {
   MIN_TIMEOUT_SECONDS,
   timeoutParameter,
 } from './command-timeout.js';
+export type { ExecSettings } from './exec-settings.js';
+export { EXEC_SANDBOX_MODES, parseExecSettings } from './exec-settings.js';
 export { RUN_TAG_VARIABLE } from './process-tracker.js';
 export type { WorkingDirectoryOptions } from './resolve-working-directory.js';
 export { resolveWorkingDirectory } from './resolve-working-directory.js';

@@ -5,17 +5,21 @@ import { describe, expect, it } from 'vitest';
 const sourceDir = fileURLToPath(new URL('.', import.meta.url));
 
 describe('the public surface of @nexus/process', () => {
-  it('exports exactly the runner, the splitter, working-directory resolution, run formatting and the timeout parameter', async () => {
+  it('exports exactly the runner, command isolation and its settings, the splitter, working-directory resolution, run formatting and the timeout parameter', async () => {
     expect(Object.keys(await import('./index.js')).sort()).toEqual([
       'DEFAULT_KILL_GRACE_MS',
       'DEFAULT_MAX_OUTPUT_BYTES',
       'DEFAULT_RUN_TIMEOUT_MS',
       'DEFAULT_TIMEOUT_SECONDS',
+      'EXEC_SANDBOX_MODES',
       'MAX_TIMEOUT_SECONDS',
       'MIN_TIMEOUT_SECONDS',
       'RUN_TAG_VARIABLE',
       'clampTimeoutSeconds',
       'formatRunOutput',
+      'parseExecSettings',
+      'resolveCommandIsolation',
+      'resolveCommandSandbox',
       'resolveWorkingDirectory',
       'runProcess',
       'runResultData',
@@ -26,7 +30,7 @@ describe('the public surface of @nexus/process', () => {
   });
 
   it('exports test helpers from ./testing', async () => {
-    expect(Object.keys(await import('./testing.js')).sort()).toEqual(['isProcessAlive', 'waitForFileScript']);
+    expect(Object.keys(await import('./testing.js')).sort()).toEqual(['isProcessAlive', 'processesWithArgument', 'waitForFileScript']);
   });
 
   it('loads execa on the first run rather than at import (families import this package at start-up)', () => {

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { expectOption, getSafeEnv, isPositiveNumber, NexusError, NotFoundError } from '@nexus/core';
+import { bubblewrapCommand, bubblewrapStartFailure, type NormalizedSandbox, type SandboxOptions } from './bubblewrap.js';
 import { CappedOutput } from './capped-output.js';
 import { ProcessTracker } from './process-tracker.js';
 
@@ -30,6 +31,12 @@ export interface RunOptions {
   maxOutputBytes?: number;
   /** Time between SIGTERM and SIGKILL when ending the run, in ms (default 2 000). */
   killGraceMs?: number;
+  /**
+   * Run the command inside bubblewrap (Linux): see {@link SandboxOptions}. Where bubblewrap is
+   * missing or cannot create its sandbox, the run is refused (`SANDBOX_UNAVAILABLE`). Without it
+   * the command runs unisolated.
+   */
+  sandbox?: SandboxOptions;
 }
 
 /** What a finished run produced. */
@@ -50,9 +57,30 @@ export interface RunResult {
   truncated: boolean;
   /** Wall-clock time from start to result, in ms. */
   durationMs: number;
+  /** The command ran inside a bubblewrap sandbox. */
+  sandboxed: boolean;
 }
 
-type NormalizedRunOptions = Required<Omit<RunOptions, 'signal' | 'input'>> & Pick<RunOptions, 'signal' | 'input'>;
+type NormalizedRunOptions = Required<Omit<RunOptions, 'signal' | 'input' | 'sandbox'>> &
+  Pick<RunOptions, 'signal' | 'input'> & { sandbox: NormalizedSandbox | undefined };
+
+const isAbsolutePathList = (value: unknown): value is readonly string[] =>
+  Array.isArray(value) && value.every((path) => typeof path === 'string' && path.startsWith('/'));
+
+function normalizeSandbox(sandbox: SandboxOptions | undefined, cwd: string): NormalizedSandbox | undefined {
+  if (sandbox === undefined) return undefined;
+  expectOption(typeof sandbox === 'object' && sandbox !== null && !Array.isArray(sandbox), 'sandbox', 'an object', sandbox);
+  const { writePaths = [cwd], blockedPaths = [], network = true } = sandbox;
+  expectOption(
+    writePaths === null || isAbsolutePathList(writePaths),
+    'sandbox.writePaths',
+    'an array of absolute paths or null',
+    writePaths,
+  );
+  expectOption(isAbsolutePathList(blockedPaths), 'sandbox.blockedPaths', 'an array of absolute paths', blockedPaths);
+  expectOption(typeof network === 'boolean', 'sandbox.network', 'a boolean', network);
+  return { writePaths, blockedPaths, network };
+}
 
 /** Validates the options and fills in the defaults; the one place that knows them. */
 function normalizeRunOptions(options: RunOptions): NormalizedRunOptions {
@@ -64,12 +92,13 @@ function normalizeRunOptions(options: RunOptions): NormalizedRunOptions {
     timeoutMs = DEFAULT_RUN_TIMEOUT_MS,
     maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES,
     killGraceMs = DEFAULT_KILL_GRACE_MS,
+    sandbox,
   } = options ?? ({} as RunOptions);
   expectOption(typeof cwd === 'string' && cwd.startsWith('/'), 'cwd', 'an absolute path', cwd);
   expectOption(isPositiveNumber(timeoutMs), 'timeoutMs', 'a positive number', timeoutMs);
   expectOption(isPositiveNumber(maxOutputBytes), 'maxOutputBytes', 'a positive number', maxOutputBytes);
   expectOption(isPositiveNumber(killGraceMs), 'killGraceMs', 'a positive number', killGraceMs);
-  return { cwd, signal, env, input, timeoutMs, maxOutputBytes, killGraceMs };
+  return { cwd, signal, env, input, timeoutMs, maxOutputBytes, killGraceMs, sandbox: normalizeSandbox(sandbox, cwd) };
 }
 
 // execa takes a noticeable time to load; families import this package at start-up but may never
@@ -108,6 +137,9 @@ function startError(file: string, cwd: string, error: { code?: string; message?:
   return new NexusError(`Program "${file}" could not be started: ${error.code ?? error.message ?? 'unknown error'}.`, { cause: error });
 }
 
+/** Inside the sandbox temporary files go to its private /tmp; a TMPDIR elsewhere would be read-only. */
+const PRIVATE_TMP = { TMPDIR: '/tmp' };
+
 async function drain(streams: readonly (Readable | null)[]): Promise<void> {
   const open = streams.filter((stream): stream is Readable => stream !== null);
   let timer: NodeJS.Timeout | undefined;
@@ -125,13 +157,16 @@ async function drain(streams: readonly (Readable | null)[]): Promise<void> {
  * memory bounded however much it prints. On timeout or cancellation every process of the run
  * — grandchildren, `setsid`/`nohup` children and processes that ignore SIGTERM included — is
  * ended (SIGTERM, then SIGKILL after `killGraceMs`); processes a finished command leaves behind
- * are ended the same way.
+ * are ended the same way. With `sandbox`, the command runs inside bubblewrap (see
+ * {@link SandboxOptions}), started with the same sanitised environment.
  *
  * Resolves for every exit code; rejects only when the program cannot be started (a missing
- * program is a `NotFoundError` naming it) or the options are invalid (`InvalidOptionError` naming the option).
+ * program is a `NotFoundError` naming it), a sandbox was asked for and bubblewrap cannot provide
+ * it (a `NexusError` with code `SANDBOX_UNAVAILABLE`), or the options are invalid
+ * (`InvalidOptionError` naming the option).
  */
 export async function runProcess(file: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
-  const { cwd, timeoutMs, signal, env, input, maxOutputBytes, killGraceMs } = normalizeRunOptions(options);
+  const { cwd, timeoutMs, signal, env, input, maxOutputBytes, killGraceMs, sandbox } = normalizeRunOptions(options);
   const started = performance.now();
   const stdout = new CappedOutput(maxOutputBytes);
   const stderr = new CappedOutput(maxOutputBytes);
@@ -144,15 +179,19 @@ export async function runProcess(file: string, args: readonly string[], options:
     cancelled: false,
     truncated: stdout.truncated || stderr.truncated,
     durationMs: Math.round(performance.now() - started),
+    sandboxed: sandbox !== undefined,
     ...fields,
   });
   if (signal?.aborted) return result({ cancelled: true });
 
+  const childEnv = getSafeEnv({ set: { ...(sandbox ? PRIVATE_TMP : {}), ...env } });
+  const [program, argv] = sandbox ? await bubblewrapCommand(file, args, { cwd, sandbox, searchPath: childEnv.PATH }) : [file, args];
+
   const { execa } = await loadExeca();
   const tracker = new ProcessTracker();
-  const subprocess = execa(file, args, {
+  const subprocess = execa(program, argv, {
     cwd,
-    env: getSafeEnv({ set: { ...env, ...tracker.environment } }),
+    env: { ...childEnv, ...tracker.environment },
     extendEnv: false,
     detached: true,
     cleanup: false,
@@ -163,7 +202,7 @@ export async function runProcess(file: string, args: readonly string[], options:
   });
   if (subprocess.pid === undefined) {
     const failure = await subprocess;
-    throw startError(file, cwd, failure as { code?: string; message?: string });
+    throw startError(program, cwd, failure as { code?: string; message?: string });
   }
   // With `reject: false` the promise does not reject; it is not awaited (a pipe held by an
   // escaped process would keep it pending) — the exit event and the streams are.
@@ -188,6 +227,8 @@ export async function runProcess(file: string, args: readonly string[], options:
     if (reason !== 'exit' || tracker.find(true).length > 0) await tracker.terminate(killGraceMs);
     const exit = await exited;
     await drain([subprocess.stdout, subprocess.stderr]);
+    const failedStart = sandbox && exit.code === 1 ? bubblewrapStartFailure(file, stdout.text(), stderr.text()) : undefined;
+    if (failedStart) throw startError(file, cwd, { code: failedStart });
     return result({ exitCode: exit.code, signal: exit.signal, timedOut: reason === 'timeout', cancelled: reason === 'cancel' });
   } finally {
     clearTimeout(timer);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * Shell code that waits until `path` exists and succeeds only if it appeared — for tests that start
@@ -17,4 +17,21 @@ export function isProcessAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Pids of the live processes (Linux `/proc`) one of whose arguments is exactly `argument` — for
+ * tests that start a process with a unique argument (`sleep 600.4711`) and check it is gone.
+ */
+export function processesWithArgument(argument: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').includes(argument) && isProcessAlive(pid);
+      } catch {
+        return false;
+      }
+    });
 }

@@ -3,8 +3,8 @@ import type { RunResult } from './run-process.js';
 
 /** The structured form of a run, for `ToolResult.data`. */
 export function runResultData(result: RunResult): JsonObject {
-  const { stdout, stderr, exitCode, signal, timedOut, cancelled, truncated, durationMs } = result;
-  return { stdout, stderr, exitCode, signal, timedOut, cancelled, truncated, durationMs };
+  const { stdout, stderr, exitCode, signal, timedOut, cancelled, truncated, durationMs, sandboxed } = result;
+  return { stdout, stderr, exitCode, signal, timedOut, cancelled, truncated, durationMs, sandboxed };
 }
 
 /** A run's output as an LLM reads it: stdout, then stderr under a heading, then how it ended when that was not a clean exit. */

@@ -1,5 +1,12 @@
 import { defineSkill, InvalidParametersError, type JsonSchema, type ServiceContainer, type SkillSpec, ToolResult } from '@nexus/core';
-import { clampTimeoutSeconds, resolveWorkingDirectory, runProcess, timeoutParameter, toolResultFromRun } from '@nexus/process';
+import {
+  clampTimeoutSeconds,
+  resolveCommandSandbox,
+  resolveWorkingDirectory,
+  runProcess,
+  timeoutParameter,
+  toolResultFromRun,
+} from '@nexus/process';
 
 /** Arguments every execution skill takes besides its own. */
 export interface ExecutionArguments {
@@ -50,8 +57,9 @@ export function requireString(args: object, name: string): string {
  * (which `defineSkill` enforces inside the skill too, also without a policy), the `timeout`
  * (clamped to 1–300 s) and `cwd` (sandbox-checked) parameters, confirmation of every command
  * (granted at `yolo`; asked at `trusted` of the call's own `confirm`, else the `confirm` service;
- * refused with neither), the process runner, and output formatted for an LLM with the structured
- * run in `data`.
+ * refused with neither), the process runner — inside bubblewrap as the `exec` settings and the
+ * level decide (`resolveCommandSandbox`: at `trusted` by default, writable only in the tool's write
+ * roots) — and output formatted for an LLM with the structured run in `data`.
  */
 export function defineExecutionSkill<Args extends ExecutionArguments>(definition: ExecutionSkillDefinition<Args>): SkillSpec {
   const { name, description, parameters, required, prepare, describe } = definition;
@@ -80,6 +88,7 @@ export function defineExecutionSkill<Args extends ExecutionArguments>(definition
         const timeout = clampTimeoutSeconds(args.timeout);
         const command = prepare(args, services);
         const cwd = await resolveWorkingDirectory(services, name, args.cwd);
+        const sandbox = await resolveCommandSandbox(services, name);
         if (!(await services.confirm({ tool: name, action: describe(args, command), detail: `working directory: ${cwd}` }, confirm))) {
           return ToolResult.fail(
             `${name} needs confirmation at the ${services.getPermissionLevel()} level, and it was not given.`,
@@ -87,7 +96,7 @@ export function defineExecutionSkill<Args extends ExecutionArguments>(definition
           );
         }
         const { file, args: argv, input, env } = command;
-        const result = await runProcess(file, argv, { cwd, timeoutMs: timeout * 1000, signal, input, env });
+        const result = await runProcess(file, argv, { cwd, timeoutMs: timeout * 1000, signal, input, env, sandbox });
         return toolResultFromRun(name, result, timeout);
       },
   });

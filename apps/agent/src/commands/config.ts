@@ -1,6 +1,7 @@
 import { isSecretName } from '@nexus/core';
 import { type CommandLine, expectNoArguments } from '../command-line.js';
 import { createRegistry, permissionsOf } from '../create-registry.js';
+import { reportExecIsolation } from '../exec-isolation.js';
 import type { Io } from '../io.js';
 import { resolveSettings } from '../resolve-settings.js';
 
@@ -9,7 +10,10 @@ function hideSecrets(key: string, value: unknown): unknown {
   return typeof value === 'string' && isSecretName(key) && !/(Env|File)$/.test(key) ? '<hidden>' : value;
 }
 
-/** `nexus config`: the effective configuration, the resolved permission policy and the enabled tools, as JSON. */
+/**
+ * `nexus config`: the effective configuration, the resolved permission policy and the enabled tools,
+ * as JSON; `exec.isolation` says whether commands run inside bubblewrap (or `none`, with the reason).
+ */
 export async function configCommand(line: CommandLine, io: Io): Promise<number> {
   expectNoArguments(line);
   const settings = await resolveSettings(line.common, io);
@@ -17,6 +21,7 @@ export async function configCommand(line: CommandLine, io: Io): Promise<number> 
   const enabledTools = (await createRegistry(settings))
     .getDefinitionsForPermissions(permissions, { format: 'anthropic' })
     .map((definition) => definition.name);
-  io.stdout.write(`${JSON.stringify({ ...settings, permissions, enabledTools }, hideSecrets, 2)}\n`);
+  const exec = { ...settings.exec, ...(await reportExecIsolation(settings)) };
+  io.stdout.write(`${JSON.stringify({ ...settings, exec, permissions, enabledTools }, hideSecrets, 2)}\n`);
   return 0;
 }

@@ -2,6 +2,7 @@ import { type AgentPermissions, levelAtLeast, type SkillSpec } from '@nexus/core
 import type { DefinitionFormat } from '@nexus/registry';
 import { type CommandLine, expectNoArguments, UsageError } from '../command-line.js';
 import { createRegistry, permissionsOf, toolFamilies } from '../create-registry.js';
+import { describeExecIsolation, reportExecIsolation } from '../exec-isolation.js';
 import { formatTable } from '../format-table.js';
 import type { Io } from '../io.js';
 import { resolveSettings } from '../resolve-settings.js';
@@ -36,7 +37,7 @@ function leftOutBecause(spec: SkillSpec, permissions: AgentPermissions): string 
   return levelAtLeast(permissions.level, minimum) ? undefined : `needs --preset ${minimum}`;
 }
 
-/** `nexus tools`: the enabled tools as a table, or their definitions as JSON. */
+/** `nexus tools`: the enabled tools as a table (with `--all`, also where commands run), or their definitions as JSON. */
 export async function toolsCommand(line: CommandLine, io: Io): Promise<number> {
   expectNoArguments(line);
   const format = parseFormat(line.format, line.json);
@@ -61,5 +62,7 @@ export async function toolsCommand(line: CommandLine, io: Io): Promise<number> {
   io.stdout.write(`${specs.length - leftOut.length} tools enabled (preset ${settings.preset}, working directory ${settings.cwd}).\n`);
   if (leftOut.length > 0 && !line.all)
     io.stdout.write(`${leftOut.length} more are left out by the permissions; \`nexus tools --all\` says why.\n`);
+  if (line.all && settings.families.includes('exec'))
+    io.stdout.write(`${describeExecIsolation(await reportExecIsolation(settings), settings)}\n`);
   return 0;
 }
