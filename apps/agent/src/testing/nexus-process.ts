@@ -58,14 +58,16 @@ export async function ensureBuilt(): Promise<void> {
     }
   }
   try {
+    // Through the pinned pnpm (turbo needs a package manager to read the workspace, and a machine
+    // may have none installed).
     if (isStale())
-      execFileSync(
-        process.execPath,
-        [join(rootDir, 'node_modules', 'turbo', 'bin', 'turbo'), 'run', 'build', '--filter=@nexus/agent', '--output-logs=errors-only'],
-        { cwd: rootDir, stdio: 'ignore' },
-      );
-  } catch {
-    // A package being edited may not build right now; the last build is what the tests then run.
+      execFileSync(process.execPath, [join(rootDir, 'scripts', 'pnpm.mjs'), 'run', 'build', '--filter=@nexus/agent...'], {
+        cwd: rootDir,
+        stdio: 'ignore',
+      });
+  } catch (error) {
+    // A package being edited may not build right now; the tests then run the last build, and say so.
+    console.warn(`nexus tests run the last build of apps/agent: rebuilding failed (${(error as Error).message.split('\n')[0]}).`);
   } finally {
     rmdirSync(lock);
   }
