@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { median, percentile } from '../../../scripts/bench-stats.mjs';
 
 const SPAWNS = 15;
 const WARMUP_CALLS = 50;
@@ -34,17 +35,6 @@ async function connect(server) {
     new StdioClientTransport({ command: process.execPath, args: server.args, stderr: process.env.BENCH_DEBUG ? 'inherit' : 'ignore' }),
   );
   return client;
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 async function spawnToFirstList(server) {

@@ -6,27 +6,16 @@
 //  3. peak memory of the runner while a command prints 1 GiB, above the idle RSS (target: ≤ 64 MB).
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { median, printRatios, sampleInterleaved } from '../../../scripts/bench-stats.mjs';
 import { resolveCommandIsolation, runProcess } from '../dist/index.js';
 
 const RUNS = 300;
 const WARM_UP = 30;
 const GIGABYTE = 1024 ** 3;
 const MB = 1024 * 1024;
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-async function time(action) {
-  const start = performance.now();
-  await action();
-  return performance.now() - start;
-}
 
 function importTime(specifier) {
   const script = `const start = performance.now(); await import(${JSON.stringify(specifier)}); console.log(performance.now() - start);`;
@@ -51,19 +40,9 @@ try {
       ? { 'runProcess("true") in bubblewrap': () => runProcess('true', [], { cwd: dir, sandbox: {} }) }
       : {}),
   };
-  const samples = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
-  for (let run = 0; run < WARM_UP + RUNS; run++) {
-    // Interleaved, so drift in machine load hits every contender alike.
-    for (const [name, action] of Object.entries(contenders)) {
-      const elapsed = await time(action);
-      if (run >= WARM_UP) samples[name].push(elapsed);
-    }
-  }
-  const baseline = median(samples['execa("true") directly']);
-  console.log(`Start-up cost, median of ${RUNS} runs each (interleaved; load average ${loadavg()[0].toFixed(1)}):`);
-  for (const [name, values] of Object.entries(samples)) {
-    console.log(`  ${name.padEnd(32)} ${median(values).toFixed(2).padStart(7)} ms   ${(median(values) / baseline).toFixed(2)}×`);
-  }
+  const samples = await sampleInterleaved(contenders, { runs: RUNS, warmUp: WARM_UP });
+  console.log('Start-up cost:');
+  printRatios(samples, 'execa("true") directly');
   console.log('  target: runProcess ≤ 1.30× execa');
   if (isolation.isolation === 'bubblewrap') {
     const sandboxed = median(samples['runProcess("true") in bubblewrap']) / median(samples['runProcess("true")']);

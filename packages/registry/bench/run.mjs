@@ -5,11 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { defineSkill, resolvePreset, ServiceContainer, ToolResult } from '@nexus/core';
 import { SkillRegistry, utilitySkills } from '@nexus/registry';
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
+import { median } from '../../../scripts/bench-stats.mjs';
 
 /** Median cost per call of each function, measured in alternating batches so noise hits all alike. */
 async function perCallMicroseconds(calls, { batches = 200, batchSize = 2000 } = {}) {

@@ -3,27 +3,16 @@
 // directly (target: ≤ 1.3×), with the runner it wraps for reference. The runner's own benchmarks
 // (import time, memory under a flood of output) are @nexus/process's.
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolvePreset, ServiceContainer } from '@nexus/core';
 import { runProcess } from '@nexus/process';
 import { execa } from 'execa';
+import { printRatios, sampleInterleaved } from '../../../scripts/bench-stats.mjs';
 import { bashSafeSkill } from '../dist/index.js';
 
 const RUNS = 300;
 const WARM_UP = 30;
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-async function time(action) {
-  const start = performance.now();
-  await action();
-  return performance.now() - start;
-}
 
 const dir = await realpath(await mkdtemp(join(tmpdir(), 'nexus-exec-bench-')));
 try {
@@ -37,19 +26,9 @@ try {
       if (!result.success) throw new Error(result.error);
     },
   };
-  const samples = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
-  for (let run = 0; run < WARM_UP + RUNS; run++) {
-    // Interleaved, so drift in machine load hits every contender alike.
-    for (const [name, action] of Object.entries(contenders)) {
-      const elapsed = await time(action);
-      if (run >= WARM_UP) samples[name].push(elapsed);
-    }
-  }
-  const baseline = median(samples['execa("true") directly']);
-  console.log(`Start-up cost, median of ${RUNS} runs each (interleaved; load average ${loadavg()[0].toFixed(1)}):`);
-  for (const [name, values] of Object.entries(samples)) {
-    console.log(`  ${name.padEnd(32)} ${median(values).toFixed(2).padStart(7)} ms   ${(median(values) / baseline).toFixed(2)}×`);
-  }
+  const samples = await sampleInterleaved(contenders, { runs: RUNS, warmUp: WARM_UP });
+  console.log('Start-up cost:');
+  printRatios(samples, 'execa("true") directly');
   console.log('  target: bash_safe ≤ 1.30× execa');
 } finally {
   await rm(dir, { recursive: true, force: true });
