@@ -1,6 +1,7 @@
 // Benchmarks of @nexus/skills-fs against ripgrep, run on the built package (`pnpm build` first).
-// Generates a ~200 MB tree of 20,000 files and a 1 GB file in a temp directory, prints the
-// figures side by side with ratios, and removes everything afterwards. No pass/fail.
+// Generates a ~200 MB tree of 20,000 files, a 200 MB one-line file and a 1 GB file in a temp
+// directory, prints the figures side by side with ratios, and removes everything afterwards.
+// No pass/fail.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -91,13 +92,29 @@ function registryFor(cwd, grepEngine) {
   const services = new ServiceContainer();
   services.register('cwd', cwd);
   services.register('permissions', resolvePreset('sandboxed', { cwd }));
-  services.register('fileSkillOptions', { grepEngine, regexTimeoutMs: 120_000 });
+  services.register('fileSkillOptions', { grepEngine, regexTimeoutMs: 120_000, searchTimeoutMs: 120_000 });
   return new SkillRegistry(services).use(fsSkills);
 }
 
 async function expectOk(result) {
   if (!result.success) throw new Error(`${result.kind}: ${result.error}`);
   return result;
+}
+
+/** Runs `task`, sampling the process's RSS: its result and the peak growth in MB. */
+async function withPeakMemory(task) {
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 5);
+  try {
+    const ours = await task();
+    return { ours, peak: (Math.max(peak, process.memoryUsage().rss) - before) / 1024 / 1024 };
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 const rows = [];
@@ -147,6 +164,41 @@ try {
     rg(['--no-ignore', '--hidden', '-n', regexArgs.pattern, tree]),
   );
   report('grep skill (built-in), regex', regexTiming.ours, regexTiming.baseline, 'rg -n REGEX dir', '≤ 4×');
+  // No literal for a prefilter to look for (one branch has none): RE2 runs over every byte of the tree.
+  const bareArgs = { ...grepArgs, pattern: '\\d{3,}|ee[a-z]{2}e' };
+  const bareTiming = await compare(
+    async () => expectOk(await builtin.execute('grep', bareArgs)),
+    rg(['--no-ignore', '--hidden', '-n', bareArgs.pattern, tree]),
+  );
+  report('grep skill (built-in), bare regex', bareTiming.ours, bareTiming.baseline, 'rg -n BARE-REGEX dir', '≤ 4×');
+  const small = join(root, 'small');
+  await mkdir(small);
+  await writeFile(join(small, 'one.txt'), fileContent(20));
+  const smallArgs = { pattern: 'xq_\\w+_zx', path: 'small/one.txt' };
+  const smallRegistry = registryFor(root, 'builtin');
+  const smallTiming = await compare(
+    async () => expectOk(await smallRegistry.execute('grep', smallArgs)),
+    rg(['-n', smallArgs.pattern, join(small, 'one.txt')]),
+  );
+  report('grep skill (built-in), one file', smallTiming.ours, smallTiming.baseline, 'rg -n REGEX file', '≤ 4×');
+
+  // One 200 MB line: the built-in engine searches its first 8 MiB and says so; memory stays bounded.
+  const line = join(root, 'one-line.txt');
+  const lineFile = await open(line, 'w');
+  const megabyte = Buffer.alloc(1024 * 1024, 'x');
+  for (let index = 0; index < 200; index++) await lineFile.write(megabyte);
+  await lineFile.write('xq_needle_zx\n');
+  await lineFile.close();
+  const lineRegistry = registryFor(root, 'builtin');
+  for (const pattern of [NEEDLE, 'xq_\\w+_zx']) {
+    const { ours, peak } = await withPeakMemory(async () => {
+      const started = performance.now();
+      await expectOk(await lineRegistry.execute('grep', { pattern, path: 'one-line.txt' }));
+      return performance.now() - started;
+    });
+    report(`grep (built-in) 200 MB line, ${pattern === NEEDLE ? 'literal' : 'regex'}`, ours, undefined, '', '');
+    console.log(`${''.padEnd(34)} extra memory (peak RSS − before): ${peak.toFixed(1)} MB   target: bounded (826 MB before)`);
+  }
 
   const globArgs = { pattern: '*.ts', path: '.', max_results: 100_000 };
   const globbed = await expectOk(await builtin.execute('glob', globArgs));

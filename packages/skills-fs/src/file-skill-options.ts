@@ -14,8 +14,14 @@ export interface FileSkillOptions {
    * default when the service does not.
    */
   grepEngine?: GrepEngine;
-  /** Hard time limit of one regex search or replacement, in ms (default 20,000). */
+  /**
+   * Hard time limit of a regular expression that may backtrack, in ms (default 5,000): one
+   * `regex_replace`, or one `grep` whose pattern only JavaScript's engine can run (look-arounds,
+   * back-references).
+   */
   regexTimeoutMs?: number;
+  /** Time limit of one `grep` with a linear-time engine (ripgrep, or RE2 built in), in ms (default 20,000). */
+  searchTimeoutMs?: number;
   /** Largest slice `read_file` returns at once, in bytes (default 256 KiB). */
   maxReadBytes?: number;
   /** Largest file the edit skills load, in bytes (default 32 MiB). */
@@ -35,6 +41,9 @@ declare module '@nexus/core' {
 }
 
 const GREP_ENGINES: readonly GrepEngine[] = ['auto', 'ripgrep', 'builtin'];
+
+/** Default of {@link FileSkillOptions.regexTimeoutMs}: no pattern keeps a skill busy longer. */
+export const DEFAULT_REGEX_TIMEOUT_MS = 5_000;
 
 function positiveInteger(option: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
@@ -56,7 +65,8 @@ export function resolveFileSkillOptions(services: ServiceContainer): ResolvedFil
   const options = services.get('fileSkillOptions') ?? {};
   return {
     grepEngine: grepEngine(options.grepEngine ?? process.env.NEXUS_GREP_ENGINE),
-    regexTimeoutMs: positiveInteger('regexTimeoutMs', options.regexTimeoutMs, 20_000),
+    regexTimeoutMs: positiveInteger('regexTimeoutMs', options.regexTimeoutMs, DEFAULT_REGEX_TIMEOUT_MS),
+    searchTimeoutMs: positiveInteger('searchTimeoutMs', options.searchTimeoutMs, 20_000),
     maxReadBytes: positiveInteger('maxReadBytes', options.maxReadBytes, 256 * 1024),
     maxEditBytes: positiveInteger('maxEditBytes', options.maxEditBytes, 32 * 1024 * 1024),
     maxLineLength: positiveInteger('maxLineLength', options.maxLineLength, 2000),

@@ -58,7 +58,7 @@ test('a registry offers every file skill in every definition format without inst
 
 test('settings are validated through expectOption, with messages that name the option', () => {
   const services = new ServiceContainer();
-  expect(resolveFileSkillOptions(services)).toMatchObject({ regexTimeoutMs: 20_000, maxReadBytes: 262_144 });
+  expect(resolveFileSkillOptions(services)).toMatchObject({ regexTimeoutMs: 5_000, searchTimeoutMs: 20_000, maxReadBytes: 262_144 });
   services.register('fileSkillOptions', { regexTimeoutMs: -1 });
   expect(() => resolveFileSkillOptions(services)).toThrow('Expected `regexTimeoutMs` to be a positive integer, got -1.');
   expect(() => resolveFileSkillOptions(services)).toThrow(InvalidOptionError);

@@ -1,6 +1,8 @@
 import { link } from 'node:fs/promises';
 import type { Tree } from '@nexus/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
+import { DEFAULT_REGEX_TIMEOUT_MS, resolveFileSkillOptions } from './file-skill-options.js';
+import { MAX_SEARCHED_LINE_BYTES } from './grep/builtin-search.js';
 import { findRipgrep } from './grep/ripgrep-search.js';
 import { createWorkspace, type Workspace, type WorkspaceOptions } from './test-helpers.js';
 
@@ -107,21 +109,59 @@ describe.each(engines)('grep with the %s engine', (engine, available) => {
     expect(result.output).toBe('ok.txt:1:needle ok\n[1 match in 1 file.]');
   });
 
-  test.skipIf(!available)('is not hung by a catastrophic pattern, and the process stays responsive', async () => {
-    // The built-in engine must hit the limit; ripgrep gets a generous one, as it answers at once.
-    const ws = await setUp(
-      engine,
-      { 'evil.txt': `${'a'.repeat(40)}!\n` },
-      { fileSkillOptions: { regexTimeoutMs: engine === 'builtin' ? 1000 : 30_000 } },
-    );
-    let ticks = 0;
-    const timer = setInterval(() => ticks++, 20);
-    const result = await ws.call('grep', { pattern: '(a+)+$', path: '.' });
-    clearInterval(timer);
-    // ripgrep's engine is linear-time and answers; the built-in one is stopped at the limit.
-    if (engine === 'ripgrep') expect(result.output).toContain('No matches');
-    else expect(result.kind).toBe('timeout');
-    expect(ticks).toBeGreaterThan(0);
+  test.skipIf(!available)('answers catastrophic patterns on a small file, and the process stays responsive meanwhile', async () => {
+    const ws = await setUp(engine, { 'evil.txt': `${'a'.repeat(40)}!\n${'\t'.repeat(30)}x\n`, 'other.txt': 'needle\n' });
+    // Linear-time engines (ripgrep's, and RE2 for the built-in one) answer these at once, with
+    // the default options: no time limit has to stop them.
+    for (const pattern of ['(a+)+$', '^(?:[\\s\\S]*)*\\x00', '(\\s*)*\\s*y', '(a|a)+$']) {
+      const search = ws.call('grep', { pattern, path: 'evil.txt' });
+      const other = await ws.call('read_file', { path: 'other.txt' });
+      expect(other.success).toBe(true);
+      const result = await search;
+      expect(result.error).toBe('');
+      expect(result.output).toBe(`No matches for ${JSON.stringify(pattern)} in evil.txt.`);
+    }
+  });
+
+  test.skipIf(!available)('stops a backtracking-only pattern (look-ahead) at the 5 s limit; other calls complete meanwhile', async () => {
+    expect(DEFAULT_REGEX_TIMEOUT_MS).toBeLessThanOrEqual(5000);
+    const ws = await setUp(engine, { 'evil.txt': `${'a'.repeat(40)}!\n`, 'other.txt': 'needle\n' });
+    expect(resolveFileSkillOptions(ws.services).regexTimeoutMs).toBe(DEFAULT_REGEX_TIMEOUT_MS);
+    let settled = false;
+    const search = ws.call('grep', { pattern: '(?=(a+)+$)a', path: '.' }).finally(() => {
+      settled = true;
+    });
+    const other = await ws.call('grep', { pattern: 'needle', path: 'other.txt' });
+    expect(other.output).toBe('other.txt:1:needle\n[1 match in 1 file.]');
+    expect(settled).toBe(false);
+    const result = await search;
+    expect(result.kind).toBe('timeout');
+    expect(result.error).toContain('took too long');
+  });
+
+  test.each([99, 100, 101, 150])(
+    `says that matches were left out exactly when they were (%i hits, max_matches=100, ${engine})`,
+    async (hits) => {
+      if (!available) return;
+      const ws = await setUp(engine, { 'hits.txt': 'hit\n'.repeat(hits) });
+      const result = await ws.call('grep', { pattern: 'hit', path: '.' });
+      const shown = Math.min(hits, 100);
+      expect(result.data).toMatchObject({ matches: shown, truncated: hits > 100 });
+      expect(result.output.split('\n')).toHaveLength(shown + 1);
+      if (hits > 100) expect(result.output).toContain('[Stopped at 100 matches (max_matches=100); there are more.');
+      else {
+        expect(result.output).not.toContain('there are more');
+        expect(result.output).toContain(`[${hits} matches in 1 file.]`);
+      }
+    },
+  );
+
+  test.skipIf(!available)('says that matches were left out when they are spread over files', async () => {
+    const ws = await setUp(engine, { 'a.txt': 'hit\n'.repeat(60), 'b.txt': 'hit\n'.repeat(40), 'c.txt': 'hit\n' });
+    const exact = await ws.call('grep', { pattern: 'hit', path: '.', include: '[ab].txt' });
+    expect(exact.output).toContain('[100 matches in 2 files.]');
+    const more = await ws.call('grep', { pattern: 'hit', path: '.' });
+    expect(more.output).toContain('[Stopped at 100 matches (max_matches=100); there are more.');
   });
 
   test.skipIf(!available)('numbers lines correctly in files larger than one 8 MB read, with context across the border', async () => {
@@ -191,4 +231,40 @@ test('the engine can be chosen with NEXUS_GREP_ENGINE', async () => {
     if (previous === undefined) delete process.env.NEXUS_GREP_ENGINE;
     else process.env.NEXUS_GREP_ENGINE = previous;
   }
+});
+
+test('searches only the first 8 MiB of a longer line with the built-in engine, and says so', async () => {
+  const long = `needle ${'x'.repeat(MAX_SEARCHED_LINE_BYTES)} tail\n`;
+  const ws = await setUp('builtin', { 'one-line.txt': `${long}needle after\n`, 'short.txt': 'tail\n' });
+  const found = await ws.call('grep', { pattern: 'needle', path: '.' });
+  expect(found.output.split('\n')).toEqual([
+    `one-line.txt:1:needle ${'x'.repeat(1993)}… [line cut at 2000 characters]`,
+    'one-line.txt:2:needle after',
+    '[2 matches in 1 file.]',
+    '[Line 1 of one-line.txt is longer than 8 MiB: only its first 8 MiB were searched.]',
+  ]);
+  expect(found.data).toMatchObject({ longLines: [{ path: 'one-line.txt', line: 1 }] });
+  const tail = await ws.call('grep', { pattern: 'tail', path: '.' });
+  expect(tail.output.split('\n')).toEqual([
+    'short.txt:1:tail',
+    '[1 match in 1 file.]',
+    '[Line 1 of one-line.txt is longer than 8 MiB: only its first 8 MiB were searched.]',
+  ]);
+});
+
+test('the built-in engine gives a look-behind, a back-reference and a named back-reference their JavaScript meaning', async () => {
+  const ws = await setUp('builtin', { 'a.txt': 'abk<n>\nabab\nfoobar\nbar\n' });
+  expect((await ws.call('grep', { pattern: '(?<n>ab)\\k<n>', path: '.' })).output).toBe('a.txt:2:abab\n[1 match in 1 file.]');
+  expect((await ws.call('grep', { pattern: '(ab)\\1', path: '.' })).output).toBe('a.txt:2:abab\n[1 match in 1 file.]');
+  expect((await ws.call('grep', { pattern: '(?<!foo)bar', path: '.' })).output).toBe('a.txt:4:bar\n[1 match in 1 file.]');
+});
+
+test('the built-in engine matches $ at the end of CRLF lines and finds lines after the first match of a chunk', async () => {
+  const ws = await setUp('builtin', {
+    'crlf.txt': 'one end\r\ntwo\r\nthree end\r\n',
+    'many.txt': `${'filler line\n'.repeat(5000)}end\n${'filler\n'.repeat(5000)}last end\n`,
+  });
+  expect((await ws.call('grep', { pattern: 'end$', path: '.' })).output).toBe(
+    ['crlf.txt:1:one end', 'crlf.txt:3:three end', 'many.txt:5001:end', 'many.txt:10002:last end', '[4 matches in 2 files.]'].join('\n'),
+  );
 });

@@ -1,4 +1,13 @@
+import { createRequire } from 'node:module';
 import { InvalidParametersError } from '@nexus/core';
+
+/**
+ * re2js, loaded as CommonJS from the file that worker threads load too (see
+ * {@link re2jsModulePath}), so that a search on the calling thread finds it loaded already.
+ */
+const load = createRequire(import.meta.url);
+const re2jsPath = load.resolve('re2js');
+const { RE2JS } = load(re2jsPath) as typeof import('re2js');
 
 /**
  * Compiles a pattern from the LLM, turning a syntax error into `invalid_input` on `parameter`.
@@ -15,6 +24,32 @@ export function compilePattern(pattern: string, flags: string, parameter = 'patt
       throw new InvalidParametersError(`\`${parameter}\` is not a valid regular expression: ${(error as Error).message}`, { parameter });
     }
   }
+}
+
+/** `\k<name>`: RE2 has no back-references and would read it as the text `k<name>`. */
+const NAMED_BACK_REFERENCE = /\\k</;
+
+/**
+ * The pattern in RE2 syntax, with the `i`, `m` and `s` of `flags` inline, when RE2 can run it:
+ * RE2 (the re2js package) matches in time linear in the input, so no pattern can make it
+ * backtrack. `undefined` for what only JavaScript's backtracking engine can run — look-arounds
+ * and back-references — which must then run under a time limit.
+ */
+export function linearSource(pattern: string, flags: string): string | undefined {
+  if (NAMED_BACK_REFERENCE.test(pattern)) return undefined;
+  const inline = [...flags].filter((flag) => 'ims'.includes(flag)).join('');
+  const source = `${inline ? `(?${inline})` : ''}${RE2JS.translateRegExp(pattern)}`;
+  try {
+    RE2JS.compile(source);
+    return source;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where a task loads re2js from (with `createRequire(path)(path)`). */
+export function re2jsModulePath(): string {
+  return re2jsPath;
 }
 
 /**

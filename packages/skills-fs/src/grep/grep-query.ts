@@ -16,7 +16,10 @@ export interface GrepQuery {
   maxMatches: number;
   /** Longest line kept, in characters. */
   maxLineLength: number;
+  /** Time limit of a search with a linear-time engine (ripgrep, RE2). */
   timeoutMs: number;
+  /** Time limit of a search with JavaScript's backtracking RegExp (look-arounds, back-references). */
+  regexTimeoutMs: number;
   signal: AbortSignal | undefined;
 }
 
@@ -37,8 +40,10 @@ export interface GrepFileResult {
 /** What an engine found. */
 export interface GrepOutcome {
   files: GrepFileResult[];
-  /** Matches may have been left out (a cap was reached). */
+  /** Matches may have been left out: ripgrep's output reached its cap. */
   truncated: boolean;
+  /** Lines too long to be searched whole: only their start was searched. */
+  longLines?: { file: string; line: number }[];
 }
 
 /** Directories neither engine descends into. */

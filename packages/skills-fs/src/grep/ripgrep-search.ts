@@ -38,7 +38,8 @@ export function ripgrepArguments(query: GrepQuery): string[] {
     '--no-ignore',
     '--hidden',
     '--max-count',
-    String(query.maxMatches),
+    // One more than wanted, so that a file with more matches than that shows as such.
+    String(query.maxMatches + 1),
     '--max-columns',
     String(query.maxLineLength * 4),
     '--max-columns-preview',

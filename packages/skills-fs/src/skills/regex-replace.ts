@@ -1,7 +1,7 @@
 import { convertLineEndings, InvalidParametersError } from '@nexus/core';
 import { commitTextEdit } from '../commit-edit.js';
 import { defineFileSkill } from '../define-file-skill.js';
-import { compilePattern, toJavaScriptReplacement } from '../regex-pattern.js';
+import { compilePattern, linearSource, re2jsModulePath, toJavaScriptReplacement } from '../regex-pattern.js';
 import { loadTextFile } from '../text-file.js';
 import { runWorkerTask } from '../worker-task.js';
 
@@ -24,20 +24,32 @@ interface ReplaceJob {
   text: string;
   source: string;
   flags: string;
+  /** The pattern for RE2 with its flags inline (see linearSource); `undefined`: JavaScript's RegExp runs it. */
+  linearSource: string | undefined;
+  /** Where the worker loads re2js from. */
+  re2jsModule: string;
   replacement: string;
   count: number;
   maxMatches: number;
 }
 
-/** Runs in a worker thread (see runWorkerTask): the replacement loop, which a bad pattern may hang. */
+/**
+ * Runs in a worker thread (see runWorkerTask): the replacement loop, on RE2 (linear time) when it
+ * can run the pattern, else on JavaScript's RegExp, which a bad pattern may hang.
+ */
 function replaceInWorker(): void {
   const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
   const job = workerData as ReplaceJob;
-  const regex = new RegExp(job.source, `${job.flags}g`);
+  const replaceAll = (replacer: (...args: unknown[]) => string): string => {
+    if (job.linearSource === undefined) return job.text.replace(new RegExp(job.source, `${job.flags}g`), replacer);
+    const { createRequire } = process.getBuiltinModule('node:module');
+    const { RE2JS } = createRequire(job.re2jsModule)(job.re2jsModule) as typeof import('re2js');
+    return RE2JS.compile(job.linearSource).matcher(job.text).replaceAll(replacer);
+  };
   const limit = job.count > 0 ? job.count : job.maxMatches + 1;
   let matches = 0;
   let tooMany = false;
-  const text = job.text.replace(regex, (...args: unknown[]) => {
+  const text = replaceAll((...args: unknown[]) => {
     const match = args[0] as string;
     if (matches >= limit) return match;
     matches++;
@@ -112,6 +124,8 @@ export const regexReplaceSkill = defineFileSkill<RegexReplaceArguments>({
       text: convertLineEndings(file.text, '\n'),
       source: regex.source,
       flags: regex.flags,
+      linearSource: linearSource(pattern, regex.flags),
+      re2jsModule: re2jsModulePath(),
       replacement: toJavaScriptReplacement(replacement),
       count,
       maxMatches: MAX_REGEX_REPLACEMENTS,
