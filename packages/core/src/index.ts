@@ -1,4 +1,5 @@
-export type { AtomicWriteOptions } from './atomic-write.js';
+export type { AtomicContent, AtomicWriteOptions } from './atomic-write.js';
+export { atomicWriteVerified } from './atomic-write.js';
 export type {
   ErrorOptions,
   InvalidOptionErrorOptions,
@@ -21,6 +22,8 @@ export {
   SkillNotFoundError,
   TimeoutError,
 } from './errors.js';
+export type { FileLockOptions } from './file-lock.js';
+export { withFileLocks } from './file-lock.js';
 export { isValidAgentId, isValidToolName, validateAgentId, validateToolName } from './identifiers.js';
 export type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue } from './json.js';
 export type { LineEnding } from './line-endings.js';
@@ -63,7 +66,6 @@ export type { FailOptions, ToolErrorKind, ToolResultJson } from './tool-result.j
 export { TOOL_ERROR_KINDS, ToolResult } from './tool-result.js';
 export type { VerifiedDirectory } from './verified-open.js';
 export {
-  atomicWriteVerified,
   openVerified,
   openVerifiedDirectory,
   openVerifiedSync,

@@ -54,6 +54,7 @@ describe('the @nexus/core barrel', () => {
       'validateAgentId',
       'validatePath',
       'validateToolName',
+      'withFileLocks',
       'withVerifiedDirectory',
     ]);
   });

@@ -1,7 +1,6 @@
 import { closeSync, constants, lstatSync, openSync, readlinkSync, type Stats } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { type AtomicWriteOptions, atomicWriteBytes } from './atomic-write.js';
+import { dirname, join } from 'node:path';
 import { PathSecurityError } from './errors.js';
 
 const PROC_FD = '/proc/self/fd';
@@ -140,20 +139,4 @@ export async function withVerifiedDirectory<T>(realPath: string, use: (directory
   } finally {
     await directory.close();
   }
-}
-
-/**
- * Atomically replaces the approved real path `real` with `data` ({@link atomicWriteBytes}: the
- * old or the new content survives a crash, the mode is kept), through a verified handle of the
- * parent directory, so neither a swapped parent nor a symlink planted at the target can redirect
- * the write. The parent directory must exist. Returns the written file's stats, or `undefined`
- * when something removed it right after the write.
- */
-export async function atomicWriteVerified(real: string, data: Uint8Array, options: AtomicWriteOptions = {}): Promise<Stats | undefined> {
-  return withVerifiedDirectory(dirname(real), async (directory) => {
-    const target = directory.entry(basename(real));
-    await refusePlantedSymlink(target, real);
-    await atomicWriteBytes(target, data, options);
-    return lstatIfPresent(target);
-  });
 }
