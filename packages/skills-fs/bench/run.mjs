@@ -3,11 +3,11 @@
 // directory, prints the figures side by side with ratios, and removes everything afterwards.
 // No pass/fail.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { resolvePreset, ServiceContainer } from '@nexus/core';
+import { atomicWriteVerified, resolvePreset, ServiceContainer } from '@nexus/core';
 import { SkillRegistry } from '@nexus/registry';
 import { fsSkills } from '../dist/index.js';
 
@@ -126,6 +126,47 @@ function report(name, ours, baseline, baselineName, target) {
   );
 }
 
+// One edit in a child process of its own, so that its peak memory (VmHWM) is its own: the extra
+// peak RSS over the RSS before the call. `baseline` is plain Node: read, replace, write.
+const EDIT_CHILD = String.raw`
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolvePreset, ServiceContainer } from '@nexus/core';
+import { SkillRegistry } from '@nexus/registry';
+const { fsSkills } = await import(process.env.FS_DIST);
+const [cwd, tool] = process.argv.slice(1);
+const kib = (field) => Number(new RegExp(field + ':\\s+(\\d+)').exec(readFileSync('/proc/self/status', 'utf8'))[1]);
+const services = new ServiceContainer().register('cwd', cwd).register('permissions', resolvePreset('sandboxed', { cwd }));
+const registry = new SkillRegistry(services).use(fsSkills);
+const path = cwd + '/edit.txt';
+const line = Number(process.env.NEEDLE_LINE);
+const args = {
+  write_file: () => ({ path: 'edit.txt', content: readFileSync(path, 'utf8').replace('needle', 'found') }),
+  edit_file: () => ({ path: 'edit.txt', old_string: 'needle', new_string: 'found' }),
+  edit_lines: () => ({ path: 'edit.txt', start_line: line, new_content: 'found' }),
+  regex_replace: () => ({ path: 'edit.txt', pattern: '^needle$', replacement: 'found', multiline: true }),
+  patch: () => ({ target: 'edit.txt', diff: '--- a/edit.txt\n+++ b/edit.txt\n@@ -' + (line - 1) + ',3 +' + (line - 1) + ',3 @@\n x\n-needle\n+found\n x\n' }),
+}[tool]?.();
+const before = kib('VmRSS');
+const started = performance.now();
+if (tool === 'baseline') writeFileSync(path, readFileSync(path, 'utf8').replace('needle', 'found'));
+else {
+  const result = await registry.execute(tool, args);
+  if (!result.success) throw new Error(result.error);
+}
+const ms = performance.now() - started;
+console.log(JSON.stringify({ ms, extraMb: (kib('VmHWM') - before) / 1024 }));
+`;
+
+/** Runs one edit of a fresh `edit.txt` (31 MiB of two-byte lines, `needle` in the middle) in a child; its time and extra peak RSS. */
+async function measureEdit(directory, tool, content, needleLine) {
+  await writeFile(join(directory, 'edit.txt'), content);
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', EDIT_CHILD, directory, tool], {
+    env: { ...process.env, FS_DIST: new URL('../dist/index.js', import.meta.url).href, NEEDLE_LINE: String(needleLine) },
+    maxBuffer: 1024 * 1024,
+  });
+  return JSON.parse(stdout);
+}
+
 const root = await mkdtemp(join(tmpdir(), 'nexus-fs-bench-'));
 try {
   const tree = join(root, 'tree');
@@ -226,6 +267,49 @@ try {
   });
   report('read_file lines 1–100 of 1 GB', readHead, undefined, '', '< 50 ms');
   console.log(`${''.padEnd(34)} extra memory (peak RSS − before): ${((peak - rssBefore) / 1024 / 1024).toFixed(1)} MB   target < 50 MB`);
+
+  // Edits of a 31 MiB file of 16 million two-byte lines, each in a child process of its own (medians of 3).
+  const edits = join(root, 'edits');
+  await mkdir(edits);
+  const lines = (31 * 1024 * 1024) / 2;
+  const needleLine = lines / 2;
+  const editContent = `${'x\n'.repeat(needleLine - 1)}needle\n${'x\n'.repeat(lines - needleLine)}`;
+  const fileMb = Buffer.byteLength(editContent) / 1024 / 1024;
+  console.log(`\nEdits of a ${fileMb.toFixed(0)} MiB file of ${lines} lines, one line changed (a child process per edit, medians of 3):`);
+  const baselineRuns = [];
+  for (let index = 0; index < 3; index++) baselineRuns.push(await measureEdit(edits, 'baseline', editContent, needleLine));
+  const middle = (values) => values.sort((a, b) => a - b)[1];
+  const baselineMs = middle(baselineRuns.map((edit) => edit.ms));
+  const baselineMb = middle(baselineRuns.map((edit) => edit.extraMb));
+  console.log(
+    `${'plain Node read-replace-write'.padEnd(34)} ${baselineMs.toFixed(1).padStart(9)} ms   extra peak RSS ${baselineMb.toFixed(0).padStart(5)} MB`,
+  );
+  for (const tool of ['write_file', 'edit_file', 'edit_lines', 'regex_replace', 'patch']) {
+    const runs = [];
+    for (let index = 0; index < 3; index++) runs.push(await measureEdit(edits, tool, editContent, needleLine));
+    const ms = middle(runs.map((edit) => edit.ms));
+    const mb = middle(runs.map((edit) => edit.extraMb));
+    console.log(
+      `${tool.padEnd(34)} ${ms.toFixed(1).padStart(9)} ms   extra peak RSS ${mb.toFixed(0).padStart(5)} MB = ${(mb / fileMb).toFixed(1)}× the file, ${(mb / baselineMb).toFixed(1)}× plain Node   time ${(ms / baselineMs).toFixed(1)}×   target: a small multiple of the file (1–2.6 GB before)`,
+    );
+  }
+
+  // The price of the edit lock, the compare-and-swap and the diff on a small file: edit_file against the bare atomic write it ends with.
+  const smallEdit = join(root, 'small-edit');
+  await mkdir(smallEdit);
+  const smallPath = join(smallEdit, 'code.ts');
+  await writeFile(smallPath, `${fileContent(7)}marker 0\n`);
+  const editRegistry = registryFor(smallEdit, 'auto');
+  let flip = false;
+  const editTiming = await compare(
+    async () => {
+      flip = !flip;
+      const [from, to] = flip ? ['marker 0', 'marker 1'] : ['marker 1', 'marker 0'];
+      await expectOk(await editRegistry.execute('edit_file', { path: 'code.ts', old_string: from, new_string: to }));
+    },
+    async () => atomicWriteVerified(smallPath, await readFile(smallPath)),
+  );
+  report('edit_file 10 kB (lock, CAS, diff)', editTiming.ours, editTiming.baseline, 'read + atomicWriteVerified', '≤ 2×');
 } finally {
   await rm(root, { recursive: true, force: true });
 }

@@ -56,7 +56,7 @@ export class FileOpener {
   /** Approves `path` for reading and opens it as a regular file; `parameter` names the argument in errors (default `path`). */
   async openFile(path: string, options: { parameter?: string } = {}): Promise<OpenedFile> {
     const { parameter = 'path' } = options;
-    return this.openApproved(await this.#paths.authorize(path, { mustExist: true }), path, parameter);
+    return this.openApproved(await this.#paths.authorize(path, { mustExist: true, parameter }), path, parameter);
   }
 
   /** Opens a regular file at a real path the sandbox already approved (`path`: how to name it in errors). */

@@ -24,7 +24,10 @@ export interface FileSkillOptions {
   searchTimeoutMs?: number;
   /** Largest slice `read_file` returns at once, in bytes (default 256 KiB). */
   maxReadBytes?: number;
-  /** Largest file the edit skills load, in bytes (default 32 MiB). */
+  /**
+   * Largest file the edit skills load or write, in bytes (default 32 MiB): a larger result is
+   * refused; also the most `copy_file` reads from a file whose size is unknown (`/proc`).
+   */
   maxEditBytes?: number;
   /** Longest line shown by `read_file`, `tail` and `grep`, in characters (default 2,000). */
   maxLineLength?: number;

@@ -4,12 +4,19 @@ import { InvalidParametersError, PathSecurityError } from '@nexus/core';
 import { errnoCode } from './errno-code.js';
 import type { FileSandbox } from './file-sandbox.js';
 
+/** Options of {@link makeDirectories}. */
+export interface MakeDirectoriesOptions {
+  /** The argument that named the path, for errors (default `path`). */
+  parameter?: string;
+}
+
 /**
  * Creates the approved directory `real` and any missing parents (`mkdir -p`), one component at a
  * time, each inside a verified handle of its parent, so no component can be redirected by a
  * symlink planted during the walk. Returns how many directories were created.
  */
-export async function makeDirectories(files: FileSandbox, real: string): Promise<number> {
+export async function makeDirectories(files: FileSandbox, real: string, options: MakeDirectoriesOptions = {}): Promise<number> {
+  const { parameter = 'path' } = options;
   const { paths, opener } = files;
   const missing: string[] = [];
   let existing = real;
@@ -19,7 +26,9 @@ export async function makeDirectories(files: FileSandbox, real: string): Promise
       if (stats.isSymbolicLink())
         throw new PathSecurityError({ path: await paths.display(existing), reason: 'it became a symbolic link after it was checked' });
       if (!stats.isDirectory())
-        throw new InvalidParametersError(`\`path\` ${await paths.display(existing)} exists and is not a directory.`, { parameter: 'path' });
+        throw new InvalidParametersError(`\`${parameter}\` ${await paths.display(existing)} exists and is not a directory.`, {
+          parameter,
+        });
       break;
     } catch (error) {
       if (errnoCode(error) !== 'ENOENT') throw error;

@@ -92,7 +92,7 @@ describe('every parameter of every skill is validated through the registry', () 
 describe('checks the schema cannot express also name the parameter', () => {
   let own: Workspace;
   beforeAll(async () => {
-    own = await createWorkspace({ 'a.txt': 'one\ntwo\n', 'b.txt': 'bee\n' });
+    own = await createWorkspace({ 'a.txt': 'one\ntwo\n', 'b.txt': 'bee\n', 'bin.dat': new Uint8Array([1, 0, 2]) });
   });
   afterAll(() => own.dir.cleanup());
   test.each([
@@ -124,6 +124,14 @@ describe('checks the schema cannot express also name the parameter', () => {
     ['copy_file', { source: 'a.txt', destination: 'b.txt' }, 'destination'],
     ['rename', { source: 'a.txt', destination: 'b.txt' }, 'destination'],
     ['read_file', { path: '.' }, 'path'],
+    ['patch', { target: '', diff: '@@ -1 +1 @@\n-one\n+1\n' }, 'target'],
+    ['patch', { target: 'bin.dat', diff: '@@ -1 +1 @@\n-one\n+1\n' }, 'target'],
+    ['copy_file', { source: '', destination: 'x' }, 'source'],
+    ['copy_file', { source: 'a.txt', destination: '' }, 'destination'],
+    ['copy_file', { source: 'a.txt', destination: 'b.txt/x' }, 'destination'],
+    ['rename', { source: '', destination: 'x' }, 'source'],
+    ['rename', { source: 'a.txt', destination: '' }, 'destination'],
+    ['rename', { source: 'a.txt', destination: 'b.txt/x' }, 'destination'],
   ] as const)('%s %j → invalid_input on %s', async (tool, args, parameter) => {
     const result = await own.call(tool, args);
     expect(result.kind, result.text).toBe('invalid_input');

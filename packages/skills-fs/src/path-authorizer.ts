@@ -13,7 +13,10 @@ import {
 } from '@nexus/core';
 
 /** Options of {@link PathAuthorizer.authorize}: core's, except who confirms (that is the call's). */
-export type PathApprovalOptions = Omit<AuthorizePathOptions, 'confirm'>;
+export interface PathApprovalOptions extends Omit<AuthorizePathOptions, 'confirm'> {
+  /** The argument that holds the path, named in errors (default `path`). */
+  parameter?: string;
+}
 
 /** The real working directory of each agent, resolved once (and again when its `cwd` changes). */
 const realWorkingDirectories = new WeakMap<ServiceContainer, { cwd: string; real: Promise<string> }>();
@@ -48,9 +51,10 @@ export class PathAuthorizer {
 
   /** Approves `path` (as the LLM gave it) and returns its real path; throws `forbidden`, `not_found` or `invalid_input`. */
   authorize(path: string, options: PathApprovalOptions = {}): Promise<string> {
-    if (path === '') throw new InvalidParametersError('Expected `path` to be a non-empty path, got "".', { parameter: 'path' });
-    // Only a write can need confirming; a read passes its options on as they are (no copy on the hot path).
-    const withConfirm = options.access === 'write' ? { ...options, confirm: this.#confirm } : options;
+    const { parameter = 'path', ...approval } = options;
+    if (path === '') throw new InvalidParametersError(`Expected \`${parameter}\` to be a non-empty path, got "".`, { parameter });
+    // Only a write can need confirming; a read passes its options on as they are.
+    const withConfirm = approval.access === 'write' ? { ...approval, confirm: this.#confirm } : approval;
     return authorizePath(this.#services, this.#tool, path, withConfirm);
   }
 

@@ -24,6 +24,11 @@ describe('the public surface of @nexus/skills-fs', () => {
   });
 
   test('`./kit` exports what a new file skill is built from', async () => {
-    expect(Object.keys(await import('./kit.js')).sort()).toEqual(['StaleFileError', 'defineFileSkill', 'makeDirectories']);
+    expect(Object.keys(await import('./kit.js')).sort()).toEqual([
+      'EditConflictError',
+      'StaleFileError',
+      'defineFileSkill',
+      'makeDirectories',
+    ]);
   });
 });

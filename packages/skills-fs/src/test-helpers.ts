@@ -1,3 +1,6 @@
+import { writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { ConfirmFunction, PresetName } from '@nexus/core';
 import { createTestAgent, type TestAgent } from '@nexus/registry/testing';
 import { type TestDir, type Tree, testdir } from '@nexus/test-utils';
@@ -38,4 +41,34 @@ export async function createWorkspace(tree: Tree = {}, options: WorkspaceOptions
     ...(confirm !== undefined && { confirm }),
   });
   return { ...agent, dir, work, outside: dir.join('outside') };
+}
+
+const packagesDirectory = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Bundles `source`, TypeScript that may import `@nexus/core` and `@nexus/skills-fs` (from their
+ * sources, like the tests), into one ES module in `dir` that a child process runs with plain
+ * `node`; returns its path. esbuild comes with tsup, the repository's build tool.
+ */
+export async function bundleChildScript(dir: TestDir, name: string, source: string): Promise<string> {
+  const require = createRequire(import.meta.url);
+  const esbuild = (await import(createRequire(require.resolve('tsup')).resolve('esbuild'))) as {
+    build(options: Record<string, unknown>): Promise<unknown>;
+  };
+  const entry = dir.join(`${name}.ts`);
+  const outfile = dir.join(`${name}.mjs`);
+  await writeFile(entry, source);
+  await esbuild.build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'silent',
+    alias: Object.fromEntries(
+      ['core', 'process', 'skills-fs'].map((name) => [`@nexus/${name}`, `${packagesDirectory}${name}/src/index.ts`]),
+    ),
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  });
+  return outfile;
 }

@@ -1,4 +1,5 @@
 import { InvalidParametersError, type LineEnding } from '@nexus/core';
+import { type LengthLimit, replaceEvery, TextBuilder } from './text-builder.js';
 import { inFileLineEndings } from './text-file.js';
 
 /** One string replacement, as `edit_file` takes it. */
@@ -18,9 +19,16 @@ function countOccurrences(text: string, search: string): number {
  * Applies one replacement to `text`. `old_string` is matched as given, or with its line breaks
  * in the file's style; `new_string` is written in the file's style. An `old_string` that is
  * missing, or found several times without `replace_all`, is refused with the number of matches.
- * `parameter` names the argument in errors (`old_string` or `edits[2].old_string`).
+ * `parameter` names the argument in errors (`old_string` or `edits[2].old_string`); a result
+ * longer than `limit` is refused with the limit's error.
  */
-export function applyStringEdit(text: string, edit: StringEdit, ending: LineEnding, parameter: string): { text: string; replaced: number } {
+export function applyStringEdit(
+  text: string,
+  edit: StringEdit,
+  ending: LineEnding,
+  parameter: string,
+  limit?: LengthLimit,
+): { text: string; replaced: number } {
   const { old_string: oldString, new_string: newString, replace_all: replaceAll = false } = edit;
   if (oldString === '') throw new InvalidParametersError(`Expected \`${parameter}\` to be non-empty text to find, got "".`, { parameter });
   let search = oldString;
@@ -43,8 +51,7 @@ export function applyStringEdit(text: string, edit: StringEdit, ending: LineEndi
   }
   const replacement = inFileLineEndings(newString, ending);
   if (search === replacement) return { text, replaced: 0 };
-  const result = replaceAll ? text.split(search).join(replacement) : text.replace(search, () => replacement);
-  return { text: result, replaced: count };
+  return { text: replaceEvery(text, search, replacement, limit), replaced: count };
 }
 
 /** A line-range replacement, as `edit_lines` takes it. */
@@ -73,34 +80,58 @@ export function describeLineEdit(edit: LineEdit): string {
   return edit.new_content === '' ? `${range} deleted` : `${range} replaced`;
 }
 
+/** Where line `line` (0-based) of `text` starts, or `undefined` when the text has fewer lines; line `count` starts at the end. */
+function lineStart(text: string, line: number, from = 0, fromLine = 0): number | undefined {
+  let position = from;
+  for (let current = fromLine; current < line; current++) {
+    if (position >= text.length) return undefined;
+    const next = text.indexOf('\n', position);
+    position = next === -1 ? text.length : next + 1;
+  }
+  return position;
+}
+
+/** Lines in `text`, a last line without a line break included. */
+function countLines(text: string): number {
+  let count = 0;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count++;
+  return count + (text.length > 0 && !text.endsWith('\n') ? 1 : 0);
+}
+
 /**
  * Replaces lines `start_line … end_line` (1-based, inclusive; `end_line` defaults to
  * `start_line`) with `new_content`, written in the file's line-ending style. `end_line =
  * start_line - 1` inserts before `start_line` without removing anything; `start_line` one past
- * the last line appends. An empty `new_content` deletes the lines.
+ * the last line appends. An empty `new_content` deletes the lines. Works on offsets in the text
+ * (no array of lines), so memory stays a small multiple of the file; a result longer than
+ * `limit` is refused with the limit's error.
  */
-export function applyLineEdit(text: string, edit: LineEdit, ending: LineEnding): string {
+export function applyLineEdit(text: string, edit: LineEdit, ending: LineEnding, limit?: LengthLimit): string {
   const { start_line: start, new_content: content } = edit;
-  const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
-  const end = edit.end_line ?? (start > lines.length ? start - 1 : start);
-  if (start > lines.length + 1) {
-    throw new InvalidParametersError(
-      `Expected \`start_line\` to be at most ${lines.length + 1} (the file has ${lines.length} lines), got ${start}.`,
-      { parameter: 'start_line' },
-    );
+  const from = lineStart(text, start - 1);
+  if (from === undefined) {
+    const lines = countLines(text);
+    throw new InvalidParametersError(`Expected \`start_line\` to be at most ${lines + 1} (the file has ${lines} lines), got ${start}.`, {
+      parameter: 'start_line',
+    });
   }
-  if (end < start - 1 || end > lines.length) {
-    throw new InvalidParametersError(`Expected \`end_line\` to be between ${start - 1} and ${lines.length}, got ${end}.`, {
+  const appending = from === text.length;
+  const end = edit.end_line ?? (appending ? start - 1 : start);
+  const to = end < start - 1 ? undefined : lineStart(text, end, from, start - 1);
+  if (to === undefined) {
+    const lines = countLines(text);
+    throw new InvalidParametersError(`Expected \`end_line\` to be between ${start - 1} and ${lines}, got ${end}.`, {
       parameter: 'end_line',
     });
   }
-  const before = lines.slice(0, start - 1);
-  const after = lines.slice(end);
   let inserted = inFileLineEndings(content, ending);
-  const lastReplaced = end >= start ? lines[end - 1] : undefined;
-  const needsBreak = after.length > 0 || lastReplaced?.endsWith('\n') || (end < start && before.length > 0);
+  const lastReplacedEndsLine = end >= start && text.charCodeAt(to - 1) === 10;
+  const needsBreak = to < text.length || lastReplacedEndsLine || (end < start && from > 0);
   if (inserted !== '' && needsBreak && !inserted.endsWith('\n') && !inserted.endsWith('\r')) inserted += ending;
-  const previous = before[before.length - 1];
-  if (inserted !== '' && previous !== undefined && !previous.endsWith('\n')) before[before.length - 1] = previous + ending;
-  return before.join('') + inserted + after.join('');
+  const result = new TextBuilder(limit);
+  result.push(text.slice(0, from));
+  if (inserted !== '' && from > 0 && text.charCodeAt(from - 1) !== 10) result.push(ending);
+  result.push(inserted);
+  result.push(text.slice(to));
+  return result.toString();
 }

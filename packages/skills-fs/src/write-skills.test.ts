@@ -259,6 +259,22 @@ describe('copy_file', () => {
     expect(await read('other.txt')).toBe('echo hi\n');
     expect(await names()).toEqual(['deep', 'dir', 'other.txt', 'src.sh']);
   });
+
+  test('copies a file whose size the kernel reports as 0 (/proc) by reading it to its end, within maxEditBytes', async () => {
+    workspace = await createWorkspace({}, { preset: 'trusted' });
+    const result = await workspace.call('copy_file', { source: '/proc/self/status', destination: 'status.txt' });
+    expect(result.success, result.error).toBe(true);
+    const copied = await read('status.txt');
+    expect(copied).toMatch(/^Name:/);
+    expect(copied).toContain('\nPid:');
+    expect(result.data).toMatchObject({ bytes: Buffer.byteLength(copied) });
+    await workspace.dir.cleanup();
+    workspace = await createWorkspace({}, { preset: 'trusted', fileSkillOptions: { maxEditBytes: 100 } });
+    const refused = await workspace.call('copy_file', { source: '/proc/self/status', destination: 'status.txt' });
+    expect(refused.kind).toBe('invalid_input');
+    expect(refused.error).toContain('more than the 100 bytes');
+    expect(await names()).toEqual([]);
+  });
 });
 
 describe('mkdir and rename', () => {

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, copyFile, link, rename, unlink, utimes } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
-import { InvalidParametersError, refusePlantedSymlink, ToolResult } from '@nexus/core';
+import type { FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { atomicWriteVerified, InvalidParametersError, ToolResult } from '@nexus/core';
 import { defineFileSkill } from '../define-file-skill.js';
 import { errnoCode } from '../errno-code.js';
+import type { OpenedFile } from '../file-opener.js';
 import { makeDirectories } from '../make-directories.js';
 import { resolveDestination } from '../place-entry.js';
 
@@ -12,6 +12,33 @@ export interface CopyFileArguments {
   source: string;
   destination: string;
   overwrite?: boolean;
+}
+
+/** Bytes copied at a time. */
+const COPY_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Copies the open `source` into `target` by reading it to its end: a file whose size the kernel
+ * reports as 0 (`/proc/self/status`) holds text all the same, so its size is not trusted; such a
+ * file is copied up to `limit` bytes and refused past it. A file with a size is copied up to that
+ * size. Returns the number of bytes copied.
+ */
+async function copyContent(source: OpenedFile, target: FileHandle, limit: number, display: string): Promise<number> {
+  const end = source.stats.size > 0 ? source.stats.size : limit + 1;
+  const buffer = Buffer.allocUnsafe(Math.min(COPY_CHUNK_BYTES, end));
+  let copied = 0;
+  while (copied < end) {
+    const { bytesRead } = await source.handle.read(buffer, 0, Math.min(buffer.length, end - copied), copied);
+    if (bytesRead === 0) break;
+    await target.write(buffer, 0, bytesRead);
+    copied += bytesRead;
+  }
+  if (source.stats.size === 0 && copied > limit)
+    throw new InvalidParametersError(
+      `\`source\` ${display} has no size on record and holds more than the ${limit} bytes the file skills copy from such a file (maxEditBytes).`,
+      { parameter: 'source' },
+    );
+  return copied;
 }
 
 /** `copy_file`: copy one file, keeping its permissions and times. */
@@ -36,40 +63,32 @@ export const copyFileSkill = defineFileSkill<CopyFileArguments>({
     const opened = await files.opener.openFile(source, { parameter: 'source' });
     try {
       const target = await resolveDestination(files, opened.path, destination, overwrite);
-      await makeDirectories(files, dirname(target.path));
-      const directory = await files.opener.openDirectory(dirname(target.path));
-      const final = directory.entry(basename(target.path));
-      const temporary = directory.entry(`.${basename(target.path)}.${randomBytes(6).toString('hex')}.tmp`);
-      try {
-        // The source is read through its verified handle (/proc/self/fd/N), not its path again.
-        await copyFile(`/proc/self/fd/${opened.handle.fd}`, temporary).catch(() => copyFile(opened.path, temporary));
-        await chmod(temporary, opened.stats.mode & 0o7777);
-        await utimes(temporary, opened.stats.atime, opened.stats.mtime);
-        await refusePlantedSymlink(final, target.path);
-        if (overwrite) await rename(temporary, final);
-        else {
-          // link() fails if the destination appeared meanwhile, so nothing is ever replaced.
-          await link(temporary, final);
-          await unlink(temporary);
-        }
-      } catch (error) {
-        await unlink(temporary).catch(() => {});
-        if (errnoCode(error) === 'EEXIST')
-          throw new InvalidParametersError(
-            `\`destination\` ${await files.paths.display(target.path)} already exists; set overwrite=true to replace it.`,
-            { parameter: 'destination' },
-          );
-        throw error;
-      } finally {
-        await directory.close();
-      }
-      files.staleWrites.forget(target.path);
+      await makeDirectories(files, dirname(target.path), { parameter: 'destination' });
       const from = await files.paths.display(opened.path);
       const to = await files.paths.display(target.path);
-      return ToolResult.ok(`Copied ${from} to ${to} (${opened.stats.size} bytes${target.exists ? ', replaced the existing file' : ''}).`, {
+      let bytes = 0;
+      try {
+        // The source is read through its verified handle, not its path again; link() (exclusive) never replaces a destination that appeared meanwhile.
+        await atomicWriteVerified(
+          target.path,
+          async (handle) => {
+            bytes = await copyContent(opened, handle, files.options.maxEditBytes, from);
+            await handle.utimes(opened.stats.atime, opened.stats.mtime);
+          },
+          { mode: opened.stats.mode & 0o7777, exclusive: !overwrite },
+        );
+      } catch (error) {
+        if (errnoCode(error) === 'EEXIST')
+          throw new InvalidParametersError(`\`destination\` ${to} already exists; set overwrite=true to replace it.`, {
+            parameter: 'destination',
+          });
+        throw error;
+      }
+      files.staleWrites.forget(target.path);
+      return ToolResult.ok(`Copied ${from} to ${to} (${bytes} bytes${target.exists ? ', replaced the existing file' : ''}).`, {
         source: from,
         destination: to,
-        bytes: opened.stats.size,
+        bytes,
         replaced: target.exists,
       });
     } finally {

@@ -1,8 +1,7 @@
 import { InvalidParametersError } from '@nexus/core';
-import { commitTextEdit } from '../commit-edit.js';
+import { editTextFile } from '../commit-edit.js';
 import { defineFileSkill } from '../define-file-skill.js';
 import { applyLineEdit, applyStringEdit, describeLineEdit, LINE_EDIT_PROPERTIES, type StringEdit } from '../text-edits.js';
-import { loadTextFile } from '../text-file.js';
 
 /** Arguments of `edit_file`: one of the string, batched or line forms. */
 export interface EditFileArguments {
@@ -89,30 +88,31 @@ export const editFileSkill = defineFileSkill<EditFileArguments>({
     required: ['path'],
     additionalProperties: false,
   },
-  run: async (args, files) => {
+  run: async (args, files, { signal }) => {
     const form = chooseForm(args);
-    const file = await loadTextFile(files, args.path);
     const dryRun = args.dry_run ?? false;
-    if (form === 'lines') {
-      const edit = {
-        start_line: args.start_line as number,
-        new_content: args.new_content as string,
-        ...(args.end_line === undefined ? {} : { end_line: args.end_line }),
-      };
-      return commitTextEdit(files, file, applyLineEdit(file.text, edit, file.lineEnding), { dryRun, what: describeLineEdit(edit) });
-    }
-    const edits: StringEdit[] =
-      form === 'batch'
-        ? (args.edits as StringEdit[])
-        : [{ old_string: args.old_string as string, new_string: args.new_string as string, replace_all: args.replace_all ?? false }];
-    let text = file.text;
-    let replaced = 0;
-    edits.forEach((edit, index) => {
-      const outcome = applyStringEdit(text, edit, file.lineEnding, form === 'batch' ? `edits[${index}].old_string` : 'old_string');
-      text = outcome.text;
-      replaced += outcome.replaced;
+    const parameter = form === 'lines' ? 'new_content' : form === 'batch' ? 'edits' : 'new_string';
+    return editTextFile(files, args.path, { dryRun, parameter, signal }, (file, limit) => {
+      if (form === 'lines') {
+        const edit = {
+          start_line: args.start_line as number,
+          new_content: args.new_content as string,
+          ...(args.end_line === undefined ? {} : { end_line: args.end_line }),
+        };
+        return { text: applyLineEdit(file.text, edit, file.lineEnding, limit), what: describeLineEdit(edit) };
+      }
+      const edits: StringEdit[] =
+        form === 'batch'
+          ? (args.edits as StringEdit[])
+          : [{ old_string: args.old_string as string, new_string: args.new_string as string, replace_all: args.replace_all ?? false }];
+      let text = file.text;
+      let replaced = 0;
+      edits.forEach((edit, index) => {
+        const outcome = applyStringEdit(text, edit, file.lineEnding, form === 'batch' ? `edits[${index}].old_string` : 'old_string', limit);
+        text = outcome.text;
+        replaced += outcome.replaced;
+      });
+      return { text, what: form === 'batch' ? `${edits.length} edits, ${replaced} replacement(s)` : `replaced ${replaced} occurrence(s)` };
     });
-    const what = form === 'batch' ? `${edits.length} edits, ${replaced} replacement(s)` : `replaced ${replaced} occurrence(s)`;
-    return commitTextEdit(files, file, text, { dryRun, what });
   },
 });

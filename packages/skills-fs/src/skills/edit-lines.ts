@@ -1,7 +1,6 @@
-import { commitTextEdit } from '../commit-edit.js';
+import { editTextFile } from '../commit-edit.js';
 import { defineFileSkill } from '../define-file-skill.js';
 import { applyLineEdit, describeLineEdit, LINE_EDIT_PROPERTIES, type LineEdit } from '../text-edits.js';
-import { loadTextFile } from '../text-file.js';
 
 /** Arguments of `edit_lines`. */
 export interface EditLinesArguments extends LineEdit {
@@ -27,9 +26,9 @@ export const editLinesSkill = defineFileSkill<EditLinesArguments>({
     required: ['path', 'start_line', 'new_content'],
     additionalProperties: false,
   },
-  run: async ({ path, dry_run: dryRun = false, ...edit }, files) => {
-    const file = await loadTextFile(files, path);
-    const text = applyLineEdit(file.text, edit, file.lineEnding);
-    return commitTextEdit(files, file, text, { dryRun, what: describeLineEdit(edit) });
-  },
+  run: ({ path, dry_run: dryRun = false, ...edit }, files, { signal }) =>
+    editTextFile(files, path, { dryRun, parameter: 'new_content', signal }, (file, limit) => ({
+      text: applyLineEdit(file.text, edit, file.lineEnding, limit),
+      what: describeLineEdit(edit),
+    })),
 });

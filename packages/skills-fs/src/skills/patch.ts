@@ -1,11 +1,16 @@
 import { lstat, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { convertLineEndings, InvalidParametersError, type LineEnding, SkillExecutionError, ToolResult } from '@nexus/core';
-import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
+import { InvalidParametersError, SkillExecutionError, ToolResult, withFileLocks } from '@nexus/core';
+import { parsePatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
+import { applyHunks, HunkMismatch } from '../apply-hunks.js';
 import { describeChange, summarizeChange } from '../change-summary.js';
 import { defineFileSkill } from '../define-file-skill.js';
+import { EditConflictError } from '../edit-conflict-error.js';
 import type { FileSandbox } from '../file-sandbox.js';
-import { loadApprovedTextFile, saveFile } from '../text-file.js';
+import { ABSENT, type FileSnapshot } from '../file-snapshot.js';
+import { makeDirectories } from '../make-directories.js';
+import type { LengthLimit } from '../text-builder.js';
+import { editLimit, encodeText, loadApprovedTextFile, saveFile } from '../text-file.js';
 
 /** Arguments of `patch`. */
 export interface PatchArguments {
@@ -20,8 +25,15 @@ export interface PatchArguments {
 interface PlannedChange {
   path: string;
   display: string;
+  /** The text before, `undefined` for a new file. */
   before: string | undefined;
   after: string;
+  /** `after` as it is written (a result past `maxEditBytes` is refused before anything is written). */
+  bytes: Buffer;
+  /** Whether the file starts with a UTF-8 BOM (kept). */
+  bom: boolean;
+  /** What was read, for the compare-and-swap of the write. */
+  snapshot: FileSnapshot;
 }
 
 const DEV_NULL = '/dev/null';
@@ -36,36 +48,41 @@ function hunkHeader(hunk: StructuredPatchHunk): string {
   return `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`;
 }
 
-/** Applies the hunks one at a time, so a failure names the hunk that did not fit. */
-function applyHunks(text: string, patch: StructuredPatch, fuzzy: boolean, display: string): string {
-  let current = text;
-  let shift = 0;
-  patch.hunks.forEach((hunk, index) => {
-    const moved = { ...hunk, oldStart: hunk.oldStart + shift, lines: hunk.lines.map((line) => line.replace(/\r$/, '')) };
-    const result = applyPatch(
-      current,
-      { ...patch, hunks: [moved] },
-      fuzzy ? { fuzzFactor: 2, compareLine: (_n, line, _op, content) => line.trim() === content.trim() } : {},
+/** Applies the hunks to `text`; a hunk that fits nowhere is named, and nothing is changed. */
+function patchText(
+  text: string,
+  patch: StructuredPatch,
+  fuzzy: boolean,
+  display: string,
+  limit: LengthLimit,
+  ending: '\n' | '\r\n',
+): string {
+  try {
+    return applyHunks(text, patch, { fuzzFactor: fuzzy ? 2 : 0, comparison: fuzzy ? 'ignore-whitespace' : 'exact', ending, limit });
+  } catch (error) {
+    if (!(error instanceof HunkMismatch)) throw error;
+    const hunk = patch.hunks[error.hunk] as StructuredPatchHunk;
+    const expected = hunk.lines
+      .filter((line) => !line.startsWith('+'))
+      .slice(0, 12)
+      .join('\n');
+    throw new InvalidParametersError(
+      `Hunk ${error.hunk + 1} of ${patch.hunks.length} for ${display} (${hunkHeader(hunk)}) does not apply: these lines were not found${fuzzy ? ', even ignoring whitespace' : ''}:\n${expected}\n` +
+        `Nothing was changed. Read the file again and regenerate the diff${fuzzy ? '' : ', or try mode="fuzzy"'}.`,
+      { parameter: 'diff' },
     );
-    if (result === false) {
-      const expected = hunk.lines
-        .filter((line) => !line.startsWith('+'))
-        .slice(0, 12)
-        .join('\n');
-      throw new InvalidParametersError(
-        `Hunk ${index + 1} of ${patch.hunks.length} for ${display} (${hunkHeader(hunk)}) does not apply: these lines were not found${fuzzy ? ', even ignoring whitespace' : ''}:\n${expected}\n` +
-          `Nothing was changed. Read the file again and regenerate the diff${fuzzy ? '' : ', or try mode="fuzzy"'}.`,
-        { parameter: 'diff' },
-      );
-    }
-    current = result;
-    shift += hunk.newLines - hunk.oldLines;
-  });
-  return current;
+  }
 }
 
-async function planChange(files: FileSandbox, real: string, patch: StructuredPatch, fuzzy: boolean): Promise<PlannedChange> {
+async function planChange(
+  files: FileSandbox,
+  real: string,
+  patch: StructuredPatch,
+  fuzzy: boolean,
+  parameter: string,
+): Promise<PlannedChange> {
   const display = await files.paths.display(real);
+  const limit = editLimit(files, display, 'diff');
   if (patch.newFileName === DEV_NULL) {
     throw new InvalidParametersError(`The diff deletes ${display}; patch does not delete files.`, { parameter: 'diff' });
   }
@@ -77,14 +94,20 @@ async function planChange(files: FileSandbox, real: string, patch: StructuredPat
       )
     )
       throw new InvalidParametersError(`The diff creates ${display}, which already exists.`, { parameter: 'diff' });
-    return { path: real, display, before: undefined, after: applyHunks('', patch, fuzzy, display) };
+    const after = patchText('', patch, fuzzy, display, limit, '\n');
+    return { path: real, display, before: undefined, after, bytes: encodeText(after, false, limit), bom: false, snapshot: ABSENT };
   }
-  const file = await loadApprovedTextFile(files, real);
-  const ending: LineEnding = file.lineEnding;
-  const lf = convertLineEndings(file.text, '\n');
-  const patched = applyHunks(lf, patch, fuzzy, display);
-  const after = ending === '\n' ? patched : convertLineEndings(patched, ending);
-  return { path: file.path, display, before: file.text, after };
+  const file = await loadApprovedTextFile(files, real, { parameter });
+  const after = patchText(file.text, patch, fuzzy, display, limit, file.lineEnding === '\r\n' ? '\r\n' : '\n');
+  return {
+    path: file.path,
+    display,
+    before: file.text,
+    after,
+    bytes: encodeText(after, file.bom, limit),
+    bom: file.bom,
+    snapshot: file.snapshot,
+  };
 }
 
 /** Writes every planned change; if one write fails, the ones already written are put back. */
@@ -92,18 +115,22 @@ async function commitAll(files: FileSandbox, changes: readonly PlannedChange[]):
   const done: PlannedChange[] = [];
   try {
     for (const change of changes) {
-      await saveFile(files, change.path, change.after, { createParents: change.before === undefined });
+      if (change.before === undefined) await makeDirectories(files, dirname(change.path), { parameter: 'diff' });
+      await saveFile(files, change.path, change.bytes, { expected: change.snapshot });
       done.push(change);
     }
   } catch (error) {
     for (const change of done.reverse()) {
-      if (change.before !== undefined) await saveFile(files, change.path, change.before).catch(() => {});
-      else {
+      if (change.before !== undefined) {
+        const bytes = encodeText(change.before, change.bom, editLimit(files, change.display, 'diff'));
+        await saveFile(files, change.path, bytes).catch(() => {});
+      } else {
         const directory = await files.opener.openDirectory(dirname(change.path));
         await unlink(directory.entry(basename(change.path))).catch(() => {});
         await directory.close();
       }
     }
+    if (EditConflictError.isInstance(error) || InvalidParametersError.isInstance(error)) throw error;
     throw new SkillExecutionError('patch', `a write failed, and the files already written were restored: ${(error as Error).message}`, {
       cause: error,
     });
@@ -131,7 +158,7 @@ export const patchSkill = defineFileSkill<PatchArguments>({
     required: ['target'],
     additionalProperties: false,
   },
-  run: async ({ target, diff, diff_file: diffFile, mode = 'strict', dry_run: dryRun = false }, files) => {
+  run: async ({ target, diff, diff_file: diffFile, mode = 'strict', dry_run: dryRun = false }, files, { signal }) => {
     if ((diff === undefined) === (diffFile === undefined)) {
       throw new InvalidParametersError('Give exactly one of `diff` (the diff text) and `diff_file` (a path to it).', {
         parameter: diff === undefined ? 'diff' : 'diff_file',
@@ -161,7 +188,7 @@ export const patchSkill = defineFileSkill<PatchArguments>({
         parameter,
       });
     }
-    const targetReal = await files.paths.authorize(target, { access: 'write' });
+    const targetReal = await files.paths.authorize(target, { access: 'write', parameter: 'target' });
     const targetIsDirectory = await stat(targetReal).then(
       (stats) => stats.isDirectory(),
       () => false,
@@ -170,28 +197,35 @@ export const patchSkill = defineFileSkill<PatchArguments>({
       throw new InvalidParametersError('The diff changes several files, so `target` must be the directory their paths are relative to.', {
         parameter: 'target',
       });
-    const fuzzy = mode === 'fuzzy';
-    const changes: PlannedChange[] = [];
+    const targets: string[] = [];
     for (const patch of patches) {
       let real = targetReal;
       if (targetIsDirectory) {
         const name = stripPrefix(patch.newFileName) ?? stripPrefix(patch.oldFileName);
         if (!name) throw new InvalidParametersError('A file section of the diff names no file.', { parameter: 'diff' });
-        real = await files.paths.authorize(join(targetReal, name), { access: 'write' });
+        real = await files.paths.authorize(join(targetReal, name), { access: 'write', parameter: 'diff' });
       }
-      if (changes.some((change) => change.path === real))
+      if (targets.includes(real))
         throw new InvalidParametersError(`The diff changes ${await files.paths.display(real)} twice; merge those sections.`, {
           parameter: 'diff',
         });
-      changes.push(await planChange(files, real, patch, fuzzy));
+      targets.push(real);
     }
-    const summaries = changes.map(
-      (change) => `${change.display} ${describeChange(summarizeChange(change.display, change.before ?? '', change.after))}`,
-    );
-    const data = { files: changes.map((change) => change.display), dryRun };
-    if (dryRun)
-      return ToolResult.ok(`Dry run, nothing written. The diff applies to ${changes.length} file(s):\n${summaries.join('\n')}`, data);
-    await commitAll(files, changes);
-    return ToolResult.ok(`Patched ${changes.length} file(s):\n${summaries.join('\n')}`, data);
+    // Every file stays locked from its read to its write, so the patch applies to what is on disk.
+    const patchAll = async () => {
+      const fuzzy = mode === 'fuzzy';
+      const changes: PlannedChange[] = [];
+      for (const [index, patch] of patches.entries())
+        changes.push(await planChange(files, targets[index] as string, patch, fuzzy, targetIsDirectory ? 'diff' : 'target'));
+      const summaries = changes.map(
+        (change) => `${change.display} ${describeChange(summarizeChange(change.display, change.before ?? '', change.after))}`,
+      );
+      const data = { files: changes.map((change) => change.display), dryRun };
+      if (dryRun)
+        return ToolResult.ok(`Dry run, nothing written. The diff applies to ${changes.length} file(s):\n${summaries.join('\n')}`, data);
+      await commitAll(files, changes);
+      return ToolResult.ok(`Patched ${changes.length} file(s):\n${summaries.join('\n')}`, data);
+    };
+    return dryRun ? patchAll() : withFileLocks(targets, patchAll, { signal });
   },
 });

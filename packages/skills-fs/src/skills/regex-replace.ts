@@ -1,9 +1,9 @@
-import { convertLineEndings, InvalidParametersError } from '@nexus/core';
-import { commitTextEdit } from '../commit-edit.js';
+import { InvalidParametersError } from '@nexus/core';
+import { editTextFile } from '../commit-edit.js';
 import { defineFileSkill } from '../define-file-skill.js';
+import { LfView, type ViewEdit } from '../lf-view.js';
 import { compilePattern, linearSource, re2jsModulePath, toJavaScriptReplacement } from '../regex-pattern.js';
-import { loadTextFile } from '../text-file.js';
-import { runWorkerTask } from '../worker-task.js';
+import { runWorkerTask, type TaskMessage } from '../worker-task.js';
 
 /** Arguments of `regex_replace`. */
 export interface RegexReplaceArguments {
@@ -31,42 +31,70 @@ interface ReplaceJob {
   replacement: string;
   count: number;
   maxMatches: number;
+  /** Longest result allowed, in characters. */
+  maxLength: number;
 }
 
+/** What the worker found: the replacements to make, or why none are made. */
+type ReplaceResult = { edits: ViewEdit[] } | { tooMany: true } | { tooLong: number };
+
 /**
- * Runs in a worker thread (see runWorkerTask): the replacement loop, on RE2 (linear time) when it
- * can run the pattern, else on JavaScript's RegExp, which a bad pattern may hang.
+ * Runs in a worker thread (see runWorkerTask): the match loop, on RE2 (linear time) when it can
+ * run the pattern, else on JavaScript's RegExp, which a bad pattern may hang. It takes one match
+ * at a time and returns the replacements, not the new text, stopping at the first match past the
+ * limits: neither millions of matches nor a huge result are ever held (`String.replace` collecting
+ * 30 million empty matches at once made V8 abort the whole process).
  */
-function replaceInWorker(): void {
-  const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
-  const job = workerData as ReplaceJob;
-  const replaceAll = (replacer: (...args: unknown[]) => string): string => {
-    if (job.linearSource === undefined) return job.text.replace(new RegExp(job.source, `${job.flags}g`), replacer);
+function replaceInWorker(job: ReplaceJob, post: (message: TaskMessage) => void): void {
+  type Match = { index: number; captures: (string | undefined)[]; groups: Record<string, string | undefined> | undefined };
+  const nextMatch = matcher();
+  const limit = job.count > 0 ? job.count : job.maxMatches + 1;
+  const edits: [number, number, string][] = [];
+  let length = job.text.length;
+  for (let match = nextMatch(); match !== undefined && edits.length < limit; match = edits.length < limit ? nextMatch() : undefined) {
+    const whole = match.captures[0] ?? '';
+    const replacement = expand(job.replacement, match);
+    edits.push([match.index, match.index + whole.length, replacement]);
+    length += replacement.length - whole.length;
+    if (length > job.maxLength) {
+      post({ type: 'done', value: { tooLong: length } });
+      return;
+    }
+  }
+  post({ type: 'done', value: job.count === 0 && edits.length > job.maxMatches ? { tooMany: true } : { edits } });
+
+  /** The next match each call, as `String.replace` would find them (an empty match moves on by one character). */
+  function matcher(): () => Match | undefined {
+    if (job.linearSource === undefined) {
+      const regex = new RegExp(job.source, `${job.flags}g`);
+      return () => {
+        const found = regex.exec(job.text);
+        if (found === null) return undefined;
+        if (found[0] === '') regex.lastIndex = nextIndex(found.index, regex.unicode);
+        return { index: found.index, captures: [...found], groups: found.groups };
+      };
+    }
     const { createRequire } = process.getBuiltinModule('node:module');
     const { RE2JS } = createRequire(job.re2jsModule)(job.re2jsModule) as typeof import('re2js');
-    return RE2JS.compile(job.linearSource).matcher(job.text).replaceAll(replacer);
-  };
-  const limit = job.count > 0 ? job.count : job.maxMatches + 1;
-  let matches = 0;
-  let tooMany = false;
-  const text = replaceAll((...args: unknown[]) => {
-    const match = args[0] as string;
-    if (matches >= limit) return match;
-    matches++;
-    if (job.count === 0 && matches > job.maxMatches) {
-      tooMany = true;
-      return match;
-    }
-    return expand(job.replacement, args);
-  });
-  function expand(template: string, args: unknown[]): string {
-    const hasGroups = typeof args[args.length - 1] === 'object' && args[args.length - 1] !== null;
-    const groups = (hasGroups ? args[args.length - 1] : undefined) as Record<string, string | undefined> | undefined;
-    const offsetIndex = hasGroups ? args.length - 3 : args.length - 2;
-    const captures = args.slice(1, offsetIndex) as (string | undefined)[];
-    const position = args[offsetIndex] as number;
-    const subject = args[offsetIndex + 1] as string;
-    const whole = args[0] as string;
+    const pattern = RE2JS.compile(job.linearSource);
+    const found = pattern.matcher(job.text);
+    const names = Object.keys(pattern.namedGroups());
+    return () => {
+      if (!found.find()) return undefined;
+      const captures = Array.from({ length: found.groupCount() + 1 }, (_, group) => found.group(group) ?? undefined);
+      const groups = names.length === 0 ? undefined : Object.fromEntries(names.map((name) => [name, found.group(name) ?? undefined]));
+      return { index: found.start(), captures, groups };
+    };
+  }
+  function nextIndex(index: number, unicode: boolean): number {
+    const code = job.text.charCodeAt(index);
+    const pair = unicode && code >= 0xd800 && code <= 0xdbff && (job.text.charCodeAt(index + 1) & 0xfc00) === 0xdc00;
+    return index + (pair ? 2 : 1);
+  }
+  function expand(template: string, match: Match): string {
+    const { groups, captures, index: position } = match;
+    const subject = job.text;
+    const whole = captures[0] ?? '';
     return template.replace(/\$(\$|&|`|'|\d{1,2}|<([^>]*)>)/g, (token, body: string, name: string | undefined) => {
       if (body === '$') return '$';
       if (body === '&') return whole;
@@ -74,13 +102,12 @@ function replaceInWorker(): void {
       if (body === "'") return subject.slice(position + whole.length);
       if (name !== undefined) return groups?.[name] ?? '';
       const index = Number(body);
-      if (index >= 1 && index <= captures.length) return captures[index - 1] ?? '';
-      if (body.length === 2 && Number(body[0]) >= 1 && Number(body[0]) <= captures.length)
-        return (captures[Number(body[0]) - 1] ?? '') + body[1];
+      if (index >= 1 && index < captures.length) return captures[index] ?? '';
+      if (body.length === 2 && Number(body[0]) >= 1 && Number(body[0]) < captures.length)
+        return (captures[Number(body[0])] ?? '') + body[1];
       return token;
     });
   }
-  parentPort?.postMessage({ type: 'done', value: { text, matches: tooMany ? -1 : matches } });
 }
 
 /** `regex_replace`: regular-expression find and replace in one file, time-limited. */
@@ -107,7 +134,7 @@ export const regexReplaceSkill = defineFileSkill<RegexReplaceArguments>({
     required: ['path', 'pattern', 'replacement'],
     additionalProperties: false,
   },
-  run: async (args, files, { signal }) => {
+  run: (args, files, { signal }) => {
     const {
       path,
       pattern,
@@ -119,33 +146,36 @@ export const regexReplaceSkill = defineFileSkill<RegexReplaceArguments>({
       dry_run: dryRun = false,
     } = args;
     const regex = compilePattern(pattern, `${ignoreCase ? 'i' : ''}${multiline ? 'm' : ''}${dotall ? 's' : ''}`);
-    const file = await loadTextFile(files, path);
-    const job: ReplaceJob = {
-      text: convertLineEndings(file.text, '\n'),
-      source: regex.source,
-      flags: regex.flags,
-      linearSource: linearSource(pattern, regex.flags),
-      re2jsModule: re2jsModulePath(),
-      replacement: toJavaScriptReplacement(replacement),
-      count,
-      maxMatches: MAX_REGEX_REPLACEMENTS,
-    };
-    const result = await runWorkerTask<{ text: string; matches: number }>(replaceInWorker, job, {
-      timeoutMs: files.options.regexTimeoutMs,
-      timeoutMessage: `regex_replace: the pattern ${JSON.stringify(pattern)} took too long on ${file.display}; simplify it (nested quantifiers like (a+)+ backtrack exponentially)`,
-      signal,
-    });
-    if (result.matches === -1) {
-      throw new InvalidParametersError(
-        `\`pattern\` matches more than ${MAX_REGEX_REPLACEMENTS} times in ${file.display}; narrow it or set count.`,
-        { parameter: 'pattern' },
-      );
-    }
-    if (result.matches === 0)
-      throw new InvalidParametersError(`\`pattern\` ${JSON.stringify(pattern)} does not match anything in ${file.display}.`, {
-        parameter: 'pattern',
+    return editTextFile(files, path, { dryRun, parameter: 'replacement', signal }, async (file, limit) => {
+      const view = new LfView(file.text);
+      const job: ReplaceJob = {
+        text: view.text,
+        source: regex.source,
+        flags: regex.flags,
+        linearSource: linearSource(pattern, regex.flags),
+        re2jsModule: re2jsModulePath(),
+        replacement: toJavaScriptReplacement(replacement),
+        count,
+        maxMatches: MAX_REGEX_REPLACEMENTS,
+        maxLength: limit.max,
+      };
+      const result = await runWorkerTask<ReplaceResult, never, ReplaceJob>(replaceInWorker, job, {
+        timeoutMs: files.options.regexTimeoutMs,
+        timeoutMessage: `regex_replace: the pattern ${JSON.stringify(pattern)} took too long on ${file.display}; simplify it (nested quantifiers like (a+)+ backtrack exponentially)`,
+        signal,
       });
-    const text = file.lineEnding === '\n' ? result.text : convertLineEndings(result.text, file.lineEnding);
-    return commitTextEdit(files, file, text, { dryRun, what: `${result.matches} replacement(s)` });
+      if ('tooLong' in result) throw limit.exceeded(result.tooLong);
+      if ('tooMany' in result) {
+        throw new InvalidParametersError(
+          `\`pattern\` matches more than ${MAX_REGEX_REPLACEMENTS} times in ${file.display}; narrow it or set count.`,
+          { parameter: 'pattern' },
+        );
+      }
+      if (result.edits.length === 0)
+        throw new InvalidParametersError(`\`pattern\` ${JSON.stringify(pattern)} does not match anything in ${file.display}.`, {
+          parameter: 'pattern',
+        });
+      return { text: view.apply(result.edits, file.lineEnding, limit), what: `${result.edits.length} replacement(s)` };
+    });
   },
 });

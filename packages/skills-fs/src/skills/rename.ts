@@ -33,15 +33,15 @@ export const renameSkill = defineFileSkill<RenameArguments>({
   },
   run: async ({ source, destination, overwrite = false }, files) => {
     // A symlink moves as itself (like mv), but only one that resolves inside the sandbox.
-    await files.paths.authorize(source, { mustExist: true });
-    const from = await files.paths.authorize(source, { access: 'write', mustExist: true, followFinalLink: false });
+    await files.paths.authorize(source, { mustExist: true, parameter: 'source' });
+    const from = await files.paths.authorize(source, { access: 'write', mustExist: true, followFinalLink: false, parameter: 'source' });
     const target = await resolveDestination(files, from, destination, overwrite);
-    if (isWithin(target.path, from))
+    const isDirectory = (await lstat(from)).isDirectory();
+    if (isDirectory && isWithin(target.path, from))
       throw new InvalidParametersError('Expected `destination` outside `source`: a directory cannot move into itself.', {
         parameter: 'destination',
       });
-    const isDirectory = (await lstat(from)).isDirectory();
-    await makeDirectories(files, dirname(target.path));
+    await makeDirectories(files, dirname(target.path), { parameter: 'destination' });
     const sourceDirectory = await files.opener.openDirectory(dirname(from));
     const targetDirectory = await files.opener.openDirectory(dirname(target.path));
     try {
