@@ -30,7 +30,12 @@ describe('the public surface of @nexus/process', () => {
   });
 
   it('exports test helpers from ./testing', async () => {
-    expect(Object.keys(await import('./testing.js')).sort()).toEqual(['isProcessAlive', 'processesWithArgument', 'waitForFileScript']);
+    expect(Object.keys(await import('./testing.js')).sort()).toEqual([
+      'isProcessAlive',
+      'processesWithArgument',
+      'startSandboxTargets',
+      'waitForFileScript',
+    ]);
   });
 
   it('loads execa on the first run rather than at import (families import this package at start-up)', () => {

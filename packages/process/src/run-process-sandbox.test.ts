@@ -1,7 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -9,7 +8,7 @@ import { InvalidOptionError, NexusError, NotFoundError } from '@nexus/core';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveCommandIsolation, runProcess } from './index.js';
-import { isProcessAlive, processesWithArgument } from './testing.js';
+import { isProcessAlive, processesWithArgument, type SandboxTargets, startSandboxTargets } from './testing.js';
 
 const probe = await resolveCommandIsolation({ sandbox: 'auto', network: true }, 'trusted');
 const skipReason = probe.isolation === 'none' ? ` — skipped: ${probe.reason}` : '';
@@ -29,30 +28,22 @@ afterEach(async () => {
 });
 
 describe.skipIf(skipReason !== '')(`runProcess with a bubblewrap sandbox${skipReason}`, () => {
-  const secret = `planted-host-secret-${randomUUID()}`;
-  let host: ChildProcess;
-  // A directory outside /tmp, which the sandbox leaves in place read-only (everything under /tmp is private).
-  let outside: string;
+  let targets: SandboxTargets;
   beforeAll(async () => {
-    host = spawn('sleep', ['600'], { env: { PATH: process.env.PATH, NEXUS_PLANTED_TOKEN: secret }, stdio: 'ignore' });
-    await once(host, 'spawn');
-    outside = mkdtempSync(join(existsSync('/var/tmp') ? '/var/tmp' : (process.env.HOME ?? '/'), 'nexus-sandbox-outside-'));
+    targets = await startSandboxTargets();
   });
-  afterAll(() => {
-    host.kill('SIGKILL');
-    rmSync(outside, { recursive: true, force: true });
-  });
+  afterAll(() => targets.close());
 
   it('runs the command in a new PID namespace: no host process, and so no host environment, is visible', async () => {
     const script = [
-      `cat /proc/${host.pid}/environ`,
+      `cat /proc/${targets.hostPid}/environ`,
       'cat /proc/$PPID/environ',
       'for f in /proc/[0-9]*/environ; do tr "\\0" "\\n" < $f; done',
       'echo; echo "pids: $(ls -d /proc/[0-9]* | wc -l)"',
     ].join('; ');
     const result = await runProcess('sh', ['-c', script], { cwd: dir.join('work'), sandbox: {} });
     expect(result.sandboxed).toBe(true);
-    expect(result.stdout + result.stderr).not.toContain(secret);
+    expect(result.stdout + result.stderr).not.toContain(targets.secret);
     expect(Number(/pids: (\d+)/.exec(result.stdout)?.[1])).toBeLessThan(10);
     // What the command can read as PID 1 is bubblewrap, started with the sanitised environment.
     const init = await runProcess('sh', ['-c', 'tr "\\0" "\\n" < /proc/1/environ'], { cwd: dir.join('work'), sandbox: {} });
@@ -66,7 +57,7 @@ describe.skipIf(skipReason !== '')(`runProcess with a bubblewrap sandbox${skipRe
       'echo written > inside.txt',
       `echo written > ${dir.join('extra', 'new.txt')}`,
       `echo written > ${dir.join('sibling.txt')}`,
-      `echo written > ${join(outside, 'escaped.txt')}`,
+      `echo written > ${join(targets.outside, 'escaped.txt')}`,
       `echo written > ${tmpName} && cat ${tmpName}`,
       'true',
     ].join('; ');
@@ -80,20 +71,23 @@ describe.skipIf(skipReason !== '')(`runProcess with a bubblewrap sandbox${skipRe
     expect(readFileSync(dir.join('work', 'inside.txt'), 'utf8')).toBe('written\n');
     expect(readFileSync(dir.join('extra', 'new.txt'), 'utf8')).toBe('written\n');
     expect(readFileSync(dir.join('sibling.txt'), 'utf8')).toBe('sibling\n');
-    expect(existsSync(join(outside, 'escaped.txt'))).toBe(false);
+    expect(existsSync(join(targets.outside, 'escaped.txt'))).toBe(false);
     expect(existsSync(tmpName)).toBe(false);
   });
 
   it('makes the working directory writable by default and everything writable with writePaths: null', async () => {
-    const byDefault = await runProcess('sh', ['-c', `touch made-here; touch ${join(outside, 'refused')}`], {
+    const byDefault = await runProcess('sh', ['-c', `touch made-here; touch ${join(targets.outside, 'refused')}`], {
       cwd: dir.join('work'),
       sandbox: {},
     });
     expect(byDefault.stderr).toContain('Read-only file system');
     expect(existsSync(dir.join('work', 'made-here'))).toBe(true);
-    const everywhere = await runProcess('touch', [join(outside, 'allowed')], { cwd: dir.join('work'), sandbox: { writePaths: null } });
+    const everywhere = await runProcess('touch', [join(targets.outside, 'allowed')], {
+      cwd: dir.join('work'),
+      sandbox: { writePaths: null },
+    });
     expect(everywhere.exitCode).toBe(0);
-    expect(existsSync(join(outside, 'allowed'))).toBe(true);
+    expect(existsSync(join(targets.outside, 'allowed'))).toBe(true);
   });
 
   it('hides blocked paths, also inside the write paths', async () => {

@@ -1,4 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * Shell code that waits until `path` exists and succeeds only if it appeared — for tests that start
@@ -34,4 +38,33 @@ export function processesWithArgument(argument: string): number[] {
         return false;
       }
     });
+}
+
+/** What a sandbox attack test aims at: see {@link startSandboxTargets}. */
+export interface SandboxTargets {
+  /** A fresh secret in the environment of a host process, as the agent's own environment would hold. */
+  readonly secret: string;
+  /** The pid of that host process. */
+  readonly hostPid: number;
+  /** A directory outside `/tmp` (a bubblewrap sandbox leaves it in place, read-only). */
+  readonly outside: string;
+  /** Ends the host process and removes `outside`. */
+  close(): void;
+}
+
+/** Starts a host process holding a fresh secret, and makes a directory outside `/tmp`, for attack tests of an OS sandbox. */
+export async function startSandboxTargets(): Promise<SandboxTargets> {
+  const secret = `planted-host-secret-${randomUUID()}`;
+  const host: ChildProcess = spawn('sleep', ['600'], { env: { PATH: process.env.PATH, NEXUS_PLANTED_TOKEN: secret }, stdio: 'ignore' });
+  await once(host, 'spawn');
+  const outside = mkdtempSync(join(existsSync('/var/tmp') ? '/var/tmp' : (process.env.HOME ?? '/'), 'nexus-sandbox-outside-'));
+  return {
+    secret,
+    hostPid: host.pid as number,
+    outside,
+    close() {
+      host.kill('SIGKILL');
+      rmSync(outside, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,10 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveCommandIsolation } from '@nexus/process';
-import { isProcessAlive, processesWithArgument } from '@nexus/process/testing';
+import { isProcessAlive, processesWithArgument, type SandboxTargets, startSandboxTargets } from '@nexus/process/testing';
 import { createTestAgent, type TestAgentOptions } from '@nexus/registry/testing';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -30,30 +28,22 @@ function createAgent(options: Omit<TestAgentOptions, 'cwd' | 'families'> = {}) {
 }
 
 describe.skipIf(skipReason !== '')(`command skills at trusted run inside bubblewrap${skipReason}`, () => {
-  const secret = `planted-host-secret-${randomUUID()}`;
-  let host: ChildProcess;
-  let outside: string;
+  let targets: SandboxTargets;
   beforeAll(async () => {
-    // A host process whose environment holds a secret, as the agent's own process would.
-    host = spawn('sleep', ['600'], { env: { PATH: process.env.PATH, NEXUS_PLANTED_TOKEN: secret }, stdio: 'ignore' });
-    await once(host, 'spawn');
-    outside = mkdtempSync(join(existsSync('/var/tmp') ? '/var/tmp' : (process.env.HOME ?? '/'), 'nexus-exec-outside-'));
+    targets = await startSandboxTargets();
   });
-  afterAll(() => {
-    host.kill('SIGKILL');
-    rmSync(outside, { recursive: true, force: true });
-  });
+  afterAll(() => targets.close());
 
   it("cannot read a host process's environment through /proc, nor its parent's", async () => {
     const agent = createAgent();
     const shell = await agent.call('shell_UNSAFE', {
-      command: `cat /proc/${host.pid}/environ; cat /proc/$PPID/environ; for f in /proc/[0-9]*/environ; do tr "\\0" "\\n" < $f; done; true`,
+      command: `cat /proc/${targets.hostPid}/environ; cat /proc/$PPID/environ; for f in /proc/[0-9]*/environ; do tr "\\0" "\\n" < $f; done; true`,
     });
-    const bash = await agent.call('bash_safe', { command: `cat /proc/${host.pid}/environ` });
+    const bash = await agent.call('bash_safe', { command: `cat /proc/${targets.hostPid}/environ` });
     const python = await agent.call('run_python', {
-      code: `import os\nprint(sorted(os.listdir("/proc")))\nprint(open("/proc/${host.pid}/environ").read())`,
+      code: `import os\nprint(sorted(os.listdir("/proc")))\nprint(open("/proc/${targets.hostPid}/environ").read())`,
     });
-    for (const result of [shell, bash, python]) expect(JSON.stringify(result)).not.toContain(secret);
+    for (const result of [shell, bash, python]) expect(JSON.stringify(result)).not.toContain(targets.secret);
     expect(shell).toMatchObject({ success: true, data: { sandboxed: true } });
     expect(bash).toMatchObject({ success: false, data: { sandboxed: true } });
     expect(python).toMatchObject({ success: false, data: { sandboxed: true } });
@@ -62,10 +52,10 @@ describe.skipIf(skipReason !== '')(`command skills at trusted run inside bubblew
   it('cannot write outside the working directory; /tmp is private', async () => {
     const tmpName = `/tmp/nexus-exec-private-${randomUUID()}`;
     const result = await createAgent().call('shell_UNSAFE', {
-      command: `echo changed > inside.txt; echo changed > ../sibling.txt; echo changed > ${join(outside, 'escaped.txt')}; echo private > ${tmpName}; cat ${tmpName}; true`,
+      command: `echo changed > inside.txt; echo changed > ../sibling.txt; echo changed > ${join(targets.outside, 'escaped.txt')}; echo private > ${tmpName}; cat ${tmpName}; true`,
     });
     expect(readFileSync(dir.join('sibling.txt'), 'utf8')).toBe('sibling\n');
-    expect(existsSync(join(outside, 'escaped.txt'))).toBe(false);
+    expect(existsSync(join(targets.outside, 'escaped.txt'))).toBe(false);
     expect(existsSync(tmpName)).toBe(false);
     expect(readFileSync(dir.join('project', 'inside.txt'), 'utf8')).toBe('changed\n');
     expect(result).toMatchObject({ success: true, output: expect.stringContaining('private') });
