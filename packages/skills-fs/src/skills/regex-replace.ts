@@ -77,6 +77,8 @@ function replaceInWorker(job: ReplaceJob, post: (message: TaskMessage) => void):
     const { createRequire } = process.getBuiltinModule('node:module');
     const { RE2JS } = createRequire(job.re2jsModule)(job.re2jsModule) as typeof import('re2js');
     const pattern = RE2JS.compile(job.linearSource);
+    // test() is several times faster than a matcher's find() over text without any match.
+    if (!pattern.test(job.text)) return () => undefined;
     const found = pattern.matcher(job.text);
     const names = Object.keys(pattern.namedGroups());
     return () => {
