@@ -1,0 +1,61 @@
+import { formatSchemaIssues, InvalidOptionError, PERMISSION_LEVELS, type PermissionLevel } from '@nexus/core';
+import { z } from 'zod';
+
+/** A stdio server's default per-call time limit, in seconds. */
+export const DEFAULT_MCP_TIMEOUT_SECONDS = 60;
+
+const nexusFields = {
+  /** Raises the lowest permission level at which the server's tools are offered (default `trusted`). */
+  level: z.enum(PERMISSION_LEVELS as [PermissionLevel, ...PermissionLevel[]]).optional(),
+  /** The server changes nothing: its tools that say `readOnlyHint: true` are offered at `sandboxed`. */
+  readOnly: z.boolean().optional(),
+  /** Time limit of one call, in seconds (default 60). */
+  timeoutSeconds: z.number().positive().finite().optional(),
+};
+
+const stdioConfig = z.strictObject({
+  command: z.string().min(1, 'Expected a program to start'),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  cwd: z.string().min(1).optional(),
+  ...nexusFields,
+});
+
+const httpConfig = z.strictObject({
+  url: z.url({ protocol: /^https?$/, error: 'Expected an absolute http or https URL' }),
+  headers: z.record(z.string(), z.string()).optional(),
+  ...nexusFields,
+});
+
+const mcpServerConfig = z.union([stdioConfig, httpConfig], {
+  error: 'Expected either `command` (a stdio server) or `url` (a Streamable HTTP server), not both',
+});
+
+/** A server started as a child process, spoken to over its stdin and stdout. */
+export type McpStdioServerConfig = z.infer<typeof stdioConfig>;
+/** A server reached over Streamable HTTP. */
+export type McpHttpServerConfig = z.infer<typeof httpConfig>;
+/** One MCP server to import: stdio (`command`, …) or Streamable HTTP (`url`, …), plus the Nexus fields. */
+export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+
+/** Validates a server's configuration; throws an {@link InvalidOptionError} naming every problem. */
+export function parseMcpServerConfig(name: string, config: unknown): McpServerConfig {
+  const hasBoth = typeof config === 'object' && config !== null && 'command' in config && 'url' in config;
+  const parsed = hasBoth ? undefined : mcpServerConfig.safeParse(config);
+  if (parsed?.success) return parsed.data;
+  const detail = parsed ? formatSchemaIssues(bestIssues(parsed.error, config)) : 'set either `command` or `url`, not both';
+  throw new InvalidOptionError(`Invalid configuration of MCP server "${name}": ${detail}.`, { option: name });
+}
+
+/** The issues of the branch the configuration was meant for, so messages do not talk about both. */
+function bestIssues(error: z.ZodError, config: unknown): z.core.$ZodIssue[] {
+  const union = error.issues.find((issue) => issue.code === 'invalid_union' && issue.path.length === 0);
+  if (union?.code !== 'invalid_union' || typeof config !== 'object' || config === null) return error.issues;
+  const branch = 'url' in config ? 1 : 'command' in config ? 0 : undefined;
+  return branch === undefined ? error.issues : (union.errors[branch] ?? error.issues);
+}
+
+/** Whether a configuration names a stdio server. */
+export function isStdioConfig(config: McpServerConfig): config is McpStdioServerConfig {
+  return 'command' in config;
+}
