@@ -41,7 +41,11 @@ const DIRECTION: readonly DirectionRule[] = [
     rule: 'skill families → core and process only',
   },
   { from: /^@nexus\/skills-/, may: ['@nexus/core', '@nexus/process'], rule: 'skill families → core and process only' },
-  { from: '@nexus/mcp', may: ['@nexus/core', '@nexus/registry'], rule: 'mcp → core and registry' },
+  {
+    from: '@nexus/mcp',
+    may: ['@nexus/core', '@nexus/process', '@nexus/registry'],
+    rule: 'mcp → core, process (stdio servers it imports) and registry',
+  },
   { from: '@nexus/agents', may: ['@nexus/core', '@nexus/registry', '@nexus/process'], rule: 'agents → core, registry and process' },
   { from: '@nexus/test-utils', may: [], rule: 'the test utilities depend on no workspace package' },
   { from: '@nexus/tsconfig', may: [], rule: 'the shared compiler settings depend on no workspace package' },

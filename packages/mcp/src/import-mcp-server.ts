@@ -7,7 +7,6 @@ import {
   type ConfirmFunction,
   defineSkill,
   expectOption,
-  getSafeEnv,
   isPositiveNumber,
   levelAtLeast,
   NexusError,
@@ -83,7 +82,7 @@ export async function importMcpServer(
 function createTransport(server: McpServerConfig): Transport {
   if (isStdioConfig(server)) {
     const { command, args = [], env = {}, cwd } = server;
-    return new ProcessGroupTransport({ command, args, env: { ...getSafeEnv(), ...env }, cwd });
+    return new ProcessGroupTransport({ command, args, env, cwd });
   }
   return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers ?? {} } });
 }

@@ -17,4 +17,6 @@ export type { RunOptions, RunResult } from './run-process.js';
 export { DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_RUN_TIMEOUT_MS, runProcess } from './run-process.js';
 export type { SplitCommandOptions } from './split-command.js';
 export { splitCommand } from './split-command.js';
+export type { Service, ServiceOptions } from './start-service.js';
+export { DEFAULT_SERVICE_KILL_GRACE_MS, startService } from './start-service.js';
 export { formatRunOutput, runResultData, toolResultFromRun } from './tool-result-from-run.js';

@@ -5,11 +5,12 @@ import { describe, expect, it } from 'vitest';
 const sourceDir = fileURLToPath(new URL('.', import.meta.url));
 
 describe('the public surface of @nexus/process', () => {
-  it('exports exactly the runner, command isolation and its settings, the splitter, working-directory resolution, run formatting and the timeout parameter', async () => {
+  it('exports exactly the runner, long-lived services, command isolation and its settings, the splitter, working-directory resolution, run formatting and the timeout parameter', async () => {
     expect(Object.keys(await import('./index.js')).sort()).toEqual([
       'DEFAULT_KILL_GRACE_MS',
       'DEFAULT_MAX_OUTPUT_BYTES',
       'DEFAULT_RUN_TIMEOUT_MS',
+      'DEFAULT_SERVICE_KILL_GRACE_MS',
       'DEFAULT_TIMEOUT_SECONDS',
       'EXEC_SANDBOX_MODES',
       'MAX_TIMEOUT_SECONDS',
@@ -24,6 +25,7 @@ describe('the public surface of @nexus/process', () => {
       'runProcess',
       'runResultData',
       'splitCommand',
+      'startService',
       'timeoutParameter',
       'toolResultFromRun',
     ]);
