@@ -60,19 +60,20 @@ export function isReadOnlyInvocation<Parsed extends ParsedCommand>(
 /**
  * Why `level` may not run `invocation`, or `undefined` when it may: `yolo` runs everything,
  * `trusted` everything but the blocked patterns, `sandboxed` only read-only commands that no
- * blocked pattern matches.
+ * blocked pattern matches. `readOnly`: the filter's verdict when the caller has it already.
  */
 export function findCommandRefusal<Parsed extends ParsedCommand>(
   filter: CommandFilter<Parsed>,
   level: PermissionLevel,
   invocation: CommandInvocation<Parsed>,
+  readOnly?: boolean,
 ): string | undefined {
   if (level === 'yolo') return undefined;
   const line = invocation.argv.join(' ');
   for (const { pattern, reason } of filter.blockedPatterns) {
     if (typeof pattern === 'function' ? pattern(invocation) : pattern.test(line)) return `\`${line}\` is blocked below yolo: ${reason}`;
   }
-  if (level === 'sandboxed' && !isReadOnlyInvocation(filter, invocation)) {
+  if (level === 'sandboxed' && !(readOnly ?? isReadOnlyInvocation(filter, invocation))) {
     const allowed = Array.isArray(filter.readOnlyCommands) ? ` (${filter.readOnlyCommands.join(', ')})` : '';
     return `\`${line}\` is not a read-only command; only read-only commands${allowed} run at the sandboxed level.`;
   }
@@ -188,9 +189,9 @@ export function defineFilteredCommandSkill<Parsed extends ParsedCommand>(definit
         if (argv.length === 0) throw new InvalidParametersError(`\`command\` holds no arguments for ${program}.`, { parameter: 'command' });
         const invocation: CommandInvocation<Parsed> = { argv, parsed: parse(argv) };
         const level = services.getPermissionLevel() ?? 'sandboxed';
-        const refusal = findCommandRefusal(filter, level, invocation);
-        if (refusal) return ToolResult.fail(refusal, 'forbidden');
         const readOnly = isReadOnlyInvocation(filter, invocation);
+        const refusal = findCommandRefusal(filter, level, invocation, readOnly);
+        if (refusal) return ToolResult.fail(refusal, 'forbidden');
         const cwd = await resolveWorkingDirectory(services, name, args.cwd, { access: readOnly ? 'read' : 'write', confirm });
         const context: FilteredCommandContext<Parsed> = { invocation, level, readOnly, cwd, services, signal, confirm };
         const prepared = prepare ? await prepare(context) : { args: argv };
