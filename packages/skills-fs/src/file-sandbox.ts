@@ -31,8 +31,11 @@ export class FileSandbox {
     this.staleWrites = new StaleWriteGuard(services, this.paths);
   }
 
-  /** The family's settings (the `fileSkillOptions` service with defaults), read at each use. */
+  #options: ResolvedFileSkillOptions | undefined;
+
+  /** The family's settings (the `fileSkillOptions` service with defaults), resolved once per call. */
   get options(): ResolvedFileSkillOptions {
-    return resolveFileSkillOptions(this.services);
+    this.#options ??= resolveFileSkillOptions(this.services);
+    return this.#options;
   }
 }
