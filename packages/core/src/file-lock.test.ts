@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -30,6 +30,18 @@ function livePid(): number {
 }
 
 describe('withFileLocks', () => {
+  test('a lock name planted by a hostile repository (link to a device, link outside, a pipe) neither hangs, floods nor reaches through', async () => {
+    dir = await testdir({ 'a.txt': 'a', 'b.txt': 'b', 'c.txt': 'c', outside: { 'keep.txt': 'keep\n' } });
+    await symlink('/dev/zero', dir.join('.a.txt.nexus-lock'));
+    await symlink(dir.join('outside', 'keep.txt'), dir.join('.b.txt.nexus-lock'));
+    execFileSync('mkfifo', [dir.join('.c.txt.nexus-lock')]);
+    const held: string[] = [];
+    for (const name of ['a.txt', 'b.txt', 'c.txt']) await withFileLocks([dir.join(name)], async () => void held.push(name));
+    expect(held).toEqual(['a.txt', 'b.txt', 'c.txt']);
+    expect(await readFile(dir.join('outside', 'keep.txt'), 'utf8')).toBe('keep\n');
+    expect((await readdir(dir.path)).sort()).toEqual(['a.txt', 'b.txt', 'c.txt', 'outside']);
+  });
+
   test('holders of one path take turns in the order they came; holders of other paths do not wait', async () => {
     dir = await testdir({ 'a.txt': 'a', 'b.txt': 'b' });
     const a = dir.join('a.txt');

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, futimes, lstatSync, openSync, unlinkSync, writeSync } from 'node:fs';
-import { link, lstat, readFile, rename, unlink } from 'node:fs/promises';
+import { link, lstat, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CancelledError } from './errors.js';
 import { isProcessRunning, lockName, OWNER, temporaryName } from './scratch-files.js';
@@ -26,6 +26,33 @@ const queues = new Map<string, Promise<void>>();
 const heldLockFiles = new Set<string>();
 
 const OWN_CONTENT = `${OWNER.pid} ${OWNER.host} ${OWNER.instance}\n`;
+
+/** Longest content a lock file of ours has (pid, host name, instance id). */
+const MAX_LOCK_BYTES = 512;
+
+/**
+ * The content of the lock file `entry`, or `undefined` when it is not one of ours: not a small
+ * regular file. Opened without following a symlink and without blocking on a FIFO, so a name
+ * planted by a hostile repository (a link to `/dev/zero`, a pipe) can neither hang nor flood us.
+ */
+async function readLockContent(entry: string): Promise<string | undefined> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(entry, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') throw error;
+    return undefined;
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile() || stats.size > MAX_LOCK_BYTES) return undefined;
+    const buffer = Buffer.alloc(MAX_LOCK_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, MAX_LOCK_BYTES, 0);
+    return buffer.toString('utf8', 0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
 
 function errnoCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
@@ -83,14 +110,14 @@ function isStaleLock(content: string, modifiedMs: number, lockedPath: string): b
  * aside, so two processes removing the same stale lock cannot remove a new one taken meanwhile;
  * one that turns out not to be `expected` is put back.
  */
-async function removeLockFile(directory: VerifiedDirectory, name: string, expected: string): Promise<void> {
+async function removeLockFile(directory: VerifiedDirectory, name: string, expected: string | undefined): Promise<void> {
   const aside = directory.entry(temporaryName(name));
   try {
     await rename(directory.entry(name), aside);
   } catch {
     return;
   }
-  const actual = await readFile(aside, 'utf8').catch(() => undefined);
+  const actual = await readLockContent(aside).catch(() => undefined);
   if (actual !== expected) await link(aside, directory.entry(name)).catch(() => {});
   await unlink(aside).catch(() => {});
 }
@@ -102,8 +129,9 @@ async function removeLockFile(directory: VerifiedDirectory, name: string, expect
 export async function removeStaleLockFile(directory: VerifiedDirectory, name: string, lockedPath: string): Promise<boolean> {
   const entry = directory.entry(name);
   try {
-    const [stats, content] = await Promise.all([lstat(entry), readFile(entry, 'utf8')]);
-    if (!isStaleLock(content, stats.mtimeMs, lockedPath)) return false;
+    const [stats, content] = await Promise.all([lstat(entry), readLockContent(entry)]);
+    // Anything else at a lock file's name (a link, a pipe, a big file) is no lock of ours: it goes.
+    if (content !== undefined && !isStaleLock(content, stats.mtimeMs, lockedPath)) return false;
     await removeLockFile(directory, name, content);
     return true;
   } catch (error) {
