@@ -29,6 +29,7 @@ const { status } = spawnSync(
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+const failures = [];
 try {
   const results = JSON.parse(readFileSync(report, 'utf8'));
   passed = results.numPassedTests;
@@ -36,8 +37,11 @@ try {
   // A failed file counts its failed tests, or 1 when none of them failed: it did not load, or a
   // hook (e.g. a beforeAll that threw) failed and its tests were skipped.
   for (const file of results.testResults) {
-    const failedTests = file.assertionResults.filter((test) => test.status === 'failed').length;
-    failed += file.status === 'failed' ? Math.max(1, failedTests) : failedTests;
+    const failedTests = file.assertionResults.filter((test) => test.status === 'failed');
+    failed += file.status === 'failed' ? Math.max(1, failedTests.length) : failedTests.length;
+    const path = file.name.slice(rootDir.length);
+    for (const test of failedTests) failures.push(`${path} > ${test.fullName}: ${firstLine(test.failureMessages[0])}`);
+    if (file.status === 'failed' && failedTests.length === 0) failures.push(`${path}: ${firstLine(file.message)}`);
   }
 } catch (error) {
   console.error(`No test report from vitest (${report}): ${error.message}`);
@@ -46,5 +50,11 @@ try {
 // The total and the exit status agree: vitest failing with nothing counted (an unhandled error,
 // a crash, a timeout outside any test) is one failure.
 if (status !== 0 && failed === 0) failed = 1;
+// Named again at the end, where a CI log's tail shows them.
+for (const failure of failures) console.log(`FAILED ${failure}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed === 0 ? 0 : 1);
+
+function firstLine(text = '') {
+  return text.split('\n', 1)[0].slice(0, 300);
+}
