@@ -28,6 +28,7 @@ export { isValidAgentId, isValidToolName, validateAgentId, validateToolName } fr
 export type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue } from './json.js';
 export type { LineEnding } from './line-endings.js';
 export { convertLineEndings, detectLineEnding } from './line-endings.js';
+export { isLoopbackHost } from './loopback.js';
 export type { SchemaIssue } from './options.js';
 export { describeValue, expectOption, formatSchemaIssues, isPositiveNumber } from './options.js';
 export type { ValidatePathOptions } from './paths.js';

@@ -35,6 +35,7 @@ describe('the @nexus/core barrel', () => {
       'findToolRefusal',
       'formatSchemaIssues',
       'getSafeEnv',
+      'isLoopbackHost',
       'isPermissionLevel',
       'isPositiveNumber',
       'isSecretName',
