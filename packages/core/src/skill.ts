@@ -22,6 +22,12 @@ export interface SkillContext {
    * back to the `confirm` service.
    */
   confirm?: ConfirmFunction;
+  /**
+   * Pushes the call's time limit back so it is not stopped before `ms` from now — for work that
+   * shows it is alive (a remote server's progress). Never shortens the limit; the caller's
+   * `maxTotalMs` caps it. Absent where nothing limits the call (a skill called directly).
+   */
+  extendDeadline?(ms: number): void;
 }
 
 /** A tool an LLM can call. `execute` never throws; every outcome is a {@link ToolResult}. */

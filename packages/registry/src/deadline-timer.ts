@@ -1,4 +1,4 @@
-/** Something with a time limit: `expire` is called once `Date.now()` reaches `at`. */
+/** Something with a time limit: `expire` is called once `Date.now()` reaches `at` (which may move later, never earlier). */
 export interface Deadline {
   readonly at: number;
   expire(): void;

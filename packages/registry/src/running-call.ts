@@ -1,31 +1,42 @@
 import { type ConfirmFunction, type SkillContext, type SkillProgress, ToolResult } from '@nexus/core';
 import type { Deadline } from './deadline-timer.js';
 
+/** A call's time limits, in ms: without a sign of life, and at most in all (see `extendDeadline`). */
+export interface CallLimits {
+  timeoutMs: number;
+  maxTotalMs: number;
+}
+
 /**
  * One skill call in flight: the context the skill sees, the deadline the registry's timer
  * enforces, and the listener of the caller's abort signal, in one object (the pipeline's hot path
  * allocates little). Whichever comes first — the skill's result, the deadline, the caller's
- * abort — settles {@link result}; the skill's own signal is aborted when it is stopped.
+ * abort — settles {@link result}; the skill's own signal is aborted when it is stopped. The skill
+ * may move the deadline later with {@link extendDeadline}, never past `maxTotalMs` from the start.
  */
 export class RunningCall implements SkillContext, Deadline {
-  readonly at: number;
+  #at: number;
   readonly onProgress?: (progress: SkillProgress) => void;
   readonly confirm?: ConfirmFunction;
   /** Settles with the call's outcome. */
   readonly result: Promise<ToolResult>;
   readonly #name: string;
   readonly #timeoutMs: number;
+  readonly #startedAt: number;
+  readonly #latestAt: number;
   readonly #callerSignal: AbortSignal | undefined;
   #controller: AbortController | undefined;
   #resolve!: (result: ToolResult) => void;
   #reject!: (error: unknown) => void;
 
   /** `caller`: the caller's signal, and the progress listener and way to ask that the skill gets. */
-  constructor(name: string, timeoutMs: number, caller: SkillContext) {
+  constructor(name: string, { timeoutMs, maxTotalMs }: CallLimits, caller: SkillContext) {
     const { signal: callerSignal, onProgress, confirm } = caller;
     this.#name = name;
     this.#timeoutMs = timeoutMs;
-    this.at = Date.now() + timeoutMs;
+    this.#startedAt = Date.now();
+    this.#at = this.#startedAt + timeoutMs;
+    this.#latestAt = this.#startedAt + Math.max(timeoutMs, maxTotalMs);
     this.#callerSignal = callerSignal;
     if (onProgress) this.onProgress = onProgress;
     if (confirm) this.confirm = confirm;
@@ -41,10 +52,27 @@ export class RunningCall implements SkillContext, Deadline {
     return (this.#controller ??= new AbortController()).signal;
   }
 
+  /** When the call is stopped; the registry's timer reads it again when it fires, so it may move later. */
+  get at(): number {
+    return this.#at;
+  }
+
+  /** A property, not a method: skills destructure their context. */
+  readonly extendDeadline = (ms: number): void => {
+    this.#at = Math.max(this.#at, Math.min(Date.now() + ms, this.#latestAt));
+  };
+
   /** The deadline passed. */
   expire(): void {
+    const seconds = (ms: number) => `${Math.round(ms) / 1000} s`;
+    const limit = this.#at - this.#startedAt;
+    let detail = '';
+    if (limit > this.#timeoutMs) {
+      const how = this.#at === this.#latestAt ? 'the most its progress may extend it to' : 'extended while it showed progress';
+      detail = ` (its time limit of ${seconds(this.#timeoutMs)}, ${how})`;
+    }
     this.#stop(
-      ToolResult.fail(`${this.#name} did not finish within ${this.#timeoutMs / 1000} s and was stopped.`, 'timeout'),
+      ToolResult.fail(`${this.#name} did not finish within ${seconds(limit)}${detail} and was stopped.`, 'timeout'),
       new Error(`${this.#name} timed out`),
     );
   }

@@ -29,12 +29,20 @@ export const DEFAULT_EXECUTION_TIMEOUT_MS = 3_660_000;
 export interface SkillRegistryOptions {
   /** Time limit of each `execute` call, in ms (default {@link DEFAULT_EXECUTION_TIMEOUT_MS}). */
   timeoutMs?: number;
+  /**
+   * How long a call may run in all when the skill extends its time limit while it shows progress
+   * (`context.extendDeadline`), in ms from its start (default {@link DEFAULT_EXECUTION_TIMEOUT_MS};
+   * never less than the call's `timeoutMs`).
+   */
+  maxTotalMs?: number;
 }
 
 /** Options of {@link SkillRegistry.execute}. */
-export interface ExecuteOptions extends SkillContext {
+export interface ExecuteOptions extends Omit<SkillContext, 'extendDeadline'> {
   /** Time limit of this call, in ms; overrides the registry's. */
   timeoutMs?: number;
+  /** How far the skill's progress may extend this call's time limit, in ms from its start; overrides the registry's. */
+  maxTotalMs?: number;
 }
 
 /** Options of {@link SkillRegistry.getDefinitions}. */
@@ -57,8 +65,8 @@ function isSkill(value: unknown): value is Skill {
   );
 }
 
-function checkTimeout(timeoutMs: unknown): number {
-  expectOption(isPositiveNumber(timeoutMs), 'timeoutMs', 'a positive number of milliseconds', timeoutMs);
+function checkTimeout(timeoutMs: unknown, option: 'timeoutMs' | 'maxTotalMs' = 'timeoutMs'): number {
+  expectOption(isPositiveNumber(timeoutMs), option, 'a positive number of milliseconds', timeoutMs);
   return timeoutMs as number;
 }
 
@@ -74,12 +82,14 @@ export class SkillRegistry {
   readonly #entries = new Map<string, Entry>();
   readonly #validator = new ParameterValidator();
   readonly #timeoutMs: number;
+  readonly #maxTotalMs: number;
   readonly #deadlines = new DeadlineTimer();
 
   constructor(services: ServiceContainer = new ServiceContainer(), options: SkillRegistryOptions = {}) {
-    const { timeoutMs = DEFAULT_EXECUTION_TIMEOUT_MS } = options;
+    const { timeoutMs = DEFAULT_EXECUTION_TIMEOUT_MS, maxTotalMs = DEFAULT_EXECUTION_TIMEOUT_MS } = options;
     this.services = services;
     this.#timeoutMs = checkTimeout(timeoutMs);
+    this.#maxTotalMs = checkTimeout(maxTotalMs, 'maxTotalMs');
   }
 
   /**
@@ -214,10 +224,11 @@ export class SkillRegistry {
   }
 
   #run(name: string, skill: Skill, args: Record<string, unknown>, options: ExecuteOptions): Promise<ToolResult> | ToolResult {
-    const { signal, timeoutMs = this.#timeoutMs } = options;
+    const { signal, timeoutMs = this.#timeoutMs, maxTotalMs = this.#maxTotalMs } = options;
     checkTimeout(timeoutMs);
+    checkTimeout(maxTotalMs, 'maxTotalMs');
     if (signal?.aborted) return ToolResult.fail(`${name} was cancelled before it started.`, 'cancelled');
-    const call = new RunningCall(name, timeoutMs, options);
+    const call = new RunningCall(name, { timeoutMs, maxTotalMs }, options);
     this.#deadlines.add(call);
     skill.execute(args, call).then(
       (value) => {
