@@ -7,6 +7,7 @@ export type {
   McpToolDefinition,
   OpenAiToolDefinition,
   ToolDefinitionByFormat,
+  ToolDefinitionOptions,
 } from './tool-definitions.js';
 export type { EchoArguments, SleepArguments } from './utility-family.js';
 export { echoSkill, MAX_SLEEP_SECONDS, sleepSkill, utilitySkills } from './utility-family.js';

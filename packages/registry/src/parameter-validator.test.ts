@@ -60,6 +60,10 @@ describe('parameter types: only text a model commonly sends is coerced', () => {
     [{ label: 10 }, { label: 10 }],
     [{ depth: '3' }, { depth: 3 }],
     [{ depth: null }, { depth: null }],
+    // null for an optional parameter that does not accept null means "not given" (what strict function calling sends)
+    [{ offset: null }, {}],
+    [{ content: null, flag: null, label: null }, {}],
+    [{ options: { limits: { lines: null } } }, { options: { limits: {} } }],
   ])('accepts %j as %j', async (args, expected) => {
     expect(await accepted(args)).toEqual({ offset: 1, ...expected });
   });
@@ -67,9 +71,7 @@ describe('parameter types: only text a model commonly sends is coerced', () => {
   it.each([
     [{ path: 42 }, 'Parameter `path` must be a string, got number 42.', 'path'],
     [{ path: true }, 'Parameter `path` must be a string, got boolean true.', 'path'],
-    [{ content: null }, 'Parameter `content` must be a string, got null.', 'content'],
     [{ offset: true }, 'Parameter `offset` must be an integer, got boolean true.', 'offset'],
-    [{ offset: null }, 'Parameter `offset` must be an integer, got null.', 'offset'], // not its default either
     [{ offset: '1.5' }, 'Parameter `offset` must be an integer, got the string "1.5".', 'offset'],
     [{ offset: '' }, 'Parameter `offset` must be an integer, got the string "".', 'offset'],
     [{ offset: ' 10' }, 'Parameter `offset` must be an integer, got the string " 10".', 'offset'],
@@ -78,8 +80,6 @@ describe('parameter types: only text a model commonly sends is coerced', () => {
     [{ ratio: '1e999' }, 'Parameter `ratio` must be a number, got the string "1e999".', 'ratio'],
     [{ flag: 1 }, 'Parameter `flag` must be a boolean (true or false), got number 1.', 'flag'],
     [{ flag: 'yes' }, 'Parameter `flag` must be a boolean (true or false), got the string "yes".', 'flag'],
-    [{ flag: null }, 'Parameter `flag` must be a boolean (true or false), got null.', 'flag'],
-    [{ label: null }, 'Parameter `label` must be an integer or a string, got null.', 'label'],
   ])('refuses %j: %s', async (args, message, parameter) => {
     const result = await registry().execute('typed', args);
     expect(result).toMatchObject({ success: false, kind: 'invalid_input', error: message, data: { parameters: [parameter] } });
@@ -113,7 +113,11 @@ describe('parameter types: only text a model commonly sends is coerced', () => {
       'edits[1].old_string',
     ],
     [{ edits: [{ old_string: 'a', count: true }] }, 'Parameter `edits[0].count` must be an integer, got boolean true.', 'edits[0].count'],
-    [{ options: { limits: { lines: null } } }, 'Parameter `options.limits.lines` must be an integer, got null.', 'options.limits.lines'],
+    [
+      { options: { limits: { lines: true } } },
+      'Parameter `options.limits.lines` must be an integer, got boolean true.',
+      'options.limits.lines',
+    ],
     [{ options: { scale: 'big' } }, 'Parameter `options.scale` must be a number, got the string "big".', 'options.scale'],
     [{ counters: { n_files: 'true' } }, 'Parameter `counters.n_files` must be an integer, got the string "true".', 'counters.n_files'],
     [{ range: [1, 1] }, 'Parameter `range[1]` must be a boolean (true or false), got number 1.', 'range[1]'],

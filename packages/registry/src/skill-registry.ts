@@ -17,10 +17,11 @@ import {
   validateToolName,
 } from '@nexus/core';
 import { DeadlineTimer } from './deadline-timer.js';
+import { dropOptionalNulls } from './drop-optional-nulls.js';
 import { ParameterValidator } from './parameter-validator.js';
 import { RunningCall } from './running-call.js';
 import { checkSchemaShape } from './schema-shape.js';
-import { type DefinitionFormat, type ToolDefinitionByFormat, toToolDefinition } from './tool-definitions.js';
+import { type DefinitionFormat, type ToolDefinitionByFormat, type ToolDefinitionOptions, toToolDefinition } from './tool-definitions.js';
 
 /** Time limit of a call when neither the registry nor the call sets one: a little over `sleep`'s maximum. */
 export const DEFAULT_EXECUTION_TIMEOUT_MS = 3_660_000;
@@ -46,7 +47,7 @@ export interface ExecuteOptions extends Omit<SkillContext, 'extendDeadline'> {
 }
 
 /** Options of {@link SkillRegistry.getDefinitions}. */
-export interface DefinitionOptions<F extends DefinitionFormat> {
+export interface DefinitionOptions<F extends DefinitionFormat> extends ToolDefinitionOptions {
   /** Wire format (default `openai`). */
   format?: F;
 }
@@ -171,10 +172,13 @@ export class SkillRegistry {
     return skill;
   }
 
-  /** Tool definitions of every registered skill, in the given format (default OpenAI). */
+  /**
+   * Tool definitions of every registered skill, in the given format (default OpenAI); with
+   * `strict: true`, in the provider's strict form wherever a tool's schema has one.
+   */
   getDefinitions<F extends DefinitionFormat = 'openai'>(options: DefinitionOptions<F> = {}): ToolDefinitionByFormat[F][] {
     const format = (options.format ?? 'openai') as F;
-    return this.list().map((spec) => toToolDefinition(spec, format));
+    return this.list().map((spec) => toToolDefinition(spec, format, options));
   }
 
   /** Tool definitions of the skills `permissions` enables (disabled and above-level skills left out). */
@@ -185,13 +189,14 @@ export class SkillRegistry {
     const format = (options.format ?? 'openai') as F;
     return this.list()
       .filter((spec) => isToolEnabled(permissions, spec.name, spec.minimumLevel))
-      .map((spec) => toToolDefinition(spec, format));
+      .map((spec) => toToolDefinition(spec, format, options));
   }
 
   /**
-   * Runs a tool through the pipeline: look-up → permission gate → validation (defaults,
-   * coercion, errors naming the parameter) → confirmation where the policy asks → the skill,
-   * with the caller's `signal` and a time limit. Never throws.
+   * Runs a tool through the pipeline: look-up → permission gate → validation (`null` of an
+   * optional parameter read as "not given", defaults, coercion, errors naming the parameter) →
+   * confirmation where the policy asks → the skill, with the caller's `signal` and a time limit.
+   * Never throws.
    */
   async execute(name: string, args: Record<string, unknown> = {}, options: ExecuteOptions = {}): Promise<ToolResult> {
     try {
@@ -201,7 +206,8 @@ export class SkillRegistry {
       }
       const refusal = this.#gate(entry.spec);
       if (refusal) return refusal;
-      const validated = this.#validator.validate(name, entry.spec.parameters, args);
+      const { parameters } = entry.spec;
+      const validated = this.#validator.validate(name, parameters, dropOptionalNulls(parameters, args));
       const outcome = validated instanceof Promise ? await validated : validated;
       if (!outcome.valid) return ToolResult.fail(outcome.message, 'invalid_input', { data: { parameters: outcome.parameters } });
       if (this.services.getPermissions()?.tools[name]?.requiresConfirmation) {
