@@ -1,0 +1,143 @@
+import type { Dirent } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { isWithin } from '@nexus/core';
+import { SKIPPED_DIRECTORIES } from './package-hash.js';
+import { diagnosticAt, FILE_START, type SkillDiagnostic } from './skill-diagnostic.js';
+import type { SkillRoot } from './skill-locations.js';
+
+/** The file that makes a folder a skill package. */
+export const SKILL_FILE_NAME = 'SKILL.md';
+/** How deep below a root packages are looked for. */
+export const MAX_SCAN_DEPTH = 4;
+/** How many directories of one root are read before the scan stops. */
+export const MAX_SCAN_DIRECTORIES = 2_000;
+
+/** A folder holding a `SKILL.md`, found under a root. */
+export interface PackageLocation {
+  /** Real absolute path of the folder. */
+  readonly folder: string;
+  /** The folder's name as found in the root (a symlink's own name). */
+  readonly folderName: string;
+  readonly root: SkillRoot;
+  /** Names of the folder's entries. */
+  readonly entries: readonly string[];
+}
+
+/** What a scan found, and what it could not load or where it stopped. */
+export interface Discovery {
+  readonly locations: PackageLocation[];
+  readonly diagnostics: SkillDiagnostic[];
+}
+
+async function readEntries(directory: string): Promise<Dirent[] | undefined> {
+  try {
+    return await readdir(directory, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+}
+
+async function hasSkillFile(directory: string): Promise<boolean> {
+  return stat(join(directory, SKILL_FILE_NAME)).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function scanRoot(root: SkillRoot, discovery: Discovery): Promise<void> {
+  const rootReal = await realpath(root.path).catch(() => undefined);
+  if (rootReal === undefined) return;
+  const visited = new Set<string>([rootReal]);
+  const queue: { path: string; real: string; name: string; depth: number }[] = [{ path: root.path, real: rootReal, name: '', depth: 0 }];
+  let read = 0;
+  let tooDeep = false;
+  for (let index = 0; index < queue.length; index++) {
+    const directory = queue[index] as (typeof queue)[number];
+    if (read === MAX_SCAN_DIRECTORIES) {
+      discovery.diagnostics.push(
+        diagnosticAt(
+          'warning',
+          root.path,
+          FILE_START,
+          `the scan stopped after ${MAX_SCAN_DIRECTORIES} directories; packages further on were not looked for`,
+        ),
+      );
+      break;
+    }
+    read++;
+    const entries = await readEntries(directory.real);
+    if (!entries) continue;
+    if (directory.depth > 0 && entries.some((entry) => entry.name === SKILL_FILE_NAME)) {
+      discovery.locations.push({ folder: directory.real, folderName: directory.name, root, entries: entries.map((entry) => entry.name) });
+      continue;
+    }
+    for (const entry of entries) {
+      if (SKIPPED_DIRECTORIES.has(entry.name) || !(entry.isDirectory() || entry.isSymbolicLink())) continue;
+      const path = join(directory.path, entry.name);
+      const real = entry.isDirectory() ? join(directory.real, entry.name) : await realpath(path).catch(() => undefined);
+      if (real === undefined || visited.has(real)) continue;
+      if (entry.isSymbolicLink()) {
+        if (
+          !(await stat(real).then(
+            (info) => info.isDirectory(),
+            () => false,
+          ))
+        )
+          continue;
+        if (!isWithin(real, rootReal)) {
+          if (await hasSkillFile(real)) {
+            discovery.diagnostics.push(
+              diagnosticAt('error', path, FILE_START, `refused: the package folder is a symlink to ${real}, outside its root ${root.path}`),
+            );
+          }
+          continue;
+        }
+      }
+      if (directory.depth + 1 > MAX_SCAN_DEPTH) {
+        tooDeep = true;
+        continue;
+      }
+      visited.add(real);
+      queue.push({ path, real, name: entry.name, depth: directory.depth + 1 });
+    }
+  }
+  if (tooDeep) {
+    discovery.diagnostics.push(
+      diagnosticAt('warning', root.path, FILE_START, `the scan stops at depth ${MAX_SCAN_DEPTH}; deeper folders were not looked at`),
+    );
+  }
+}
+
+/**
+ * Finds skill packages — folders holding a `SKILL.md` — under each root, in root order: a
+ * breadth-first scan that skips `.git` and `node_modules`, does not look inside a package,
+ * stops at depth {@link MAX_SCAN_DEPTH} and after {@link MAX_SCAN_DIRECTORIES} directories per
+ * root (with a warning saying so), follows a symlink only when it stays inside its root, and
+ * refuses (an error diagnostic) a symlinked package folder that points outside it. Missing roots
+ * are skipped quietly.
+ */
+export async function discoverSkillPackages(roots: readonly SkillRoot[]): Promise<Discovery> {
+  const discovery: Discovery = { locations: [], diagnostics: [] };
+  const perRoot = await Promise.all(
+    roots.map(async (root) => {
+      const own: Discovery = { locations: [], diagnostics: [] };
+      await scanRoot(root, own);
+      return own;
+    }),
+  );
+  for (const own of perRoot) {
+    discovery.locations.push(...own.locations);
+    discovery.diagnostics.push(...own.diagnostics);
+  }
+  return discovery;
+}
+
+/** The location of one package folder given directly (for `nexus skills check <path>`), as if found in `root`. */
+export async function locatePackage(folder: string, root: SkillRoot): Promise<PackageLocation | undefined> {
+  const real = await realpath(folder).catch(() => undefined);
+  if (real === undefined) return undefined;
+  const entries = await readEntries(real);
+  if (!entries?.some((entry) => entry.name === SKILL_FILE_NAME)) return undefined;
+  return { folder: real, folderName: basename(folder), root, entries: entries.map((entry) => entry.name) };
+}

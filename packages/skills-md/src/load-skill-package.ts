@@ -1,0 +1,274 @@
+import { access, realpath } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isWithin } from '@nexus/core';
+import { type CommandTemplate, CommandTemplateError, compileCommandTemplate } from './command-template.js';
+import { type PackageLocation, SKILL_FILE_NAME } from './discover-skill-packages.js';
+import { readSkillFile, type SkillFile } from './read-skill-file.js';
+import { runScriptHost, SCRIPT_COMMANDS_FILE } from './script-commands.js';
+import { diagnosticAt, FILE_START, type SkillDiagnostic } from './skill-diagnostic.js';
+import { SkillFileError } from './skill-file-error.js';
+import {
+  type CommandCategory,
+  type CommandDefinition,
+  MAX_COMMAND_SECONDS,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_NAME_LENGTH,
+  type ParameterDefinition,
+  PORTABLE_KEYS,
+  type SkillManifest,
+  scriptCommandSchema,
+  skillManifestSchema,
+} from './skill-manifest.js';
+import type { BrokenSkillPackage, PackageCommand, SkillPackage, TrustState } from './skill-package.js';
+import { commandToolName } from './tool-names.js';
+import { matchesTrust, type TrustRecord } from './trust-records.js';
+
+const PORTABLE_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** The name of a package's single `command`. */
+export const SINGLE_COMMAND_NAME = 'run';
+/** How long listing a package's script commands may take. */
+const SCRIPT_LIST_TIMEOUT_MS = 15_000;
+
+/** What loading one package needs besides its location. */
+export interface PackageLoadContext {
+  /** The trust records, by real folder path. */
+  readonly trustRecords: Readonly<Record<string, TrustRecord>>;
+  /** Where script commands are listed from (the working directory). */
+  readonly cwd: string;
+  /** Whether trusted packages' script commands are listed (which runs their module). */
+  readonly listScriptCommands: boolean;
+}
+
+type Collected = { errors: SkillDiagnostic[]; others: SkillDiagnostic[] };
+
+function schemaDiagnostics(skill: SkillFile, issues: readonly { path: readonly PropertyKey[]; message: string }[]): SkillDiagnostic[] {
+  return issues.map((issue) => {
+    const where = issue.path.length === 0 ? '' : `\`${issue.path.map(String).join('.')}\`: `;
+    return diagnosticAt('error', skill.file, skill.locate(issue.path), `${where}${issue.message}`);
+  });
+}
+
+function checkIdentity(skill: SkillFile, manifest: SkillManifest, location: PackageLocation, collected: Collected): string {
+  const name = manifest.name ?? location.folderName;
+  const warn = (path: string[], message: string) => collected.others.push(diagnosticAt('warning', skill.file, skill.locate(path), message));
+  if (manifest.name === undefined) warn([], `no \`name\`; the folder name "${name}" is used (other clients require a name)`);
+  else if (manifest.name !== location.folderName)
+    warn(['name'], `the name "${manifest.name}" differs from the folder name "${location.folderName}"`);
+  if (name.length > MAX_NAME_LENGTH) warn(['name'], `the name is ${name.length} characters; at most ${MAX_NAME_LENGTH} are portable`);
+  else if (manifest.name !== undefined && !PORTABLE_NAME.test(name))
+    warn(['name'], 'portable names are lowercase letters, digits and single hyphens');
+  if (manifest.description.length > MAX_DESCRIPTION_LENGTH)
+    warn(['description'], `the description is ${manifest.description.length} characters; at most ${MAX_DESCRIPTION_LENGTH} are portable`);
+  const unportable = Object.keys(manifest).filter((key) => !PORTABLE_KEYS.has(key));
+  if (unportable.length > 0) {
+    collected.others.push(
+      diagnosticAt(
+        'note',
+        skill.file,
+        skill.locate([unportable[0] as string]),
+        `not portable: other clients reject the key${unportable.length > 1 ? 's' : ''} ${unportable.map((key) => `\`${key}\``).join(', ')}`,
+      ),
+    );
+  }
+  return name;
+}
+
+function commandSeconds(timeout: number | undefined, warn: (message: string) => void): number {
+  if (timeout === undefined) return MAX_COMMAND_SECONDS;
+  if (timeout > MAX_COMMAND_SECONDS)
+    warn(`\`timeout\` ${timeout} s is above the ${MAX_COMMAND_SECONDS} s ceiling; ${MAX_COMMAND_SECONDS} s applies`);
+  return Math.min(timeout, MAX_COMMAND_SECONDS);
+}
+
+function templateCommand(
+  skill: SkillFile,
+  location: PackageLocation,
+  name: string,
+  command: string | undefined,
+  definition: Pick<CommandDefinition, 'command' | 'parameters' | 'timeout' | 'category' | 'description'> & { category: CommandCategory },
+  collected: Collected,
+): PackageCommand | undefined {
+  const path = command === undefined ? [] : ['commands', command];
+  let template: CommandTemplate;
+  try {
+    template = compileCommandTemplate(definition.command, location.folder, definition.parameters);
+  } catch (error) {
+    if (!(error instanceof CommandTemplateError)) throw error;
+    collected.errors.push(diagnosticAt('error', skill.file, skill.locate([...path, 'command']), error.message));
+    return undefined;
+  }
+  for (const parameter of Object.keys(definition.parameters)) {
+    if (!template.parameters.has(parameter))
+      collected.others.push(
+        diagnosticAt(
+          'warning',
+          skill.file,
+          skill.locate([...path, 'parameters', parameter]),
+          `the parameter \`${parameter}\` is not used by the template`,
+        ),
+      );
+  }
+  const timeoutSeconds = commandSeconds(definition.timeout, (message) =>
+    collected.others.push(diagnosticAt('warning', skill.file, skill.locate([...path, 'timeout']), message)),
+  );
+  return {
+    name: command ?? SINGLE_COMMAND_NAME,
+    tool: commandToolName(name, command),
+    description: definition.description ?? '',
+    category: definition.category,
+    parameters: definition.parameters,
+    timeoutSeconds,
+    template,
+  };
+}
+
+function templateCommands(
+  skill: SkillFile,
+  manifest: SkillManifest,
+  location: PackageLocation,
+  name: string,
+  collected: Collected,
+): PackageCommand[] {
+  const commands: (PackageCommand | undefined)[] = [];
+  if (manifest.command !== undefined) {
+    const definition = {
+      command: manifest.command,
+      parameters: manifest.parameters ?? {},
+      timeout: manifest.timeout,
+      category: manifest.category ?? 'general',
+      description: manifest.description,
+    };
+    commands.push(templateCommand(skill, location, name, undefined, definition, collected));
+  }
+  for (const [command, definition] of Object.entries(manifest.commands ?? {})) {
+    commands.push(templateCommand(skill, location, name, command, definition, collected));
+  }
+  return commands.filter((command): command is PackageCommand => command !== undefined);
+}
+
+/** The position node reports for an error in the module, else the file's start. */
+function modulePosition(error: string, module: string): { line: number; column: number } {
+  const match = new RegExp(`${module.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:(\\d+)(?::(\\d+))?`).exec(error);
+  return match ? { line: Number(match[1]), column: Number(match[2] ?? 1) } : FILE_START;
+}
+
+async function scriptCommands(
+  location: PackageLocation,
+  name: string,
+  context: PackageLoadContext,
+  collected: Collected,
+): Promise<PackageCommand[]> {
+  const module = join(location.folder, SCRIPT_COMMANDS_FILE);
+  const fail = (message: string, position = FILE_START) => {
+    collected.errors.push(diagnosticAt('error', module, position, message));
+    return [];
+  };
+  const real = await realpath(module).catch(() => undefined);
+  if (real === undefined || !isWithin(real, location.folder)) return fail('scripts/commands.mjs leads out of the package folder');
+  const { run, answer } = await runScriptHost(real, { mode: 'list' }, { cwd: context.cwd, timeoutMs: SCRIPT_LIST_TIMEOUT_MS });
+  if (run.timedOut) return fail(`listing the script commands took over ${SCRIPT_LIST_TIMEOUT_MS / 1000} s`);
+  if (!answer.ok)
+    return fail(`the module cannot be loaded: ${answer.error.split('\n').slice(0, 4).join(' ')}`, modulePosition(answer.error, real));
+  const commands: PackageCommand[] = [];
+  for (const entry of answer.value as { exportName: string }[]) {
+    const parsed = scriptCommandSchema.safeParse(Object.fromEntries(Object.entries(entry).filter(([key]) => key !== 'exportName')));
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => `${issue.path.length ? `\`${issue.path.join('.')}\`: ` : ''}${issue.message}`);
+      fail(`the export \`${entry.exportName}\` is not a valid command: ${issues.join('; ')}`);
+      continue;
+    }
+    const definition = parsed.data;
+    commands.push({
+      name: definition.name,
+      tool: commandToolName(name, definition.name),
+      description: definition.description,
+      category: definition.category,
+      parameters: definition.parameters as Readonly<Record<string, ParameterDefinition>>,
+      timeoutSeconds: commandSeconds(definition.timeout, (message) =>
+        collected.others.push(diagnosticAt('warning', module, FILE_START, message)),
+      ),
+      script: real,
+    });
+  }
+  return commands;
+}
+
+async function trustOf(location: PackageLocation, context: PackageLoadContext): Promise<TrustState> {
+  if (location.root.scope === 'user') return 'user';
+  const record = context.trustRecords[location.folder];
+  if (!record) return 'untrusted';
+  return (await matchesTrust(location.folder, record)) ? 'trusted' : 'changed';
+}
+
+function duplicateCommands(commands: readonly PackageCommand[], file: string, collected: Collected): void {
+  const seen = new Set<string>();
+  for (const command of commands) {
+    if (seen.has(command.tool)) collected.errors.push(diagnosticAt('error', file, FILE_START, `two commands are named "${command.name}"`));
+    seen.add(command.tool);
+  }
+}
+
+/**
+ * Loads one package: reads and validates its `SKILL.md`, compiles its command templates, works
+ * out its trust and — only when it is trusted, since listing runs the module — lists its script
+ * commands in a child Node process. A package with any error is a {@link BrokenSkillPackage}
+ * carrying every diagnostic (`file:line:col` and the reason); warnings and notes stay with a
+ * package that loads.
+ */
+export async function loadSkillPackage(location: PackageLocation, context: PackageLoadContext): Promise<SkillPackage | BrokenSkillPackage> {
+  const skillFile = join(location.folder, SKILL_FILE_NAME);
+  const broken = (diagnostics: SkillDiagnostic[], name?: string): BrokenSkillPackage => ({
+    ...(name === undefined ? {} : { name }),
+    folder: location.folder,
+    folderName: location.folderName,
+    root: location.root,
+    skillFile,
+    diagnostics,
+  });
+  const real = await realpath(skillFile).catch(() => skillFile);
+  if (!isWithin(real, location.folder))
+    return broken([diagnosticAt('error', skillFile, FILE_START, `SKILL.md is a link out of the package folder (to ${real})`)]);
+  let skill: SkillFile;
+  try {
+    skill = await readSkillFile(skillFile);
+  } catch (error) {
+    if (SkillFileError.isInstance(error)) return broken([error.toDiagnostic()]);
+    throw error;
+  }
+  const parsed = skillManifestSchema.safeParse(skill.frontmatter);
+  const frontmatterName = typeof skill.frontmatter.name === 'string' ? skill.frontmatter.name : undefined;
+  if (!parsed.success) return broken(schemaDiagnostics(skill, parsed.error.issues), frontmatterName);
+  const manifest = parsed.data;
+  const collected: Collected = { errors: [], others: [] };
+  const name = checkIdentity(skill, manifest, location, collected);
+  const trust = await trustOf(location, context);
+  const trusted = trust === 'user' || trust === 'trusted';
+  const commands = templateCommands(skill, manifest, location, name, collected);
+  const hasScripts = await access(join(location.folder, SCRIPT_COMMANDS_FILE)).then(
+    () => true,
+    () => false,
+  );
+  const listScripts = hasScripts && trusted && context.listScriptCommands;
+  if (listScripts) commands.push(...(await scriptCommands(location, name, context, collected)));
+  duplicateCommands(commands, skillFile, collected);
+  if (collected.errors.length > 0) return broken([...collected.errors, ...collected.others], name);
+  return {
+    name,
+    description: manifest.description,
+    folder: location.folder,
+    folderName: location.folderName,
+    root: location.root,
+    skillFile,
+    manifest,
+    trust,
+    trusted,
+    commands,
+    scriptCommands: hasScripts ? (listScripts ? 'listed' : 'not inspected') : 'none',
+    diagnostics: collected.others,
+  };
+}
+
+/** Whether a load result is a package that loaded. */
+export function isLoaded(result: SkillPackage | BrokenSkillPackage): result is SkillPackage {
+  return 'commands' in result;
+}

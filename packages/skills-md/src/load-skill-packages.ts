@@ -1,0 +1,309 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { expectOption, isPositiveNumber, type JsonObject, type SkillContext, type SkillFamily, type ToolResult } from '@nexus/core';
+import { DEFAULT_MAX_OUTPUT_BYTES } from '@nexus/process';
+import { discoverSkillPackages } from './discover-skill-packages.js';
+import { isLoaded, loadSkillPackage } from './load-skill-package.js';
+import { diagnosticAt, FILE_START, type SkillDiagnostic } from './skill-diagnostic.js';
+import { defaultConfigDirectory, defaultStateDirectory, type SkillRoot, skillRoots } from './skill-locations.js';
+import type { BrokenSkillPackage, SkillPackage } from './skill-package.js';
+import { resolveSkillPackage, SkillResolutionError } from './skill-resolution.js';
+import { type SkillErrorType, type SkillOutcome, skillResultData, toSkillToolResult } from './skill-result.js';
+import { skillsMdFamily } from './skills-md-family.js';
+import { readTrustRecords } from './trust-records.js';
+
+/** Where default outputs go, relative to the working directory (seed 003's `mybox/output/`). */
+export const DEFAULT_OUTPUT_DIRECTORY = 'mybox/output';
+
+/** Options of {@link loadSkillPackages}. */
+export interface LoadSkillPackagesOptions {
+  /** The working directory: its project roots are scanned, and commands run in it. */
+  cwd: string;
+  /** Further user roots (trusted), scanned after the others. */
+  roots?: readonly string[];
+  /** Skip the working directory's roots (`.nexus/skills`, `.agents/skills`, `.claude/skills`). Default `false`. */
+  skipProjectRoots?: boolean;
+  /** The user's Nexus config directory (default `$XDG_CONFIG_HOME/nexus`, else `~/.config/nexus`): `skills/` and `templates/` in it. */
+  configDirectory?: string;
+  /** Where trust and usage records are kept (default `$XDG_STATE_HOME/nexus`, else `~/.local/state/nexus`). */
+  stateDirectory?: string;
+  /** The home directory, whose `.agents/skills` is a user root (default `$HOME`). */
+  homeDirectory?: string;
+  /** Where outputs without a path go, relative to the working directory unless absolute (default `mybox/output`). */
+  outputDirectory?: string;
+  /** Cap of each of a command's stdout and stderr, in bytes (default 1 MiB). */
+  maxOutputBytes?: number;
+  /**
+   * Run the script host to list the commands of trusted packages' `scripts/commands.mjs` (default
+   * `true`). Listing runs the module's code, so turn it off where commands cannot run anyway (the
+   * `sandboxed` level); their commands are then left out.
+   */
+  listScriptCommands?: boolean;
+  /** Tool names other families use; a command whose tool would take one is left out with a diagnostic. */
+  reservedToolNames?: Iterable<string>;
+  /** Environment the defaults are read from (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Something that runs tools the way `SkillRegistry.execute` does. */
+export interface ToolExecutor {
+  execute(name: string, args?: Record<string, unknown>, options?: SkillContext): Promise<ToolResult>;
+}
+
+/** What {@link loadSkillPackages} found. */
+export interface LoadedSkillPackages {
+  /** The family to `use`: each trusted package's commands and the `skill` tool. */
+  readonly family: SkillFamily;
+  /** The packages that loaded and are in effect, in root order. */
+  readonly packages: readonly SkillPackage[];
+  /** Packages that could not load, with why. */
+  readonly broken: readonly BrokenSkillPackage[];
+  /** Packages hidden by one of the same name in an earlier root. */
+  readonly shadowed: readonly SkillPackage[];
+  /** Every problem, warning and note, of every package and of the scan. */
+  readonly diagnostics: readonly SkillDiagnostic[];
+  /** The roots scanned, in order. */
+  readonly roots: readonly SkillRoot[];
+  /** Where trust and usage records are kept. */
+  readonly stateDirectory: string;
+  /**
+   * Resolves a name or folder name to its package (loaded or broken); throws a
+   * {@link SkillResolutionError} for none or for two.
+   */
+  resolve(word: string): SkillPackage | BrokenSkillPackage;
+  /**
+   * Runs `<skill>[.<command>]` (seed 003's `@skill args`) through `executor` (a registry using the
+   * family). A word that names no package, names two, a broken package, an untrusted one or a
+   * missing command answers in seed 003's protocol without running anything.
+   */
+  call(executor: ToolExecutor, reference: string, args?: Record<string, unknown>, options?: SkillContext): Promise<ToolResult>;
+}
+
+/** Splits the loaded packages by name: the one in effect, errors for a name taken twice in one root, warnings for shadowed ones. */
+function settleNames(results: readonly (SkillPackage | BrokenSkillPackage)[], roots: readonly SkillRoot[]) {
+  const packages: SkillPackage[] = [];
+  const broken: BrokenSkillPackage[] = results.filter((result) => !isLoaded(result));
+  const shadowed: SkillPackage[] = [];
+  const diagnostics: SkillDiagnostic[] = [];
+  const byName = new Map<string, SkillPackage[]>();
+  for (const result of results) if (isLoaded(result)) byName.set(result.name, [...(byName.get(result.name) ?? []), result]);
+  for (const [name, group] of byName) {
+    const rank = (skillPackage: SkillPackage) => roots.indexOf(skillPackage.root);
+    const first = Math.min(...group.map(rank));
+    const leaders = group.filter((skillPackage) => rank(skillPackage) === first);
+    if (leaders.length > 1) {
+      const folders = leaders.map((skillPackage) => skillPackage.folder).join(' and ');
+      for (const leader of leaders) {
+        const diagnostic = diagnosticAt(
+          'error',
+          leader.skillFile,
+          FILE_START,
+          `two skill packages are named "${name}": ${folders}; neither is loaded`,
+        );
+        broken.push({
+          name,
+          folder: leader.folder,
+          folderName: leader.folderName,
+          root: leader.root,
+          skillFile: leader.skillFile,
+          diagnostics: [diagnostic, ...leader.diagnostics],
+        });
+        diagnostics.push(diagnostic);
+      }
+      continue;
+    }
+    const [leader] = leaders as [SkillPackage];
+    packages.push(leader);
+    for (const hidden of group.filter((skillPackage) => skillPackage !== leader)) {
+      shadowed.push(hidden);
+      const which = leader.root.scope === 'project' && hidden.root.scope === 'user' ? 'project skill' : 'skill';
+      diagnostics.push(
+        diagnosticAt(
+          'warning',
+          leader.skillFile,
+          FILE_START,
+          `this ${which} "${name}" (${leader.folder}) shadows the one in ${hidden.folder}`,
+        ),
+      );
+    }
+  }
+  const order = (item: { root: SkillRoot; folder: string }) => roots.indexOf(item.root);
+  packages.sort((a, b) => order(a) - order(b) || a.name.localeCompare(b.name));
+  return { packages, broken, shadowed, diagnostics };
+}
+
+function normalizeOptions(options: LoadSkillPackagesOptions) {
+  const {
+    cwd,
+    roots = [],
+    skipProjectRoots = false,
+    env = process.env,
+    outputDirectory = DEFAULT_OUTPUT_DIRECTORY,
+  } = options ?? ({} as LoadSkillPackagesOptions);
+  expectOption(typeof cwd === 'string' && cwd.startsWith('/'), 'cwd', 'an absolute path', cwd);
+  expectOption(Array.isArray(roots) && roots.every((root) => typeof root === 'string'), 'roots', 'an array of paths', roots);
+  expectOption(typeof outputDirectory === 'string' && outputDirectory !== '', 'outputDirectory', 'a path', outputDirectory);
+  const {
+    configDirectory = defaultConfigDirectory(env),
+    stateDirectory = defaultStateDirectory(env),
+    homeDirectory = env.HOME || homedir(),
+  } = options;
+  for (const [name, value] of Object.entries({ configDirectory, stateDirectory, homeDirectory })) {
+    expectOption(typeof value === 'string' && value.startsWith('/'), name, 'an absolute path', value);
+  }
+  const { maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES, listScriptCommands = true, reservedToolNames = [] } = options;
+  expectOption(isPositiveNumber(maxOutputBytes), 'maxOutputBytes', 'a positive number', maxOutputBytes);
+  expectOption(typeof listScriptCommands === 'boolean', 'listScriptCommands', 'a boolean', listScriptCommands);
+  return {
+    cwd,
+    roots,
+    skipProjectRoots,
+    configDirectory,
+    stateDirectory,
+    homeDirectory,
+    outputDirectory,
+    maxOutputBytes,
+    listScriptCommands,
+    reservedToolNames: new Set(reservedToolNames),
+  };
+}
+
+function answer(
+  skill: string,
+  command: string,
+  errorType: SkillErrorType,
+  summary: string,
+  data: JsonObject,
+  recoverable: boolean,
+): ToolResult {
+  const outcome: SkillOutcome = {
+    state: errorType === 'ParamMissing' ? 'pending' : 'error',
+    skill,
+    command,
+    errorType,
+    recoverable,
+    data,
+    summary,
+    seconds: 0,
+  };
+  return toSkillToolResult(outcome, skillResultData(outcome));
+}
+
+/**
+ * Finds, loads and checks the skill packages of the roots (§1): project roots of `cwd` first,
+ * then the user's, then `roots`. Every package that cannot load is reported in `diagnostics` and
+ * `broken` (never dropped in silence); a project package shadows a user package of the same name
+ * (a warning names both), two of one name in one root are both refused. Project packages are
+ * untrusted until `nexus skills trust` recorded them (§7): their commands are left out, their
+ * instructions marked. Resolves with the family and all the rest; rejects only on invalid options.
+ */
+export async function loadSkillPackages(options: LoadSkillPackagesOptions): Promise<LoadedSkillPackages> {
+  const settings = normalizeOptions(options);
+  const roots = skillRoots(settings).filter((root) => !(settings.skipProjectRoots && root.scope === 'project'));
+  const [discovery, trustRecords] = await Promise.all([discoverSkillPackages(roots), readTrustRecords(settings.stateDirectory)]);
+  const context = { trustRecords, cwd: settings.cwd, listScriptCommands: settings.listScriptCommands };
+  const results = await Promise.all(discovery.locations.map((location) => loadSkillPackage(location, context)));
+  const { packages, broken, shadowed, diagnostics: naming } = settleNames(results, roots);
+  const runtime = {
+    outputDirectory: settings.outputDirectory,
+    stateDirectory: settings.stateDirectory,
+    templatesDirectory: join(settings.configDirectory, 'templates'),
+    maxOutputBytes: settings.maxOutputBytes,
+  };
+  const { family, diagnostics: familyDiagnostics } = skillsMdFamily(packages, runtime, settings.reservedToolNames);
+  const diagnostics = [
+    ...discovery.diagnostics,
+    ...results.flatMap((result) => result.diagnostics),
+    ...naming.filter((diagnostic) => diagnostic.severity !== 'error'),
+    ...naming.filter((diagnostic) => diagnostic.severity === 'error'),
+    ...familyDiagnostics,
+  ];
+  const all = [...packages, ...broken];
+  const resolve = (word: string) => resolveSkillPackage(all, word);
+  return {
+    family,
+    packages,
+    broken,
+    shadowed,
+    diagnostics,
+    roots,
+    stateDirectory: settings.stateDirectory,
+    resolve,
+    async call(executor, reference, args = {}, callOptions = {}) {
+      let target: SkillPackage | BrokenSkillPackage;
+      let commandName: string | undefined;
+      try {
+        target = resolve(reference);
+      } catch (error) {
+        const dot = reference.lastIndexOf('.');
+        if (dot <= 0 || !SkillResolutionError.isInstance(error) || error.folders.length > 0) return resolutionAnswer(reference, error);
+        try {
+          target = resolve(reference.slice(0, dot));
+          commandName = reference.slice(dot + 1);
+        } catch (inner) {
+          return resolutionAnswer(reference, inner);
+        }
+      }
+      const skill = target.name ?? target.folderName;
+      if (!isLoaded(target)) {
+        const reasons = target.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').map((diagnostic) => diagnostic.message);
+        return answer(
+          skill,
+          commandName ?? '',
+          'MetadataMissing',
+          `SKILL.md is broken: ${reasons.join('; ')}`,
+          { folder: target.folder, problems: reasons },
+          false,
+        );
+      }
+      if (!target.trusted) {
+        return answer(
+          skill,
+          commandName ?? '',
+          'Untrusted',
+          `the project skill is not trusted; run \`nexus skills trust ${skill}\` after checking it`,
+          { folder: target.folder },
+          false,
+        );
+      }
+      const names = target.commands.map((command) => command.name);
+      const command =
+        commandName === undefined && target.commands.length === 1
+          ? target.commands[0]
+          : target.commands.find((candidate) => candidate.name === commandName);
+      if (!command && commandName === undefined) {
+        return answer(
+          skill,
+          '',
+          'ParamMissing',
+          `${skill} has ${names.length ? `the commands ${names.join(', ')}; name one as ${skill}.<command>` : 'no commands'}`,
+          { required: ['command'], optional: names },
+          true,
+        );
+      }
+      if (!command)
+        return answer(
+          skill,
+          commandName ?? '',
+          'SkillNotFound',
+          `${skill} has no command "${commandName}" (commands: ${names.join(', ') || 'none'})`,
+          { commands: names },
+          true,
+        );
+      return executor.execute(command.tool, args, callOptions);
+    },
+  };
+}
+
+function resolutionAnswer(reference: string, error: unknown): ToolResult {
+  if (!SkillResolutionError.isInstance(error)) throw error;
+  const ambiguous = error.folders.length > 1;
+  return answer(
+    reference,
+    '',
+    ambiguous ? 'ParamInvalid' : 'SkillNotFound',
+    error.message.replace(/\.$/, ''),
+    { folders: [...error.folders] },
+    true,
+  );
+}

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { JsonValue } from '@nexus/core';
+import { type RunOptions, type RunResult, runProcess } from '@nexus/process';
+import { SCRIPT_HOST_SOURCE } from './script-host.js';
+import type { CommandCategory, ParameterType } from './skill-manifest.js';
+
+/** Where a package's script commands live, relative to its folder. */
+export const SCRIPT_COMMANDS_FILE = join('scripts', 'commands.mjs');
+
+/** A parameter of a script command, as in `SKILL.md` (§3). */
+export interface SkillCommandParameter {
+  type?: ParameterType;
+  required?: boolean;
+  description?: string;
+  enum?: readonly (string | number | boolean)[];
+  default?: string | number | boolean;
+  allow_dash?: boolean;
+}
+
+/** What a script command says about itself. */
+export interface SkillCommandSpec {
+  /** The command's name (the tool is `<skill>__<name>`). */
+  name: string;
+  /** Written for an LLM. */
+  description: string;
+  /** `read` / `view` change nothing, `write` / `workflow` may destroy (and ask first), `general` (default) neither. */
+  category?: CommandCategory;
+  parameters?: Record<string, SkillCommandParameter>;
+  /** Seconds before the command is stopped (at most 60, the default). */
+  timeout?: number;
+}
+
+/** A script command: its spec and what it does. `run` may be async; it returns text or JSON. */
+export interface SkillCommand<Args = Record<string, unknown>> extends SkillCommandSpec {
+  run(args: Args): unknown;
+}
+
+/**
+ * Defines a script command for a package's `scripts/commands.mjs`, with types. A plain object of
+ * the same shape works just as well, so a package needs no dependency:
+ *
+ * ```ts
+ * export const greet = defineSkillCommand({ name: 'greet', description: 'Greets someone.', parameters: { who: { required: true } } },
+ *   ({ who }) => `hello ${who}`);
+ * ```
+ */
+export function defineSkillCommand<Args = Record<string, unknown>>(
+  spec: SkillCommandSpec,
+  run: (args: Args) => unknown,
+): SkillCommand<Args> {
+  return { ...spec, run };
+}
+
+/** What the host program answered, or why there is no answer. */
+export type ScriptAnswer = { ok: true; value: JsonValue; output: string } | { ok: false; error: string; output: string };
+
+/** The answer the host printed after `marker`, and what the command printed before it. */
+function readAnswer(run: RunResult, marker: string): ScriptAnswer {
+  const at = run.stdout.lastIndexOf(`\n${marker}`);
+  if (at === -1) {
+    const reason = run.truncated ? 'its output passed the size limit before it answered' : 'it ended without answering';
+    return { ok: false, error: `${reason}${run.stderr ? `:\n${run.stderr}` : ''}`, output: run.stdout };
+  }
+  const output = run.stdout.slice(0, at);
+  try {
+    const answer = JSON.parse(run.stdout.slice(at + marker.length + 1)) as {
+      ok: boolean;
+      error?: string;
+      result?: JsonValue;
+      commands?: JsonValue;
+    };
+    if (answer.ok) return { ok: true, value: (answer.result ?? answer.commands ?? null) as JsonValue, output };
+    return { ok: false, error: answer.error ?? 'unknown error', output };
+  } catch {
+    return { ok: false, error: 'its answer could not be read', output };
+  }
+}
+
+/** Options of a script host run: those of `runProcess`, less the input. */
+export type ScriptRunOptions = Omit<RunOptions, 'input'>;
+
+/**
+ * Runs the host program in a child Node process through the process runner: `list` answers the
+ * module's command definitions, `run` runs one command with `args` (JSON on stdin) and answers
+ * its result. The run (exit code, timeout, output) comes back with the answer.
+ */
+export async function runScriptHost(
+  modulePath: string,
+  request: { mode: 'list' } | { mode: 'run'; command: string; args: Record<string, unknown> },
+  options: ScriptRunOptions,
+): Promise<{ run: RunResult; answer: ScriptAnswer }> {
+  const marker = `nexus-skill-answer-${randomBytes(12).toString('hex')}:`;
+  const command = request.mode === 'run' ? request.command : '';
+  const input = request.mode === 'run' ? JSON.stringify(request.args) : '';
+  const run = await runProcess(
+    process.execPath,
+    ['--input-type=module', '--eval', SCRIPT_HOST_SOURCE, '--', modulePath, request.mode, command, marker],
+    { ...options, input },
+  );
+  return { run, answer: readAnswer(run, marker) };
+}

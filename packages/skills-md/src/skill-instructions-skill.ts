@@ -1,0 +1,76 @@
+import { defineSkill, type SkillSpec, ToolResult } from '@nexus/core';
+import { listPackageFiles } from './package-hash.js';
+import { readSkillFile } from './read-skill-file.js';
+import type { SkillPackage } from './skill-package.js';
+import { resolveSkillPackage } from './skill-resolution.js';
+
+/** The instructions tool's name. */
+export const SKILL_TOOL_NAME = 'skill';
+const MAX_LISTED_FILES = 200;
+
+/** Arguments of the `skill` tool. */
+export interface SkillInstructionsArguments {
+  /** A skill's name or folder name. */
+  name: string;
+}
+
+function describeTrust(skillPackage: SkillPackage): string {
+  if (skillPackage.trusted) return '';
+  const why = skillPackage.trust === 'changed' ? 'changed since it was trusted' : 'not trusted yet';
+  return ` [untrusted project skill, ${why}: its commands are off until the user runs \`nexus skills trust ${skillPackage.name}\`]`;
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+/**
+ * The `skill` tool (§8): `name` is one of the packages (by name or folder name); it answers the
+ * package's instructions — the `SKILL.md` body, read afresh — inside `<skill_content name="…">`,
+ * with the folder and the list of its other files (not their contents). Level `sandboxed`: it only
+ * reads what the user installed or the project brought, and marks untrusted project skills.
+ */
+export function skillInstructionsSkill(packages: readonly SkillPackage[]): SkillSpec {
+  const words = [...new Set(packages.flatMap((skillPackage) => [skillPackage.name, skillPackage.folderName]))];
+  const listing = packages
+    .map((skillPackage) => `- ${skillPackage.name}: ${skillPackage.description}${describeTrust(skillPackage)}`)
+    .join('\n');
+  return defineSkill<SkillInstructionsArguments>({
+    name: SKILL_TOOL_NAME,
+    description:
+      'Load the instructions of an installed skill package before doing a task it covers: they say how to do it and which of its commands (tools named after the skill) to use.\n' +
+      `Available skills:\n${listing}`,
+    parameters: {
+      type: 'object',
+      properties: { name: { type: 'string', enum: words, description: 'The skill to load, by name.' } },
+      required: ['name'],
+      additionalProperties: false,
+    },
+    readOnly: true,
+    destructive: false,
+    create: () => async (args) => {
+      const skillPackage = resolveSkillPackage(packages, args.name);
+      const { body } = await readSkillFile(skillPackage.skillFile);
+      const files = (await listPackageFiles(skillPackage.folder)).filter((file) => file !== 'SKILL.md');
+      const shown = files.slice(0, MAX_LISTED_FILES).map((file) => `- ${file}`);
+      if (files.length > MAX_LISTED_FILES) shown.push(`- … and ${files.length - MAX_LISTED_FILES} more`);
+      const trust = describeTrust(skillPackage).trim();
+      const text = [
+        `<skill_content name="${escapeAttribute(skillPackage.name)}">`,
+        body.trim(),
+        '</skill_content>',
+        '',
+        `Folder: ${skillPackage.folder}`,
+        ...(trust ? [trust] : []),
+        ...(shown.length ? ['Other files (read them when the instructions point to them):', ...shown] : []),
+      ].join('\n');
+      return ToolResult.ok(text, {
+        skill: skillPackage.name,
+        folder: skillPackage.folder,
+        trusted: skillPackage.trusted,
+        files,
+        commands: skillPackage.trusted ? skillPackage.commands.map((command) => command.tool) : [],
+      });
+    },
+  });
+}

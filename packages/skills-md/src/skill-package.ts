@@ -1,0 +1,69 @@
+import type { CommandTemplate } from './command-template.js';
+import type { SkillDiagnostic } from './skill-diagnostic.js';
+import type { SkillRoot } from './skill-locations.js';
+import type { CommandCategory, SkillManifest } from './skill-manifest.js';
+import type { ParameterDefinitions } from './skill-parameters.js';
+
+/** How far a package is trusted to run its commands (§7). */
+export type TrustState =
+  /** Under a user root: trusted. */
+  | 'user'
+  /** A project package the user trusted, unchanged since. */
+  | 'trusted'
+  /** A project package never trusted. */
+  | 'untrusted'
+  /** A project package that changed since it was trusted. */
+  | 'changed';
+
+/** One command of a package: a template (§3) or a script command (§5). */
+export interface PackageCommand {
+  /** The command's name (`run` for a package's single `command`). */
+  readonly name: string;
+  /** Its tool: `<skill>` or `<skill>__<command>`. */
+  readonly tool: string;
+  readonly description: string;
+  readonly category: CommandCategory;
+  readonly parameters: ParameterDefinitions;
+  /** At most 60. */
+  readonly timeoutSeconds: number;
+  /** The compiled template of a template command. */
+  readonly template?: CommandTemplate;
+  /** The module of a script command. */
+  readonly script?: string;
+}
+
+/** A package that loaded. */
+export interface SkillPackage {
+  /** The skill's name (the frontmatter's `name`, else the folder's). */
+  readonly name: string;
+  readonly description: string;
+  /** Real absolute path of the folder. */
+  readonly folder: string;
+  /** The folder's name in its root. */
+  readonly folderName: string;
+  readonly root: SkillRoot;
+  /** Absolute path of its `SKILL.md`. */
+  readonly skillFile: string;
+  readonly manifest: SkillManifest;
+  readonly trust: TrustState;
+  /** Whether its commands are offered: a user package, or a project package trusted and unchanged. */
+  readonly trusted: boolean;
+  /** Its commands; for an untrusted package, only those of `SKILL.md` (its scripts are not run to list them). */
+  readonly commands: readonly PackageCommand[];
+  /** Whether it has `scripts/commands.mjs`, and whether its commands were listed. */
+  readonly scriptCommands: 'none' | 'listed' | 'not inspected';
+  /** Its warnings and notes (a package with errors does not load). */
+  readonly diagnostics: readonly SkillDiagnostic[];
+}
+
+/** A package that could not load, and why. */
+export interface BrokenSkillPackage {
+  /** The name its frontmatter gave, when it could be read. */
+  readonly name?: string;
+  readonly folder: string;
+  readonly folderName: string;
+  readonly root: SkillRoot;
+  readonly skillFile: string;
+  /** Its problems; at least one is an error. */
+  readonly diagnostics: readonly SkillDiagnostic[];
+}
