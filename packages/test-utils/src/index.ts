@@ -11,6 +11,19 @@ export {
   standInArtifactsZip,
   startGitLabStandIn,
 } from './gitlab-server.js';
+export {
+  type LlmAnswerStep,
+  type LlmErrorStep,
+  type LlmRequestBody,
+  type LlmRequestRecord,
+  type LlmResponder,
+  type LlmStandIn,
+  type LlmStep,
+  type LlmToolCall,
+  type LlmUsage,
+  startLlmStandIn,
+} from './llm-stand-in.js';
+export { findOpenAiStrictSchemaProblems } from './llm-stand-in-strict-schema.js';
 export type { SymlinkFarm } from './symlink-farm.js';
 export { createSymlinkFarm } from './symlink-farm.js';
 export type { TestDir, Tree, TreeEntry } from './temp-dir.js';
