@@ -1,4 +1,5 @@
 import { defineSkill, InvalidOptionError, type JsonSchemaObject, ToolResult } from '@nexus/core';
+import { findOpenAiStrictSchemaProblems } from '@nexus/test-utils';
 import { describe, expect, it } from 'vitest';
 import { SkillRegistry } from './index.js';
 import { toStrictSchema } from './strict-schema.js';
@@ -15,10 +16,11 @@ const listing: JsonSchemaObject = {
   additionalProperties: false,
 };
 
-/** The OpenAI form, failing the test when there is none. */
+/** The OpenAI form, failing the test when there is none or OpenAI would refuse it. */
 function openAi(schema: JsonSchemaObject): { schema: Record<string, unknown>; rules: readonly string[] } {
   const strict = toStrictSchema(schema, 'openai');
   expect(strict, 'a strict form').toBeDefined();
+  expect(findOpenAiStrictSchemaProblems(strict?.schema)).toEqual([]);
   return strict as { schema: Record<string, unknown>; rules: readonly string[] };
 }
 

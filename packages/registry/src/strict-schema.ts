@@ -12,26 +12,13 @@ export interface StrictSchema {
   readonly rules: readonly string[];
 }
 
-/** Keywords said in the description instead, unless the dialect keeps them. */
+/** Keywords said in the description instead, unless the dialect keeps them: limits by the type they apply to, and annotations. */
 const DESCRIBED = new Set([
-  'default',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'format',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'minProperties',
-  'maxProperties',
-  'dependentRequired',
-  'examples',
-  'deprecated',
+  ...['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  ...['minLength', 'maxLength', 'pattern', 'format'],
+  ...['minItems', 'maxItems', 'uniqueItems'],
+  ...['minProperties', 'maxProperties', 'dependentRequired'],
+  ...['default', 'examples', 'deprecated'],
 ]);
 /** Annotations that tell a model nothing it needs, and `propertyNames`, moot once objects are closed. */
 const DROPPED = new Set(['title', '$comment', '$schema', '$id', 'readOnly', 'writeOnly', 'propertyNames']);
@@ -137,12 +124,14 @@ function describeConstraints(node: SchemaNode, dialect: DialectRules): string[] 
   return notes.filter((note): note is string => note !== undefined);
 }
 
-/** The description with the notes added in parentheses, before a closing full stop. */
+/** The description with the notes added in parentheses before a closing full stop, or into its closing parentheses. */
 function withNotes(description: unknown, notes: string[]): unknown {
   if (notes.length === 0) return description;
   const text = notes.join('; ');
   if (typeof description !== 'string' || description === '') return text;
-  return description.endsWith('.') ? `${description.slice(0, -1)} (${text}).` : `${description} (${text})`;
+  const stop = description.endsWith('.') ? '.' : '';
+  const body = description.slice(0, description.length - stop.length);
+  return body.endsWith(')') ? `${body.slice(0, -1)}; ${text})${stop}` : `${body} (${text})${stop}`;
 }
 
 function typesOf(node: SchemaNode): string[] {
