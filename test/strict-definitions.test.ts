@@ -1,6 +1,8 @@
 // Every built-in tool's strict definitions in both dialects, pinned as files so that a change to a
 // schema or to the conversion shows in review, and checked against OpenAI's strict-mode rules. A
-// repository check, because it spans the registry and every family (DESIGN §1).
+// repository check, because it spans the registry and every family (DESIGN §1). After changing a
+// skill's description or parameters, review and rewrite the snapshots:
+//   npx vitest run --project repository test/strict-definitions.test.ts -u
 import { SkillRegistry, utilitySkills } from '@nexus/registry';
 import { createTestAgent } from '@nexus/registry/testing';
 import { execSkills } from '@nexus/skills-exec';

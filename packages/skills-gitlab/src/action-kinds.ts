@@ -16,6 +16,7 @@ export const READ_ONLY_ACTIONS: ReadonlySet<string> = new Set([
   'browse',
   'list-protected',
   'list-user-lists',
+  'get-user-list',
   'list-cadences',
   'issues',
   'merge-requests',

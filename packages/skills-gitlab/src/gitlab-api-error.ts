@@ -1,4 +1,4 @@
-import { type ErrorOptions, NexusError, type ToolErrorKind } from '@nexus/core';
+import { type ErrorOptions, type JsonObject, NexusError, type ToolErrorKind } from '@nexus/core';
 
 const MAX_MESSAGE_CHARS = 500;
 
@@ -74,4 +74,19 @@ export class GitLabApiError extends NexusError {
     const detail = oneLine(messageFromBody(body));
     return new GitLabApiError(`GitLab API error ${status} (${hint})${detail ? `: ${detail}` : '.'}`, { status });
   }
+}
+
+/**
+ * The error of a follow-up request that failed after a first change went through (a release
+ * after its tag, a board's label scope after the board): it says both, keeps what was made as
+ * `data`, and is not recoverable — repeating the call would make the first change again.
+ */
+export function followUpFailed(done: string, followUp: string, error: unknown, data: Record<string, unknown>): GitLabApiError {
+  return new GitLabApiError(`${done}, but ${followUp} failed: ${(error as Error).message}`, {
+    status: GitLabApiError.isInstance(error) ? error.status : 0,
+    kind: 'execution_failed',
+    recoverable: false,
+    cause: error,
+    data: data as JsonObject,
+  });
 }

@@ -272,7 +272,7 @@ describe('errors and redirects', () => {
 
   it('refuses downloads larger than the limit', async () => {
     server.route('GET', '/projects/:project/jobs/:id/trace', () => ({ status: 200, body: 'x'.repeat(200_000) }));
-    const error = await failure(client().download({ path: '/projects/g%2Fp/jobs/1/trace' }, undefined, 1_000));
+    const error = await failure(client().download({ path: '/projects/g%2Fp/jobs/1/trace' }, undefined, { maxBytes: 1_000 }));
     expect(error.message).toBe('The download is larger than the limit of 1000 bytes.');
   });
 });

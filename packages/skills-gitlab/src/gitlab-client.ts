@@ -14,14 +14,32 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** A query parameter value; `undefined` and `null` are left out, lists are joined with commas. */
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
 
-/** One request to the GitLab REST API, relative to `{url}/api/v4`. */
+/** One request to GitLab: REST, relative to `{url}/api/v4`, or a GraphQL operation (see {@link graphqlRequest}). */
 export interface GitLabRequest {
   method: HttpMethod;
-  /** Path starting with `/`, every variable segment already encoded. */
+  /** Path starting with `/`, every variable segment already encoded (`''` for GraphQL). */
   path: string;
   query?: Record<string, QueryValue>;
   /** JSON body of a POST or PUT; omitted when there are no fields. */
   body?: JsonObject;
+  /** `graphql`: POST the body to `{url}/api/graphql` (token as `Authorization: Bearer`); default `rest`. */
+  api?: 'rest' | 'graphql';
+}
+
+/** A GraphQL operation for {@link GitLabClient.graphql} and change plans: a POST of `{query, variables}` to `/api/graphql`. */
+export function graphqlRequest(query: string, variables: JsonObject = {}): GitLabRequest {
+  return { method: 'POST', path: '', api: 'graphql', body: { query, variables } };
+}
+
+/** Options of {@link GitLabClient.download}. */
+export interface DownloadOptions {
+  /** Largest body accepted, in bytes (default: the `maxDownloadBytes` setting). */
+  maxBytes?: number;
+  /**
+   * Follow redirects (artifact downloads, which object storage serves elsewhere): up to
+   * {@link MAX_REDIRECTS} hops, only to `https` targets, and without the token or any other credential.
+   */
+  followRedirects?: boolean;
 }
 
 /** The parts of a response the client hands back. */
@@ -35,10 +53,17 @@ const USER_AGENT = 'nexus-skills-gitlab';
 const RATE_LIMIT_FALLBACK_MS = 5_000;
 const MAX_PAGE_SIZE = 100;
 const BACKOFF_FACTOR = 1.5;
+/** Hops an artifact download may take to reach its storage. */
+const MAX_REDIRECTS = 5;
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 function header(headers: RawResponse['headers'], name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400;
 }
 
 function isSafeToRepeat(method: HttpMethod): boolean {
@@ -61,9 +86,10 @@ function nextFromLink(link: string | undefined): URLSearchParams | undefined {
 
 /**
  * A client for one configured GitLab instance, on `got`: `PRIVATE-TOKEN` authentication,
- * GitLab pagination, time limits, retries only where repeating is harmless, and errors as
- * {@link GitLabApiError}s. Requests only ever go to the instance's own origin; redirects are
- * never followed, so the token cannot be carried anywhere else.
+ * GitLab pagination, time limits, retries only where repeating is harmless, GraphQL at
+ * `/api/graphql` (`Authorization: Bearer`), and errors as {@link GitLabApiError}s. Requests with
+ * the token only ever go to the instance's own origin and never follow redirects; only artifact
+ * downloads follow them, to `https` targets and without any credential.
  */
 export class GitLabClient {
   /** Instance name. */
@@ -120,7 +146,8 @@ export class GitLabClient {
   }
 
   /** The full URL of a request, as it would be sent. */
-  urlFor(request: Pick<GitLabRequest, 'path' | 'query'>): URL {
+  urlFor(request: Pick<GitLabRequest, 'path' | 'query' | 'api'>): URL {
+    if (request.api === 'graphql') return new URL(`${this.instance.url}/api/graphql`);
     const url = new URL(`${this.apiUrl}${request.path}`);
     for (const [key, value] of Object.entries(request.query ?? {})) {
       if (value === undefined || value === null) continue;
@@ -134,8 +161,24 @@ export class GitLabClient {
 
   /** Sends a request and returns its parsed JSON body (`undefined` for an empty body). */
   async request<T = JsonValue>(request: GitLabRequest, signal?: AbortSignal): Promise<T> {
-    const response = await this.#withRetries(request.method, this.urlFor(request), request.body, signal);
+    const response = await this.#withRetries(request.method, this.urlFor(request), request.body, signal, request.api);
     return this.#json(response) as T;
+  }
+
+  /**
+   * Runs a GraphQL operation (a request made by {@link graphqlRequest}) and returns its `data`.
+   * GraphQL reports most failures with status 200 and an `errors` list; those throw a
+   * {@link GitLabApiError} carrying GitLab's messages.
+   */
+  async graphql<T = JsonObject>(request: GitLabRequest, signal?: AbortSignal): Promise<T> {
+    const answer = (await this.request<{ data?: T | null; errors?: Array<{ message?: string }> }>(request, signal)) ?? {};
+    const messages = (answer.errors ?? []).map((error) => error.message ?? JSON.stringify(error));
+    if (messages.length > 0) {
+      const notFound = messages.some((message) => /does not exist or you don't have permission/i.test(message));
+      throw new GitLabApiError(`GitLab GraphQL error: ${messages.join('; ')}`, { status: notFound ? 404 : 0 });
+    }
+    if (!answer.data) throw new GitLabApiError('GitLab answered the GraphQL request without data.', { status: 0 });
+    return answer.data;
   }
 
   /**
@@ -147,7 +190,7 @@ export class GitLabClient {
     const items: T[] = [];
     let pageQuery: Record<string, QueryValue> = { ...query, per_page: perPage, page: 1 };
     while (items.length < limit) {
-      const response = await this.#withRetries('GET', this.urlFor({ path, query: pageQuery }), undefined, signal);
+      const response = await this.#withRetries('GET', this.urlFor({ path, query: pageQuery }), undefined, signal, 'rest');
       const page = this.#json(response);
       if (!Array.isArray(page))
         throw new GitLabApiError(`GitLab answered ${path} with something other than a list.`, { status: response.status });
@@ -174,14 +217,42 @@ export class GitLabClient {
    * GETs a binary body (an artifact archive, a job log) in one attempt, refusing bodies larger
    * than `maxBytes`. Error statuses throw a {@link GitLabApiError} carrying the status.
    */
-  async download(
-    request: Pick<GitLabRequest, 'path' | 'query'>,
-    signal?: AbortSignal,
-    maxBytes = this.settings.maxDownloadBytes,
-  ): Promise<Buffer> {
-    const response = await this.#attempt('GET', this.urlFor(request), undefined, signal, maxBytes);
+  async download(request: Pick<GitLabRequest, 'path' | 'query'>, signal?: AbortSignal, options: DownloadOptions = {}): Promise<Buffer> {
+    const { maxBytes = this.settings.maxDownloadBytes, followRedirects = false } = options;
+    let response = await this.#attempt('GET', this.urlFor(request), undefined, signal, maxBytes);
+    let from = this.urlFor(request);
+    for (let hop = 0; followRedirects && isRedirect(response.status); hop++) {
+      if (hop === MAX_REDIRECTS) {
+        throw new GitLabApiError(`The download was redirected more than ${MAX_REDIRECTS} times.`, {
+          status: response.status,
+          recoverable: false,
+        });
+      }
+      from = this.#redirectTarget(from, header(response.headers, 'location'));
+      response = await this.#attempt('GET', from, undefined, signal, maxBytes, 'none');
+    }
     this.#check(response);
     return response.body;
+  }
+
+  /** Where a download redirect points, if it may be followed: `https` only (plus `http` on loopback when the settings allow it for tests). */
+  #redirectTarget(from: URL, location: string | undefined): URL {
+    if (!location || !URL.canParse(location, from.href)) {
+      throw new GitLabApiError('GitLab redirected the download without a usable Location.', { status: 0, recoverable: false });
+    }
+    const target = new URL(location, from);
+    const loopbackForTests = this.settings.allowLoopbackHttpRedirects && target.protocol === 'http:' && LOOPBACK_HOSTS.has(target.hostname);
+    if (target.protocol !== 'https:' && !loopbackForTests) {
+      throw new GitLabApiError(
+        `Refusing to follow the download redirect to ${target.protocol}//${target.host}: only https targets are followed.`,
+        {
+          status: 0,
+          kind: 'forbidden',
+          recoverable: false,
+        },
+      );
+    }
+    return target;
   }
 
   #json(response: RawResponse): JsonValue | undefined {
@@ -197,7 +268,7 @@ export class GitLabClient {
 
   #check(response: RawResponse): void {
     const { status } = response;
-    if (status >= 300 && status < 400) {
+    if (isRedirect(status)) {
       const location = header(response.headers, 'location');
       const where = location
         ? ` to ${URL.canParse(location, this.origin) ? new URL(location, this.origin).origin : 'another address'}`
@@ -211,13 +282,20 @@ export class GitLabClient {
     if (status >= 400) throw GitLabApiError.fromResponse(status, response.body.toString('utf8'));
   }
 
-  async #withRetries(method: HttpMethod, url: URL, body: JsonObject | undefined, signal: AbortSignal | undefined): Promise<RawResponse> {
+  async #withRetries(
+    method: HttpMethod,
+    url: URL,
+    body: JsonObject | undefined,
+    signal: AbortSignal | undefined,
+    api: GitLabRequest['api'],
+  ): Promise<RawResponse> {
     const { retries, retryDelayMs, maxRetryAfterSeconds } = this.settings;
+    const credentials = api === 'graphql' ? 'bearer' : 'private-token';
     for (let attempt = 0; ; attempt++) {
       const backoff = retryDelayMs * BACKOFF_FACTOR ** attempt;
       let response: RawResponse;
       try {
-        response = await this.#attempt(method, url, body, signal);
+        response = await this.#attempt(method, url, body, signal, undefined, credentials);
       } catch (error) {
         const canRetry = GitLabApiError.isInstance(error) && error.kind === 'timeout' && isSafeToRepeat(method) && attempt < retries;
         if (!canRetry) throw error;
@@ -258,13 +336,20 @@ export class GitLabClient {
     body: JsonObject | undefined,
     signal: AbortSignal | undefined,
     maxBytes?: number,
+    credentials: 'private-token' | 'bearer' | 'none' = 'private-token',
   ): Promise<RawResponse> {
     if (signal?.aborted) throw new CancelledError('The GitLab request was cancelled.');
-    const token = await this.token();
-    if (!token) throw new GitLabApiError(`No GitLab token configured for instance '${this.name}'.`, { status: 401 });
+    const headers: Record<string, string> = { 'user-agent': USER_AGENT };
+    if (credentials !== 'none') {
+      const token = await this.token();
+      if (!token) throw new GitLabApiError(`No GitLab token configured for instance '${this.name}'.`, { status: 401 });
+      if (credentials === 'bearer') headers.authorization = `Bearer ${token}`;
+      else headers['private-token'] = token;
+      headers.accept = 'application/json';
+    }
     const promise = got(url, {
       method,
-      headers: { 'private-token': token, 'user-agent': USER_AGENT, accept: 'application/json' },
+      headers,
       ...(body === undefined ? {} : { json: body }),
       followRedirect: false,
       throwHttpErrors: false,

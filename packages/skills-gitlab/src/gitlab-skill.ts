@@ -15,7 +15,8 @@ import {
 import { isDestructiveAction, isMutatingAction } from './action-kinds.js';
 import { truncateText } from './format.js';
 import type { GitRemote } from './git-remote.js';
-import type { GitLabClient, GitLabRequest, QueryValue } from './gitlab-client.js';
+import { GitLabApiError } from './gitlab-api-error.js';
+import { type GitLabClient, type GitLabRequest, graphqlRequest, type QueryValue } from './gitlab-client.js';
 import { GitLabConnections } from './gitlab-connections.js';
 import { resolveTarget, type Scope, selectInstance, type Target } from './gitlab-target.js';
 import { readOriginRemote } from './origin-remote.js';
@@ -75,7 +76,7 @@ export class ActionContext<A extends GitLabArguments> {
   /** The agent's services. */
   readonly services: ServiceContainer;
 
-  constructor(fields: Omit<ActionContext<A>, 'base' | 'get' | 'list' | 'send' | 'change'>) {
+  constructor(fields: Omit<ActionContext<A>, 'base' | 'get' | 'list' | 'send' | 'change' | 'query' | 'mutate'>) {
     this.tool = fields.tool;
     this.action = fields.action;
     this.args = fields.args;
@@ -100,6 +101,28 @@ export class ActionContext<A extends GitLabArguments> {
   /** GETs up to `limit` items of a paginated list. */
   list<T = JsonObject>(path: string, query: Record<string, QueryValue> = {}, limit = 100): Promise<T[]> {
     return this.client.list<T>(path, query, limit, this.signal);
+  }
+
+  /** Runs a read-only GraphQL query on the instance's `/api/graphql` and returns its `data`. */
+  query<T = JsonObject>(query: string, variables: JsonObject = {}): Promise<T> {
+    return this.client.graphql<T>(graphqlRequest(query, variables), this.signal);
+  }
+
+  /**
+   * Sends one GraphQL mutation through {@link change}. `field` names the mutation, whose payload
+   * becomes `data`; the payload's `errors` (GitLab's way of refusing a mutation) fail the call.
+   */
+  mutate<T extends object>(query: string, variables: JsonObject, field: string, render: (payload: T) => string): Promise<ToolResult> {
+    const request = graphqlRequest(query, variables);
+    return this.change({
+      requests: [request],
+      perform: async () => {
+        const payload = (await this.client.graphql<Record<string, (T & { errors?: string[] }) | null>>(request, this.signal))[field];
+        if (!payload) throw new GitLabApiError(`GitLab answered ${field} without a result.`, { status: 0 });
+        if (payload.errors?.length) throw new GitLabApiError(`GitLab refused ${field}: ${payload.errors.join('; ')}`, { status: 422 });
+        return reply(render(payload), payload);
+      },
+    });
   }
 
   /** Sends one mutating request through {@link change}; the response becomes `data`. */

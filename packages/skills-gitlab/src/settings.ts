@@ -85,6 +85,12 @@ const settingsShape = {
     .default(64 * 1024),
   /** Longest text a skill returns to the LLM, in characters (default 100 000). */
   maxOutputChars: z.number().int().positive().default(100_000),
+  /**
+   * For tests only (default false): lets artifact downloads also follow redirects to `http` on
+   * loopback (`127.0.0.1`, `localhost`, `[::1]`), where a test's stand-in storage listens. Every
+   * other target must be `https`, and a followed redirect never carries a credential either way.
+   */
+  allowLoopbackHttpRedirects: z.boolean().default(false),
 };
 
 const settingsSchema: z.ZodObject<typeof settingsShape, z.core.$strict> = z.strictObject(settingsShape).superRefine((settings, context) => {

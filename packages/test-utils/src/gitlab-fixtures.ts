@@ -314,18 +314,6 @@ export function iteration(id: number): object {
   };
 }
 
-export function cadence(id: number): object {
-  return {
-    id,
-    title: `Cadence ${id}`,
-    duration_in_weeks: 2,
-    iterations_in_advance: 3,
-    automatic: true,
-    start_date: '2024-05-01',
-    active: true,
-  };
-}
-
 export function milestone(id: number): object {
   return {
     id,
@@ -530,15 +518,119 @@ export function featureFlag(name: string): object {
   };
 }
 
-export function featureFlagUserList(id: number): object {
+/** A user list: `iid` is what the API addresses it by; `id` is the global id, deliberately different. */
+export function featureFlagUserList(iid: number): object {
   return {
-    id,
-    iid: id,
+    id: 100 + iid,
+    iid,
     project_id: 42,
-    name: `beta-users-${id}`,
+    name: `beta-users-${iid}`,
     user_xids: 'user1,user2,user3',
     created_at: CREATED,
     updated_at: UPDATED,
+  };
+}
+
+export function members(): object[] {
+  return [
+    { ...alice, access_level: 50, created_at: CREATED, expires_at: null },
+    { ...bob, access_level: 30, created_at: CREATED, expires_at: '2025-01-01' },
+  ];
+}
+
+export function linkedIssue(iid: number, linkType: string): object {
+  return { ...issue('group/project', iid), issue_link_id: 80 + iid, link_type: linkType, link_created_at: CREATED };
+}
+
+export function approvalState(): object {
+  return {
+    approval_rules_overwritten: false,
+    rules: [
+      { ...approvalRule(1), approved: true, approved_by: [carol] },
+      { ...approvalRule(2), approvals_required: 2, approved: false, approved_by: [] },
+    ],
+  };
+}
+
+const FILE_TEXT = 'export const answer = 42;\n';
+
+export function repositoryFile(path: string): object {
+  return {
+    file_name: path.split('/').pop(),
+    file_path: path,
+    size: FILE_TEXT.length,
+    encoding: 'base64',
+    content: Buffer.from(FILE_TEXT).toString('base64'),
+    content_sha256: '4c294617b60715c1d218e61164a3abd4808a4284cbc30e6728a01ad9aada4481',
+    ref: 'main',
+    blob_id: '79f7bbd25901e8334750839545a9bd021f0e4c83',
+    commit_id: SHA,
+    last_commit_id: BASE_SHA,
+    execute_filemode: false,
+  };
+}
+
+export function tree(): object[] {
+  return [
+    { id: 'a1e8f8d745cc87e3a9248358d9352bb7f9a0aeba', name: 'src', type: 'tree', path: 'src', mode: '040000' },
+    { id: '4535904260b1082e14f867f7a24fd8c21495bde3', name: 'README.md', type: 'blob', path: 'README.md', mode: '100644' },
+  ];
+}
+
+export function compare(from: string, to: string): object {
+  return {
+    commit: commit(2),
+    commits: [commit(1), commit(2)],
+    diffs: mergeRequestDiffs(),
+    compare_timeout: false,
+    compare_same_ref: from === to,
+    web_url: `${WEB}/group/project/-/compare/${from}...${to}`,
+  };
+}
+
+/** Search results in the shape of each documented scope. */
+export function searchResults(scope: string | undefined): object[] {
+  switch (scope) {
+    case 'projects':
+      return [project('group/project')];
+    case 'issues':
+      return [issue('group/project', 1)];
+    case 'merge_requests':
+      return [mergeRequest('group/project', 1)];
+    case 'milestones':
+      return [milestone(11)];
+    case 'users':
+      return [bob];
+    case 'commits':
+      return [commit(1)];
+    case 'blobs':
+    case 'wiki_blobs':
+      return [
+        {
+          basename: 'app',
+          data: 'export const answer = 42;',
+          path: 'src/app.ts',
+          filename: 'src/app.ts',
+          ref: 'main',
+          startline: 3,
+          project_id: 42,
+        },
+      ];
+    case 'notes':
+      return [note(800, 'a note that matches')];
+    default:
+      return [];
+  }
+}
+
+export function wikiPage(slug: string, withContent = true): object {
+  const title = slug.split('/').pop() ?? slug;
+  return {
+    format: 'markdown',
+    slug,
+    title,
+    encoding: 'UTF-8',
+    ...(withContent ? { content: `# ${title}\n\nHow we work.` } : {}),
   };
 }
 

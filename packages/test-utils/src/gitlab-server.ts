@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerGraphQL, type GraphQLCall } from './gitlab-graphql.js';
 import { defaultGitLabRoutes } from './gitlab-routes.js';
 
 export { STAND_IN_USERS } from './gitlab-fixtures.js';
@@ -15,6 +16,8 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   /** Parsed JSON body, or `undefined` when there was none. */
   body: unknown;
+  /** For a request to `/api/graphql` (recorded with `path` `/graphql`): its operation. */
+  graphql?: GraphQLCall;
 }
 
 /** A canned answer. `body`: an object is sent as JSON, a string or bytes as they are. */
@@ -42,10 +45,21 @@ export interface PaginatedList {
 /** A route answers with a JSON value, a {@link PaginatedList}, or a full {@link StandInResponse}. */
 export type RouteHandler = (request: RouteRequest) => unknown;
 
+/**
+ * The parameters GitLab documents for an endpoint (query and JSON body together, as GitLab reads
+ * both). `page` and `per_page` are always accepted on GET.
+ */
+export interface ParamSpec {
+  required?: readonly string[];
+  optional?: readonly string[];
+}
+
 /** One route: `GET /projects/:project/issues/:iid`; `*rest` matches the remainder of the path. */
 export interface StandInRoute {
   method: string;
   pattern: string;
+  /** Documented parameters; a request with a missing required one or an undocumented one gets a 400. Unchecked when absent. */
+  params?: ParamSpec;
   handler: RouteHandler;
 }
 
@@ -64,6 +78,8 @@ export interface GitLabStandInOptions {
   token?: string;
   /** Path the API is served under (default `/api/v4`; e.g. `/gitlab/api/v4` for a prefixed instance). */
   apiRoot?: string;
+  /** GitLab version reported by `GET /version` and GraphQL `metadata` (default `18.2.1-ee`). */
+  version?: string;
 }
 
 /** A running stand-in GitLab. */
@@ -76,7 +92,7 @@ export interface GitLabStandIn {
   readonly token: string;
   /** Every request received, in order. */
   readonly requests: RecordedRequest[];
-  /** Requests other than GET (what a change sent). */
+  /** Requests that change something: REST requests other than GET, and GraphQL mutations. */
   writes(): RecordedRequest[];
   /** Answers the next matching request(s) with `injection` instead of the routes. */
   inject(injection: Injection): void;
@@ -89,14 +105,52 @@ export interface GitLabStandIn {
 
 interface CompiledRoute {
   method: string;
+  pattern: string;
   parts: string[];
+  params: ParamSpec | undefined;
   handler: RouteHandler;
 }
 
 const DEFAULT_TOKEN = 'glpat-stand-in-token';
 
 function compile(route: StandInRoute): CompiledRoute {
-  return { method: route.method.toUpperCase(), parts: route.pattern.split('/').slice(1), handler: route.handler };
+  return {
+    method: route.method.toUpperCase(),
+    pattern: route.pattern,
+    parts: route.pattern.split('/').slice(1),
+    params: route.params,
+    handler: route.handler,
+  };
+}
+
+const NOT_FOUND: StandInResponse = { status: 404, body: { message: '404 Not Found' } };
+const PAGINATION = ['page', 'per_page'];
+
+function isMissing(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
+
+/**
+ * GitLab's answer to a request that breaks the documented parameters: `<name> is missing` (Grape's
+ * wording) for a required one, and — the stand-in's own check, since GitLab silently drops them —
+ * a 400 for a parameter the documentation does not list, so a misnamed parameter cannot pass.
+ */
+function checkParams(route: CompiledRoute, request: RecordedRequest): StandInResponse | undefined {
+  if (!route.params) return undefined;
+  const body = typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : {};
+  const given: Record<string, unknown> = { ...request.query, ...body };
+  const { required = [], optional = [] } = route.params;
+  const missing = required.find((name) => isMissing(given[name]));
+  if (missing) return { status: 400, body: { error: `${missing} is missing` } };
+  const known = new Set([...required, ...optional, ...(route.method === 'GET' ? PAGINATION : [])]);
+  const unknown = Object.keys(given).find((name) => !known.has(name));
+  if (unknown) {
+    return {
+      status: 400,
+      body: { error: `${unknown} is not a documented parameter of ${route.method} ${route.pattern} (stand-in check)` },
+    };
+  }
+  return undefined;
 }
 
 function match(route: CompiledRoute, method: string, path: string): Record<string, string> | undefined {
@@ -181,17 +235,22 @@ function send(response: ServerResponse, answer: StandInResponse, method: string)
 }
 
 /**
- * Starts a stand-in for the GitLab REST API v4 on 127.0.0.1 (a free port): it answers the
- * endpoints `@nexus/skills-gitlab` uses with GitLab's documented response shapes, paginates with
- * GitLab's headers, demands the `PRIVATE-TOKEN`, records every request, and can be told to fail,
- * rate-limit, stall or redirect through {@link GitLabStandIn.inject}.
+ * Starts a stand-in for GitLab on 127.0.0.1 (a free port), written from GitLab's documentation
+ * (`doc/api/*.md` and the GraphQL reference), not from the skills: it answers exactly the REST v4
+ * endpoints it knows with the documented response shapes — anything else is GitLab's 404
+ * `{"message":"404 Not Found"}` — refuses requests missing a documented required parameter or
+ * carrying an undocumented one (400), paginates with GitLab's headers, demands the `PRIVATE-TOKEN`,
+ * serves a GraphQL schema subset at `/api/graphql` (bearer token; iterations, cadences, work items),
+ * records every request, and can be told to fail, rate-limit, stall or redirect through
+ * {@link GitLabStandIn.inject}.
  */
 export async function startGitLabStandIn(options: GitLabStandInOptions = {}): Promise<GitLabStandIn> {
-  const { token = DEFAULT_TOKEN, apiRoot = '/api/v4' } = options;
+  const { token = DEFAULT_TOKEN, apiRoot = '/api/v4', version = '18.2.1-ee' } = options;
   const requests: RecordedRequest[] = [];
   let injections: Array<Injection & { remaining: number }> = [];
   let extraRoutes: CompiledRoute[] = [];
-  const builtIn = defaultGitLabRoutes().map(compile);
+  const builtIn = defaultGitLabRoutes({ version }).map(compile);
+  const graphqlPath = `${apiRoot.replace(/\/v4$/, '')}/graphql`;
   let origin = '';
 
   const handle = async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -200,7 +259,8 @@ export async function startGitLabStandIn(options: GitLabStandInOptions = {}): Pr
     const queryStart = raw.indexOf('?');
     const fullPath = queryStart === -1 ? raw : raw.slice(0, queryStart);
     const query = Object.fromEntries(new URLSearchParams(queryStart === -1 ? '' : raw.slice(queryStart + 1)));
-    const path = fullPath.startsWith(`${apiRoot}/`) ? fullPath.slice(apiRoot.length) : fullPath;
+    const isGraphQL = fullPath === graphqlPath;
+    const path = isGraphQL ? '/graphql' : fullPath.startsWith(`${apiRoot}/`) ? fullPath.slice(apiRoot.length) : fullPath;
     const recorded: RecordedRequest = { method, path, query, headers: incoming.headers, body: await readBody(incoming) };
     requests.push(recorded);
 
@@ -214,8 +274,18 @@ export async function startGitLabStandIn(options: GitLabStandInOptions = {}): Pr
     if (injection) {
       injection.remaining--;
       answer = injection;
+    } else if (isGraphQL) {
+      // GitLab's GraphQL endpoint takes the token as a bearer token.
+      if (method !== 'POST') answer = NOT_FOUND;
+      else if (incoming.headers.authorization !== `Bearer ${token}`)
+        answer = { status: 401, body: { errors: [{ message: 'Invalid token' }] } };
+      else {
+        const { call, body } = await answerGraphQL(recorded.body, { version });
+        if (call) recorded.graphql = call;
+        answer = { status: 200, body };
+      }
     } else if (!fullPath.startsWith(`${apiRoot}/`)) {
-      answer = { status: 404, body: { error: '404 Not Found' } };
+      answer = NOT_FOUND;
     } else if (incoming.headers['private-token'] !== token) {
       answer = { status: 401, body: { message: '401 Unauthorized' } };
     } else {
@@ -229,6 +299,8 @@ export async function startGitLabStandIn(options: GitLabStandInOptions = {}): Pr
     for (const candidate of [...extraRoutes, ...builtIn]) {
       const params = match(candidate, method, path);
       if (!params) continue;
+      const refused = checkParams(candidate, recorded);
+      if (refused) return refused;
       const result = candidate.handler({ ...recorded, params });
       if (isPaginated(result)) {
         return paginate(result, recorded, (page) => {
@@ -240,7 +312,7 @@ export async function startGitLabStandIn(options: GitLabStandInOptions = {}): Pr
       if (isResponse(result)) return result;
       return result === undefined ? { status: 204 } : { body: result };
     }
-    return { status: 404, body: { error: '404 Not Found' } };
+    return NOT_FOUND;
   };
 
   const server = createServer((incoming, response) => {
@@ -256,7 +328,10 @@ export async function startGitLabStandIn(options: GitLabStandInOptions = {}): Pr
     origin,
     token,
     requests,
-    writes: () => requests.filter((request) => request.method !== 'GET'),
+    writes: () =>
+      requests.filter((request) =>
+        request.graphql ? request.graphql.operation === 'mutation' : request.method !== 'GET' && request.path !== '/graphql',
+      ),
     inject(injection) {
       injections.push({ ...injection, remaining: injection.times ?? 1 });
     },

@@ -58,7 +58,7 @@ function download(
     requests: [{ method: 'GET', ...request }],
     effects: [extract ? `extract into ${shown}` : `write ${shown}`],
     async perform() {
-      const bytes = await explainNotFound(context.client.download(request, context.signal), notFound);
+      const bytes = await explainNotFound(context.client.download(request, context.signal, { followRedirects: true }), notFound);
       if (!extract) {
         const written = await saveFile(context, outputPath, bytes);
         return reply(`Downloaded ${what} to ${written} (${size(bytes.length)}).`, { path: written, bytes: bytes.length });
@@ -96,7 +96,7 @@ export const gitlabArtifactSkill = defineGitLabSkill<GitLabArtifactArguments>({
         if (!hasArchive) return reply(`Job #${job.id} ${job.name} (${job.status}) has no artifacts.`, { job: job, files: [] });
         let bytes: Buffer;
         try {
-          bytes = await context.client.download({ path: jobPath(context, '/artifacts') }, context.signal);
+          bytes = await context.client.download({ path: jobPath(context, '/artifacts') }, context.signal, { followRedirects: true });
         } catch (error) {
           if (isNotFound(error))
             return reply(`The artifacts of job #${job.id} have expired or were not produced.`, { job: job, files: [] });

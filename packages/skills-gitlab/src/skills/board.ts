@@ -1,5 +1,7 @@
 import { InvalidParametersError, type JsonObject } from '@nexus/core';
 import { detailText, listText } from '../format.js';
+import { followUpFailed } from '../gitlab-api-error.js';
+import type { GitLabRequest } from '../gitlab-client.js';
 import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { requireFields } from '../request-body.js';
 import { integer, text, texts } from '../schema.js';
@@ -68,8 +70,8 @@ export const gitlabBoardSkill = defineGitLabSkill<GitLabBoardArguments>({
   properties: {
     board_id: integer(),
     list_id: integer(),
-    name: text(),
-    labels: texts('Board scope labels'),
+    name: text('Board name (create: required)'),
+    labels: texts('Board scope labels (Premium)'),
     label_id: integer('create-list: one of label_id/assignee_id/milestone_id/iteration_id'),
     assignee_id: integer(),
     milestone_id: integer(),
@@ -105,12 +107,28 @@ export const gitlabBoardSkill = defineGitLabSkill<GitLabBoardArguments>({
       },
     },
     create: {
+      required: ['name'],
       run(context) {
-        const body = boardFields(context.args);
-        return context.send<Board>(
-          { method: 'POST', path: `${context.base}/boards`, ...(Object.keys(body).length ? { body } : {}) },
-          (board) => `Created board #${board.id} ${board.name}.`,
-        );
+        // GitLab creates a board from its name alone; the label scope is set by a following update.
+        const { name, labels } = context.args;
+        const create: GitLabRequest = { method: 'POST', path: `${context.base}/boards`, body: { name: name as string } };
+        const scope: GitLabRequest | undefined = labels?.length
+          ? { method: 'PUT', path: `${context.base}/boards/:board_id`, body: { labels: labels.join(',') } }
+          : undefined;
+        return context.change({
+          requests: scope ? [create, scope] : [create],
+          async perform() {
+            const board = await context.client.request<Board>(create, context.signal);
+            const summary = `Created board #${board.id} ${board.name}`;
+            if (!scope) return reply(`${summary}.`, board);
+            try {
+              const scoped = await context.client.request<Board>({ ...scope, path: `${context.base}/boards/${board.id}` }, context.signal);
+              return reply(`${summary}, scoped to labels ${labels?.join(', ')}.`, scoped);
+            } catch (error) {
+              throw followUpFailed(summary, 'scoping it to labels (Premium)', error, { board });
+            }
+          },
+        });
       },
     },
     update: {

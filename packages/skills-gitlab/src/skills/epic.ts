@@ -1,75 +1,27 @@
-import type { JsonObject } from '@nexus/core';
+import { InvalidParametersError } from '@nexus/core';
+import type { EpicBackend, EpicContext, EpicView, GitLabEpicArguments } from '../epics/epic-backend.js';
+import { restEpics } from '../epics/rest-epics.js';
+import { workItemEpics } from '../epics/work-item-epics.js';
 import { detailText, listText, stateMark } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
-import { requireFields, setIfPresent } from '../request-body.js';
-import { choice, DEFAULT_LIMIT, date, integer, limit, text, texts } from '../schema.js';
-import { stateFilter } from '../work-items.js';
+import { defineGitLabSkill, reply } from '../gitlab-skill.js';
+import { atLeast, instanceVersion } from '../instance-version.js';
+import { choice, date, integer, limit, text, texts } from '../schema.js';
 
-/** Arguments of `gitlab_epic`. */
-interface GitLabEpicArguments extends GitLabArguments {
-  iid?: number;
-  title?: string;
-  description?: string;
-  labels?: string[];
-  start_date?: string;
-  due_date?: string;
-  parent_id?: number;
-  state?: string;
-  author?: string;
-  search?: string;
-  issue_id?: number;
-  epic_issue_id?: number;
-  limit?: number;
+/**
+ * The API that serves epics on this instance: GraphQL work items from GitLab 17.7 (where epics as
+ * work items are on by default), else the REST Epics API, deprecated since 17.0 but the only one
+ * older instances have.
+ */
+async function epicsOf(context: EpicContext): Promise<EpicBackend> {
+  return atLeast(await instanceVersion(context.client, context.signal), 17, 7) ? workItemEpics : restEpics;
 }
 
-interface Epic {
-  id: number;
-  iid: number;
-  title: string;
-  state: string;
-  description?: string | null;
-  labels?: string[];
-  author?: { username: string };
-  start_date?: string | null;
-  due_date?: string | null;
-  parent_id?: number | null;
-  web_url?: string;
-}
-
-interface EpicIssue {
-  iid: number;
-  title: string;
-  epic_issue_id?: number;
-  references?: { full?: string };
-}
-
-const epicPath = (context: ActionContext<GitLabEpicArguments>, suffix = '') => `${context.base}/epics/${context.args.iid}${suffix}`;
-
-/** Fields of a create or update body. GitLab reads fixed dates from `*_date_fixed` plus `*_date_is_fixed`. */
-function epicFields(args: GitLabEpicArguments): JsonObject {
-  const body: JsonObject = {};
-  setIfPresent(body, 'title', args.title);
-  setIfPresent(body, 'description', args.description);
-  if (args.labels?.length) body.labels = args.labels.join(',');
-  for (const field of ['start_date', 'due_date'] as const) {
-    if (!args[field]) continue;
-    body[`${field}_fixed`] = args[field];
-    body[`${field}_is_fixed`] = true;
-  }
-  return body;
-}
-
-function setState(context: ActionContext<GitLabEpicArguments>, event: 'close' | 'reopen') {
-  return context.send<Epic>(
-    { method: 'PUT', path: epicPath(context), body: { state_event: event } },
-    (epic) => `Epic &${epic.iid} is now ${epic.state}: ${epic.title}`,
-  );
-}
+const dates = (epic: EpicView) => (epic.startDate || epic.dueDate ? ` (${epic.startDate ?? '?'} → ${epic.dueDate ?? '?'})` : '');
 
 /** `gitlab_epic`: group epics and the issues in them (GitLab Premium). */
 export const gitlabEpicSkill = defineGitLabSkill<GitLabEpicArguments>({
   name: 'gitlab_epic',
-  summary: 'GitLab group epics (Premium).',
+  summary: 'GitLab group epics (Premium; work items on GitLab 17.7+, REST before; group = full path).',
   scope: 'group',
   required: ['group'],
   properties: {
@@ -79,93 +31,70 @@ export const gitlabEpicSkill = defineGitLabSkill<GitLabEpicArguments>({
     labels: texts(),
     start_date: date,
     due_date: date,
-    parent_id: integer('create: parent epic id'),
+    parent_iid: integer('create/update: parent epic IID'),
     state: choice(['opened', 'closed', 'all'], 'List filter (default opened)'),
     author: text('List filter: username or "me"'),
     search: text(),
-    issue_id: integer('add-issue: global issue id'),
-    epic_issue_id: integer('remove-issue: link id from list-issues'),
+    issue_id: integer('add-issue, remove-issue: global issue id'),
+    epic_issue_id: integer('remove-issue on the REST API: link id (instead of issue_id)'),
     limit,
   },
   actions: {
     list: {
       async run(context) {
-        const { state, labels, author, search, limit: max } = context.args;
-        const query = {
-          ...stateFilter(state),
-          labels: labels?.length ? labels.join(',') : undefined,
-          author_username: author ? await context.users.usernameOf(author, context.signal) : undefined,
-          search,
-        };
-        const epics = await context.list<Epic>(`${context.base}/epics`, query, max ?? DEFAULT_LIMIT);
-        const line = (epic: Epic) =>
-          `${stateMark(epic.state)} &${epic.iid} ${epic.title}${epic.start_date || epic.due_date ? ` (${epic.start_date ?? '?'} → ${epic.due_date ?? '?'})` : ''}`;
-        return reply(listText('epics', epics, line), epics);
+        const backend = await epicsOf(context);
+        const epics = await backend.list(context);
+        const line = (epic: EpicView) => `${stateMark(epic.state)} &${epic.iid} ${epic.title}${dates(epic)}`;
+        return reply(
+          listText('epics', epics, line),
+          epics.map((epic) => epic.raw),
+        );
       },
     },
     get: {
       required: ['iid'],
       async run(context) {
-        const epic = await context.get<Epic>(epicPath(context));
+        const backend = await epicsOf(context);
+        const epic = await backend.get(context);
         const output = detailText(
           `&${epic.iid} ${epic.title}`,
           [
             ['State', epic.state],
-            ['Author', epic.author ? `@${epic.author.username}` : undefined],
-            ['Start', epic.start_date],
-            ['Due', epic.due_date],
+            ['Author', epic.author ? `@${epic.author}` : undefined],
+            ['Start', epic.startDate],
+            ['Due', epic.dueDate],
             ['Labels', epic.labels],
-            ['Parent epic id', epic.parent_id],
-            ['URL', epic.web_url],
+            ['Parent epic', epic.parent],
+            ['URL', epic.webUrl],
+            ['API', backend.api],
           ],
           epic.description || '(no description)',
         );
-        return reply(output, epic);
+        return reply(output, epic.raw);
       },
     },
-    create: {
-      required: ['title'],
-      run(context) {
-        const body = epicFields(context.args);
-        setIfPresent(body, 'parent_id', context.args.parent_id);
-        return context.send<Epic>({ method: 'POST', path: `${context.base}/epics`, body }, (epic) =>
-          `Created epic &${epic.iid}: ${epic.title}\n${epic.web_url ?? ''}`.trim(),
-        );
-      },
-    },
-    update: {
-      required: ['iid'],
-      run: (context) =>
-        context.send<Epic>(
-          { method: 'PUT', path: epicPath(context), body: requireFields(epicFields(context.args)) },
-          (epic) => `Updated epic &${epic.iid}: ${epic.title}`,
-        ),
-    },
-    close: { required: ['iid'], run: (context) => setState(context, 'close') },
-    reopen: { required: ['iid'], run: (context) => setState(context, 'reopen') },
-    'add-issue': {
-      required: ['iid', 'issue_id'],
-      run: (context) =>
-        context.send<{ id: number }>(
-          { method: 'POST', path: epicPath(context, `/issues/${context.args.issue_id}`) },
-          (link) => `Added issue ${context.args.issue_id} to epic &${context.args.iid} (link id ${link.id}).`,
-        ),
-    },
+    create: { required: ['title'], run: async (context) => (await epicsOf(context)).create(context) },
+    update: { required: ['iid'], run: async (context) => (await epicsOf(context)).update(context) },
+    close: { required: ['iid'], run: async (context) => (await epicsOf(context)).setState(context, 'close') },
+    reopen: { required: ['iid'], run: async (context) => (await epicsOf(context)).setState(context, 'reopen') },
+    'add-issue': { required: ['iid', 'issue_id'], run: async (context) => (await epicsOf(context)).addIssue(context) },
     'remove-issue': {
-      required: ['iid', 'epic_issue_id'],
-      run: (context) =>
-        context.send(
-          { method: 'DELETE', path: epicPath(context, `/issues/${context.args.epic_issue_id}`) },
-          () => `Removed issue link ${context.args.epic_issue_id} from epic &${context.args.iid}.`,
-        ),
+      required: ['iid'],
+      async run(context) {
+        if (!context.args.issue_id && !context.args.epic_issue_id) {
+          throw new InvalidParametersError('issue_id parameter required for remove-issue action.', { parameter: 'issue_id' });
+        }
+        return (await epicsOf(context)).removeIssue(context);
+      },
     },
     'list-issues': {
       required: ['iid'],
       async run(context) {
-        const issues = await context.list<EpicIssue>(epicPath(context, '/issues'), {}, context.args.limit ?? DEFAULT_LIMIT);
-        const line = (issue: EpicIssue) =>
-          `${issue.references?.full ?? `#${issue.iid}`} ${issue.title} (link ${issue.epic_issue_id ?? '?'})`;
-        return reply(listText('issues', issues, line), issues);
+        const issues = await (await epicsOf(context)).listIssues(context);
+        return reply(
+          listText('issues', issues, (issue) => `${issue.reference} ${issue.title} (issue_id ${issue.id})`),
+          issues.map((issue) => issue.raw),
+        );
       },
     },
   },

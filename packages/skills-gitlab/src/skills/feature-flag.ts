@@ -12,7 +12,7 @@ interface GitLabFeatureFlagArguments extends GitLabArguments {
   active?: boolean;
   strategies?: JsonValue[];
   scope?: string;
-  list_id?: number;
+  list_iid?: number;
   list_name?: string;
   user_xids?: string;
 }
@@ -35,7 +35,7 @@ interface FeatureFlag {
 
 interface UserList {
   id?: number;
-  iid?: number;
+  iid: number;
   name: string;
   user_xids?: string;
 }
@@ -61,9 +61,11 @@ const strategySchema = {
 
 const flagPath = (context: ActionContext<GitLabFeatureFlagArguments>) =>
   `${context.base}/feature_flags/${segment(context.args.name ?? '', 'name')}`;
-const listPath = (context: ActionContext<GitLabFeatureFlagArguments>) => `${context.base}/feature_flags_user_lists/${context.args.list_id}`;
-const userCount = (list: UserList) => (list.user_xids ? list.user_xids.split(',').filter((id) => id.trim()).length : 0);
-const listLine = (list: UserList) => `${list.name} (#${list.id ?? list.iid}, ${userCount(list)} users)`;
+// GitLab addresses a user list by its project-scoped iid; its global id is in no path.
+const listPath = (context: ActionContext<GitLabFeatureFlagArguments>) =>
+  `${context.base}/feature_flags_user_lists/${context.args.list_iid}`;
+const userIds = (list: UserList) => (list.user_xids ?? '').split(',').filter((id) => id.trim());
+const listLine = (list: UserList) => `${list.name} (list_iid ${list.iid}, ${userIds(list).length} users)`;
 
 function strategyLine(strategy: Strategy): string {
   const environments = (strategy.scopes ?? []).map((scope) => scope.environment_scope).join(', ') || '*';
@@ -97,7 +99,7 @@ export const gitlabFeatureFlagSkill = defineGitLabSkill<GitLabFeatureFlagArgumen
     active: flag(),
     strategies: strategySchema,
     scope: choice(['enabled', 'disabled'], 'List filter'),
-    list_id: integer(),
+    list_iid: integer('User list iid (as listed)'),
     list_name: text('User list name'),
     user_xids: text('Comma-separated user ids'),
   },
@@ -161,6 +163,17 @@ export const gitlabFeatureFlagSkill = defineGitLabSkill<GitLabFeatureFlagArgumen
         return reply(listText('user lists', lists, listLine), lists);
       },
     },
+    'get-user-list': {
+      required: ['list_iid'],
+      async run(context) {
+        const list = await context.get<UserList>(listPath(context));
+        const output = detailText(list.name, [
+          ['List iid', list.iid],
+          ['Users', userIds(list)],
+        ]);
+        return reply(output, list);
+      },
+    },
     'create-user-list': {
       required: ['list_name', 'user_xids'],
       run: (context) =>
@@ -170,7 +183,7 @@ export const gitlabFeatureFlagSkill = defineGitLabSkill<GitLabFeatureFlagArgumen
         ),
     },
     'update-user-list': {
-      required: ['list_id'],
+      required: ['list_iid'],
       run: (context) =>
         context.send<UserList>(
           { method: 'PUT', path: listPath(context), body: requireFields(listFields(context.args)) },
@@ -178,8 +191,9 @@ export const gitlabFeatureFlagSkill = defineGitLabSkill<GitLabFeatureFlagArgumen
         ),
     },
     'delete-user-list': {
-      required: ['list_id'],
-      run: (context) => context.send({ method: 'DELETE', path: listPath(context) }, () => `Deleted user list #${context.args.list_id}.`),
+      required: ['list_iid'],
+      run: (context) =>
+        context.send({ method: 'DELETE', path: listPath(context) }, () => `Deleted user list with iid ${context.args.list_iid}.`),
     },
   },
 });

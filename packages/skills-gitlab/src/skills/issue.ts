@@ -84,6 +84,12 @@ export const gitlabIssueSkill = defineGitLabSkill<GitLabIssueArguments>({
       required: ['title'],
       async run(context) {
         const body = await workItemFields(context, 'create', { assignees: context.args.assignees });
+        // `assignee_ids` on a new issue is Premium; one assignee goes as `assignee_id`, which every tier takes.
+        if (Array.isArray(body.assignee_ids) && body.assignee_ids.length === 1) {
+          const [only] = body.assignee_ids;
+          delete body.assignee_ids;
+          body.assignee_id = only as number;
+        }
         return context.send<Issue>({ method: 'POST', path: `${context.base}/issues`, body }, (issue) =>
           `Created issue #${issue.iid}: ${issue.title}\n${issue.web_url ?? ''}`.trim(),
         );

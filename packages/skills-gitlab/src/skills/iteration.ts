@@ -1,12 +1,15 @@
 import type { JsonObject } from '@nexus/core';
 import { detailText, listText } from '../format.js';
-import { defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
+import { GitLabApiError } from '../gitlab-api-error.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
+import { globalId, numericId } from '../graphql-ids.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, date, flag, integer, text } from '../schema.js';
 
 /** Arguments of `gitlab_iteration`. */
 interface GitLabIterationArguments extends GitLabArguments {
   iteration_id?: number;
+  cadence_id?: number;
   title?: string;
   description?: string;
   start_date?: string;
@@ -19,39 +22,72 @@ interface GitLabIterationArguments extends GitLabArguments {
   automatic?: boolean;
 }
 
+/** An iteration as REST lists it (numeric `state`) or GraphQL returns it (global `id`, `state` in words). */
 interface Iteration {
-  id: number;
+  id: number | string;
   title?: string | null;
   description?: string | null;
   state: number | string;
   start_date?: string;
   due_date?: string;
+  startDate?: string;
+  dueDate?: string;
   web_url?: string;
+  webUrl?: string;
+  iterationCadence?: { id: string; title: string } | null;
 }
 
 interface Cadence {
-  id: number;
+  id: string;
   title: string;
-  duration_in_weeks?: number;
-  automatic?: boolean;
+  durationInWeeks?: number | null;
+  iterationsInAdvance?: number | null;
+  automatic?: boolean | null;
+  active?: boolean | null;
+  startDate?: string | null;
 }
 
 /** GitLab's REST API gives the state as 1 (upcoming), 2 (current) or 3 (closed); GraphQL as words. */
 const STATES: Record<string, string> = { 1: 'upcoming', 2: 'current', 3: 'closed' };
 const MARKS: Record<string, string> = { upcoming: '[>]', current: '[*]', closed: '[x]' };
 
+// REST documents only the list (group_iterations.md); reading one, writing, and cadences are GraphQL-only.
+const ITERATION_FIELDS = 'id title description state startDate dueDate webUrl iterationCadence { id title }';
+const CADENCE_FIELDS = 'id title durationInWeeks iterationsInAdvance automatic active startDate';
+const GET_ITERATION = `query($id: IterationID!) { iteration(id: $id) { ${ITERATION_FIELDS} } }`;
+const LIST_CADENCES = `query($fullPath: ID!) { group(fullPath: $fullPath) { iterationCadences(first: 100) { nodes { ${CADENCE_FIELDS} } } } }`;
+const CREATE_ITERATION = `mutation($input: iterationCreateInput!) { iterationCreate(input: $input) { iteration { ${ITERATION_FIELDS} } errors } }`;
+const UPDATE_ITERATION = `mutation($input: UpdateIterationInput!) { updateIteration(input: $input) { iteration { ${ITERATION_FIELDS} } errors } }`;
+const DELETE_ITERATION = 'mutation($input: IterationDeleteInput!) { iterationDelete(input: $input) { errors } }';
+const CREATE_CADENCE = `mutation($input: IterationCadenceCreateInput!) { iterationCadenceCreate(input: $input) { iterationCadence { ${CADENCE_FIELDS} } errors } }`;
+
 function stateName(state: number | string): string {
   return STATES[String(state)] ?? String(state);
 }
 
-/** `gitlab_iteration`: group iterations and iteration cadences (GitLab Premium). */
+const iterationNumber = (iteration: Iteration) => (typeof iteration.id === 'number' ? iteration.id : numericId(iteration.id));
+const groupPath = (context: ActionContext<GitLabIterationArguments>) => (context.args.group ?? '').trim();
+const iterationGid = (context: ActionContext<GitLabIterationArguments>) => globalId('Iteration', context.args.iteration_id as number);
+
+/** The fields an iteration create or update sets, in GraphQL's names. */
+function iterationFields(args: GitLabIterationArguments): JsonObject {
+  const fields: JsonObject = {};
+  setIfPresent(fields, 'title', args.title);
+  setIfPresent(fields, 'description', args.description);
+  setIfPresent(fields, 'startDate', args.start_date);
+  setIfPresent(fields, 'dueDate', args.due_date);
+  return fields;
+}
+
+/** `gitlab_iteration`: group iterations and iteration cadences (GitLab Premium; GraphQL except the list). */
 export const gitlabIterationSkill = defineGitLabSkill<GitLabIterationArguments>({
   name: 'gitlab_iteration',
-  summary: 'GitLab group iterations and cadences (Premium).',
+  summary: 'GitLab group iterations and cadences (Premium; group = full path).',
   scope: 'group',
   required: ['group'],
   properties: {
     iteration_id: integer(),
+    cadence_id: integer('create: cadence to add the iteration to'),
     title: text(),
     description: text(),
     start_date: date,
@@ -61,7 +97,7 @@ export const gitlabIterationSkill = defineGitLabSkill<GitLabIterationArguments>(
     include_ancestors: flag('list: include parent groups'),
     duration_in_weeks: integer(),
     iterations_in_advance: integer(),
-    automatic: flag('create-cadence: schedule iterations automatically'),
+    automatic: flag('create-cadence: schedule iterations automatically (default false)'),
   },
   actions: {
     list: {
@@ -80,14 +116,19 @@ export const gitlabIterationSkill = defineGitLabSkill<GitLabIterationArguments>(
     get: {
       required: ['iteration_id'],
       async run(context) {
-        const iteration = await context.get<Iteration>(`${context.base}/iterations/${context.args.iteration_id}`);
+        const { iteration } = await context.query<{ iteration: Iteration | null }>(GET_ITERATION, { id: iterationGid(context) });
+        if (!iteration) throw new GitLabApiError(`Iteration ${context.args.iteration_id} not found.`, { status: 404 });
         const output = detailText(
-          `#${iteration.id} ${iteration.title ?? '(untitled)'}`,
+          `#${iterationNumber(iteration)} ${iteration.title ?? '(untitled)'}`,
           [
             ['State', stateName(iteration.state)],
-            ['Start', iteration.start_date],
-            ['Due', iteration.due_date],
-            ['URL', iteration.web_url],
+            ['Start', iteration.startDate],
+            ['Due', iteration.dueDate],
+            [
+              'Cadence',
+              iteration.iterationCadence ? `#${numericId(iteration.iterationCadence.id)} ${iteration.iterationCadence.title}` : undefined,
+            ],
+            ['URL', iteration.webUrl],
           ],
           iteration.description || '(no description)',
         );
@@ -97,57 +138,66 @@ export const gitlabIterationSkill = defineGitLabSkill<GitLabIterationArguments>(
     create: {
       required: ['title', 'start_date', 'due_date'],
       run(context) {
-        const { title, start_date, due_date, description } = context.args;
-        const body: JsonObject = { title: title as string, start_date: start_date as string, due_date: due_date as string };
-        setIfPresent(body, 'description', description);
-        return context.send<Iteration>(
-          { method: 'POST', path: `${context.base}/iterations`, body },
-          (iteration) => `Created iteration #${iteration.id}: ${iteration.title ?? title}.`,
+        const input: JsonObject = { groupPath: groupPath(context), ...iterationFields(context.args) };
+        if (context.args.cadence_id) input.iterationsCadenceId = globalId('Iterations::Cadence', context.args.cadence_id);
+        return context.mutate<{ iteration: Iteration }>(
+          CREATE_ITERATION,
+          { input },
+          'iterationCreate',
+          ({ iteration }) => `Created iteration #${iterationNumber(iteration)}: ${iteration.title ?? context.args.title}.`,
         );
       },
     },
     update: {
       required: ['iteration_id'],
-      run(context) {
-        const body: JsonObject = {};
-        setIfPresent(body, 'title', context.args.title);
-        setIfPresent(body, 'description', context.args.description);
-        return context.send<Iteration>(
-          { method: 'PUT', path: `${context.base}/iterations/${context.args.iteration_id}`, body: requireFields(body) },
-          (iteration) => `Updated iteration #${iteration.id}.`,
-        );
-      },
+      run: (context) =>
+        context.mutate<{ iteration: Iteration }>(
+          UPDATE_ITERATION,
+          { input: { groupPath: groupPath(context), id: iterationGid(context), ...requireFields(iterationFields(context.args)) } },
+          'updateIteration',
+          ({ iteration }) => `Updated iteration #${iterationNumber(iteration)}.`,
+        ),
     },
     delete: {
       required: ['iteration_id'],
       run: (context) =>
-        context.send(
-          { method: 'DELETE', path: `${context.base}/iterations/${context.args.iteration_id}` },
+        context.mutate(
+          DELETE_ITERATION,
+          { input: { id: iterationGid(context) } },
+          'iterationDelete',
           () => `Deleted iteration #${context.args.iteration_id}.`,
         ),
     },
     'list-cadences': {
       async run(context) {
-        const cadences = await context.list<Cadence>(`${context.base}/iterations/cadences`, {}, 100);
+        const { group } = await context.query<{ group: { iterationCadences: { nodes: Cadence[] } } | null }>(LIST_CADENCES, {
+          fullPath: groupPath(context),
+        });
+        if (!group) throw new GitLabApiError(`Group ${groupPath(context)} not found.`, { status: 404 });
+        const cadences = group.iterationCadences.nodes;
         const line = (cadence: Cadence) =>
-          `#${cadence.id} ${cadence.title} (${cadence.duration_in_weeks ?? '?'} weeks, ${cadence.automatic ? 'automatic' : 'manual'})`;
+          `#${numericId(cadence.id)} ${cadence.title} (${cadence.durationInWeeks ?? '?'} weeks, ${cadence.automatic ? 'automatic' : 'manual'})`;
         return reply(listText('cadences', cadences, line), cadences);
       },
     },
     'create-cadence': {
       required: ['title', 'start_date', 'duration_in_weeks'],
       run(context) {
-        const { title, start_date, duration_in_weeks, iterations_in_advance, automatic } = context.args;
-        const body: JsonObject = {
+        const { title, start_date, duration_in_weeks, iterations_in_advance, automatic = false } = context.args;
+        const input: JsonObject = {
+          groupPath: groupPath(context),
           title: title as string,
-          start_date: start_date as string,
-          duration_in_weeks: duration_in_weeks as number,
+          startDate: start_date as string,
+          durationInWeeks: duration_in_weeks as number,
+          automatic,
+          active: true,
         };
-        setIfPresent(body, 'iterations_in_advance', iterations_in_advance);
-        if (automatic !== undefined) body.automatic = automatic;
-        return context.send<Cadence>(
-          { method: 'POST', path: `${context.base}/iterations/cadences`, body },
-          (cadence) => `Created cadence #${cadence.id}: ${cadence.title}.`,
+        setIfPresent(input, 'iterationsInAdvance', iterations_in_advance);
+        return context.mutate<{ iterationCadence: Cadence }>(
+          CREATE_CADENCE,
+          { input },
+          'iterationCadenceCreate',
+          ({ iterationCadence }) => `Created cadence #${numericId(iterationCadence.id)}: ${iterationCadence.title}.`,
         );
       },
     },

@@ -1,7 +1,7 @@
 import type { JsonObject } from '@nexus/core';
 import { ACCESS_LEVEL_NAMES, accessLevel, accessLevelNames } from '../access-levels.js';
 import { day, detailText, listText, preview, shortSha } from '../format.js';
-import { GitLabApiError } from '../gitlab-api-error.js';
+import { followUpFailed } from '../gitlab-api-error.js';
 import type { GitLabRequest } from '../gitlab-client.js';
 import { defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { choice, DEFAULT_LIMIT, limit, text } from '../schema.js';
@@ -96,14 +96,7 @@ export const gitlabTagSkill = defineGitLabSkill<GitLabTagArguments>({
               const release = await context.client.request<JsonObject>(requests[1], context.signal);
               return reply(`${summary} with a release.`, { tag: created, release });
             } catch (error) {
-              // The tag exists now: the result says so, and repeating the call cannot help.
-              throw new GitLabApiError(`${summary}, but creating its release failed: ${(error as Error).message}`, {
-                status: GitLabApiError.isInstance(error) ? error.status : 0,
-                kind: 'execution_failed',
-                recoverable: false,
-                cause: error,
-                data: { tag: created as unknown as JsonObject, release: null },
-              });
+              throw followUpFailed(summary, 'creating its release', error, { tag: created, release: null });
             }
           },
         });

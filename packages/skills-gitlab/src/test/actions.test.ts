@@ -25,7 +25,8 @@ describe('every action sends the documented request', () => {
     const request = h.last();
     expect(`${request.method} ${request.path}`).toBe(`${testCase.method} ${testCase.path}`);
     if (testCase.query) expect(request.query).toMatchObject(testCase.query);
-    expect(request.body).toEqual(testCase.body);
+    if (testCase.graphql) expect(request.graphql).toMatchObject(testCase.graphql);
+    else expect(request.body).toEqual(testCase.body);
     if (testCase.output) expect(result.output).toMatch(testCase.output);
     expect(result.data).toBeDefined();
   });
@@ -40,10 +41,12 @@ describe('mutating actions', () => {
       const result = await h.call(testCase.tool, { ...testCase.args, dry_run: true });
       expect(result.error).toBe('');
       expect(h.server.writes()).toEqual([]);
-      expect(result.output).toContain(`${testCase.method} ${h.server.url}/api/v4${testCase.path}`);
-      const requests = (result.data as { requests: Array<{ method: string; url: string; body?: unknown }> }).requests;
-      expect(requests.at(-1)).toMatchObject({ method: testCase.method, url: expect.stringContaining(testCase.path) });
-      if (testCase.body !== undefined) expect(requests.at(-1)?.body).toEqual(testCase.dryRunBody ?? testCase.body);
+      const url = testCase.graphql ? `${h.server.url}/api/graphql` : `${h.server.url}/api/v4${testCase.dryRunPath ?? testCase.path}`;
+      expect(result.output).toContain(`${testCase.method} ${url}`);
+      const requests = (result.data as { requests: Array<{ method: string; url: string; body?: { variables?: unknown } }> }).requests;
+      expect(requests.at(-1)).toMatchObject({ method: testCase.method, url: expect.stringContaining(url) });
+      if (testCase.graphql) expect(requests.at(-1)?.body?.variables).toEqual(testCase.graphql.variables);
+      else if (testCase.body !== undefined) expect(requests.at(-1)?.body).toEqual(testCase.dryRunBody ?? testCase.body);
     },
   );
 });

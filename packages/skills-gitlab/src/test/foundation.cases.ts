@@ -75,8 +75,16 @@ export const foundationCases: ActionCase[] = [
     args: { action: 'create', project, title: 'Crash', description: 'Boom', labels: ['bug', 'p1'], assignees: ['@bob'] },
     method: 'POST',
     path: `${P}/issues`,
-    body: { title: 'Crash', description: 'Boom', labels: 'bug,p1', assignee_ids: [STAND_IN_USERS.bob.id] },
+    body: { title: 'Crash', description: 'Boom', labels: 'bug,p1', assignee_id: STAND_IN_USERS.bob.id },
     output: /Created issue #12: Crash/,
+  },
+  {
+    tool: 'gitlab_issue',
+    note: 'several assignees (Premium)',
+    args: { action: 'create', project, title: 'Crash', assignees: ['bob', 'carol'] },
+    method: 'POST',
+    path: `${P}/issues`,
+    body: { title: 'Crash', assignee_ids: [STAND_IN_USERS.bob.id, STAND_IN_USERS.carol.id] },
   },
   {
     tool: 'gitlab_issue',

@@ -24,6 +24,8 @@ export interface HarnessOptions {
   remote?: string;
   /** The token the stand-in expects and the instance sends. */
   token?: string;
+  /** The GitLab version the stand-in reports. */
+  version?: string;
 }
 
 export interface Harness {
@@ -41,8 +43,8 @@ export interface Harness {
 
 /** Starts a stand-in and an agent with the GitLab family configured for it as instance `work`. */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const { preset = 'yolo', confirm, settings = {}, remote, token } = options;
-  const server = await startGitLabStandIn(token ? { token } : {});
+  const { preset = 'yolo', confirm, settings = {}, remote, token, version } = options;
+  const server = await startGitLabStandIn({ ...(token ? { token } : {}), ...(version ? { version } : {}) });
   const dir = await testdir();
   if (remote !== undefined) createGitRepository(dir.path, { files: {}, origin: remote.replace('{host}', new URL(server.url).host) });
   const agent = createTestAgent({
