@@ -1,0 +1,17 @@
+export type {
+  AgentEvent,
+  AgentOptions,
+  CompactResult,
+  ContextReport,
+  SendOptions,
+  TokenReport,
+  ToolCallRecord,
+  TurnResult,
+  TurnUsage,
+} from './agent.js';
+export { Agent, DEFAULT_COMPACT_AT, DEFAULT_MAX_TOOL_ITERATIONS } from './agent.js';
+export type { AgentDefaults, AgentSettings, ModelSettings, ProviderSettings, ProviderType } from './agent-settings.js';
+export { agentSettingsSchema, DEFAULT_CONTEXT_WINDOW, PROVIDER_TYPES, parseAgentSettings } from './agent-settings.js';
+export { ProviderError } from './provider-error.js';
+export type { ModelSummary, ResolvedModel } from './resolve-model.js';
+export { resolveModel, summarizeModels } from './resolve-model.js';

@@ -1,0 +1,79 @@
+import type { ConfirmFunction, ToolErrorKind } from '@nexus/core';
+import type { SkillRegistry } from '@nexus/registry';
+
+/** A tool call as the model made it. */
+export interface RequestedToolCall {
+  readonly id: string;
+  readonly name: string;
+  /** The parsed arguments; `undefined` when the model's text was not a JSON object. */
+  readonly arguments: Record<string, unknown> | undefined;
+  /** The model's text when it did not parse. */
+  readonly rawArguments?: string;
+}
+
+/** A tool call and its outcome, as the model is told it. */
+export interface ToolCallOutcome {
+  readonly call: RequestedToolCall;
+  readonly success: boolean;
+  readonly kind?: ToolErrorKind;
+  /** The text fed back to the model: the tool's output, or `Error (kind): message`. */
+  readonly output: string;
+}
+
+/** How a turn runs its tool calls. */
+export interface ToolRunOptions {
+  readonly registry: SkillRegistry;
+  readonly signal: AbortSignal;
+  readonly confirm?: ConfirmFunction;
+  readonly timeoutMs?: number;
+  /** Called as each call finishes. */
+  readonly onOutcome: (outcome: ToolCallOutcome) => void;
+}
+
+/** A call the user cancelled: the history keeps a result for every call, so the next turn stays valid. */
+function cancelled(call: RequestedToolCall): ToolCallOutcome {
+  return failedOutcome(call, 'cancelled', 'cancelled by the user');
+}
+
+/** A failed call as the model is told it: `Error (kind): message`. */
+export function failedOutcome(call: RequestedToolCall, kind: ToolErrorKind, message: string): ToolCallOutcome {
+  return { call, success: false, kind, output: `Error (${kind}): ${message}` };
+}
+
+async function runOne(call: RequestedToolCall, options: ToolRunOptions): Promise<ToolCallOutcome> {
+  const { registry, signal, confirm, timeoutMs } = options;
+  if (signal.aborted) return cancelled(call);
+  if (call.arguments === undefined) {
+    return failedOutcome(
+      call,
+      'invalid_input',
+      `the arguments are not a JSON object (got ${JSON.stringify(call.rawArguments?.slice(0, 200) ?? '')}); call ${call.name} again with its arguments as one JSON object.`,
+    );
+  }
+  const result = await registry.execute(call.name, call.arguments, { signal, confirm, ...(timeoutMs ? { timeoutMs } : {}) });
+  if (result.success) return { call, success: true, output: result.output || '(no output)' };
+  if (result.kind === 'cancelled' && signal.aborted) return cancelled(call);
+  return failedOutcome(call, result.kind ?? 'execution_failed', result.error);
+}
+
+/**
+ * Runs one step's tool calls through `registry.execute`, in the model's order except that a run
+ * of consecutive read-only calls goes at once. A call never throws: failures become text the
+ * model can act on, and once `signal` aborts, every call not yet finished is "cancelled by the user".
+ */
+export async function runToolCalls(calls: readonly RequestedToolCall[], options: ToolRunOptions): Promise<ToolCallOutcome[]> {
+  const outcomes: ToolCallOutcome[] = [];
+  const settle = async (call: RequestedToolCall) => {
+    const outcome = await runOne(call, options);
+    options.onOutcome(outcome);
+    return outcome;
+  };
+  for (let start = 0; start < calls.length; ) {
+    let end = start + 1;
+    const readOnly = (call: RequestedToolCall | undefined) => call !== undefined && options.registry.getSpec(call.name)?.readOnly === true;
+    if (readOnly(calls[start])) while (readOnly(calls[end])) end++;
+    outcomes.push(...(await Promise.all(calls.slice(start, end).map(settle))));
+    start = end;
+  }
+  return outcomes;
+}
