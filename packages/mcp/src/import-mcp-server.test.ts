@@ -1,26 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-import { InvalidOptionError, type PresetName } from '@nexus/core';
+import { InvalidOptionError } from '@nexus/core';
 import { utilitySkills } from '@nexus/registry';
 import { createTestAgent } from '@nexus/registry/testing';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ImportedMcpServer, importMcpServer, type McpServerConfig, McpServerUnavailableError, serveHttp } from './index.js';
+import { agentUsing, hostileServer, waitForFile } from './test-fixtures.js';
 
 const require = createRequire(import.meta.url);
-const hostileServer = join(import.meta.dirname, '..', 'test', 'hostile-mcp-server.mjs');
-const hostile: McpServerConfig = { command: process.execPath, args: [hostileServer] };
-
-/** Waits for a file the server writes; the test fails by its own time limit if it never comes. */
-async function waitForFile(path: string, content: string): Promise<void> {
-  while (!existsSync(path) || readFileSync(path, 'utf8') !== content) await delay(20);
-}
-
-function agentWith(server: ImportedMcpServer, cwd: string, preset: PresetName, confirm?: boolean) {
-  return createTestAgent({ cwd, preset, families: [server.family], ...(confirm === undefined ? {} : { confirm }) });
-}
 
 /** The tools the agent's permissions offer, as an LLM would see them. */
 function offeredTools(agent: ReturnType<typeof createTestAgent>): string[] {
@@ -47,7 +36,7 @@ describe('importMcpServer with the reference servers', () => {
   it('reads a file through server-filesystem, offered at sandboxed when the server is marked read-only', async () => {
     const filesystem = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
     const server = await importForTest('files', { command: process.execPath, args: [filesystem, dir.path], readOnly: true });
-    const agent = agentWith(server, dir.path, 'sandboxed');
+    const agent = agentUsing(server, dir.path, 'sandboxed');
     const result = await agent.call('mcp__files__read_text_file', { path: dir.join('hello.txt') });
     expect(result.error).toBe('');
     expect(result.output).toBe('hello from a file');
@@ -60,7 +49,7 @@ describe('importMcpServer with the reference servers', () => {
   it("calls server-everything's echo at trusted after one confirmation", async () => {
     const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
     const server = await importForTest('everything', { command: process.execPath, args: [everything, 'stdio'] });
-    const agent = agentWith(server, dir.path, 'trusted', true);
+    const agent = agentUsing(server, dir.path, 'trusted', true);
     expect((await agent.call('mcp__everything__echo', { message: 'one' })).text).toBe('Echo: one');
     expect((await agent.call('mcp__everything__echo', { message: 'two' })).output).toBe('Echo: two');
     expect(agent.confirmations).toEqual([{ tool: 'mcp__everything__echo', action: 'use MCP server everything' }]);
@@ -73,7 +62,7 @@ describe('importMcpServer against a hostile server', () => {
     process.env.NEXUS_PLANTED_SECRET = 'planted-secret';
     process.env.NEXUS_PLANTED_VALUE = 'planted-value';
     try {
-      server = await importForTest('hostile', { ...hostile, env: { GIVEN_BY_ENTRY: 'given' } });
+      server = await importForTest('hostile', { ...hostileServer, env: { GIVEN_BY_ENTRY: 'given' } });
     } finally {
       delete process.env.NEXUS_PLANTED_SECRET;
       delete process.env.NEXUS_PLANTED_VALUE;
@@ -92,14 +81,14 @@ describe('importMcpServer against a hostile server', () => {
   });
 
   it('calls the original tool behind a folded name', async () => {
-    const agent = agentWith(server, dir.path, 'yolo');
+    const agent = agentUsing(server, dir.path, 'yolo');
     const folded = server.family.skills.map((skill) => skill.name).filter((name) => name.startsWith('mcp__hostile__do_it'));
     const outputs = await Promise.all(folded.map(async (name) => (await agent.call(name)).output));
     expect(outputs.sort()).toEqual(['do.it {}', 'do_it {}']);
   });
 
   it('accepts a top-level anyOf with draft-07 definitions, and turns a non-object schema into an empty object', async () => {
-    const agent = agentWith(server, dir.path, 'yolo');
+    const agent = agentUsing(server, dir.path, 'yolo');
     expect((await agent.call('mcp__hostile__either', { id: 7 })).text).toBe('either {"id":7}');
     expect((await agent.call('mcp__hostile__either', { slug: 'a' })).output).toBe('either {"slug":"a"}');
     expect((await agent.call('mcp__hostile__either', { slug: 3 })).kind).toBe('invalid_input');
@@ -118,7 +107,7 @@ describe('importMcpServer against a hostile server', () => {
   });
 
   it('describes images, keeps resource text and structured content, and fails with the server’s text on isError', async () => {
-    const agent = agentWith(server, dir.path, 'yolo');
+    const agent = agentUsing(server, dir.path, 'yolo');
     const mixed = await agent.call('mcp__hostile__mixed');
     expect(mixed.output).toBe('a picture:\n[image: image/png, 1234 bytes]\nresource text');
     expect(mixed.data).toEqual({ width: 1, height: 2 });
@@ -127,14 +116,14 @@ describe('importMcpServer against a hostile server', () => {
   });
 
   it('cuts output past 1 MiB with a marker', async () => {
-    const agent = agentWith(server, dir.path, 'yolo');
+    const agent = agentUsing(server, dir.path, 'yolo');
     const result = await agent.call('mcp__hostile__big', { bytes: 1024 * 1024 + 100 });
     expect(result.output.startsWith('x'.repeat(1024 * 1024))).toBe(true);
     expect(result.output.slice(1024 * 1024)).toBe('\n[output truncated: 100 of 1048676 bytes left out]');
   });
 
   it('starts the server with the sanitised environment plus its entry’s env, no inherited secrets', async () => {
-    const agent = agentWith(server, dir.path, 'yolo');
+    const agent = agentUsing(server, dir.path, 'yolo');
     const { env } = (await agent.call('mcp__hostile__report_env')).data as { env: Record<string, string> };
     expect(env.GIVEN_BY_ENTRY).toBe('given');
     expect(env.PATH).toBe(process.env.PATH);
@@ -143,13 +132,13 @@ describe('importMcpServer against a hostile server', () => {
   });
 
   it('offers nothing at sandboxed unless the server is marked read-only', async () => {
-    const agent = agentWith(server, dir.path, 'sandboxed');
+    const agent = agentUsing(server, dir.path, 'sandboxed');
     expect(offeredTools(agent)).toEqual([]);
     expect((await agent.call('mcp__hostile__report_env')).kind).toBe('forbidden');
   });
 
   it('refuses a call whose confirmation is refused, sending nothing to the server', async () => {
-    const agent = agentWith(server, dir.path, 'trusted', false);
+    const agent = agentUsing(server, dir.path, 'trusted', false);
     const marker = dir.join('refused-marker');
     const result = await agent.call('mcp__hostile__touch', { marker });
     expect(result.kind).toBe('forbidden');
@@ -158,14 +147,14 @@ describe('importMcpServer against a hostile server', () => {
   });
 
   it('asks nobody at yolo', async () => {
-    const agent = agentWith(server, dir.path, 'yolo', false);
+    const agent = agentUsing(server, dir.path, 'yolo', false);
     const marker = dir.join('yolo-marker');
     expect((await agent.call('mcp__hostile__touch', { marker })).output).toBe('touched');
     expect(agent.confirmations).toEqual([]);
   });
 
   it('cancels the remote call when the caller’s signal is aborted', async () => {
-    const agent = agentWith(server, dir.path, 'yolo');
+    const agent = agentUsing(server, dir.path, 'yolo');
     const marker = dir.join('cancel-marker');
     const controller = new AbortController();
     const call = agent.call('mcp__hostile__never_answers', { marker }, { signal: controller.signal });
@@ -178,8 +167,8 @@ describe('importMcpServer against a hostile server', () => {
 
 describe('importMcpServer gating by configuration', () => {
   it('offers a read-only server’s read-only tools at sandboxed, without asking', async () => {
-    const server = await importForTest('reader', { ...hostile, readOnly: true });
-    const agent = agentWith(server, dir.path, 'sandboxed', false);
+    const server = await importForTest('reader', { ...hostileServer, readOnly: true });
+    const agent = agentUsing(server, dir.path, 'sandboxed', false);
     const offered = offeredTools(agent);
     expect(offered.sort()).toEqual(['mcp__reader__either', 'mcp__reader__report_env']);
     expect((await agent.call('mcp__reader__either', { id: 1 })).output).toBe('either {"id":1}');
@@ -188,9 +177,9 @@ describe('importMcpServer gating by configuration', () => {
   });
 
   it('raises the minimum level to the server’s level', async () => {
-    const server = await importForTest('strict', { ...hostile, readOnly: true, level: 'yolo' });
+    const server = await importForTest('strict', { ...hostileServer, readOnly: true, level: 'yolo' });
     expect(new Set(server.family.skills.map((skill) => skill.minimumLevel))).toEqual(new Set(['yolo']));
-    const agent = agentWith(server, dir.path, 'trusted', true);
+    const agent = agentUsing(server, dir.path, 'trusted', true);
     expect((await agent.call('mcp__strict__either', { id: 1 })).kind).toBe('forbidden');
     expect(agent.confirmations).toEqual([]);
   });
@@ -198,22 +187,22 @@ describe('importMcpServer gating by configuration', () => {
 
 describe('importMcpServer when the server misbehaves', () => {
   it('gives a clear timeout when the server never answers', async () => {
-    const server = await importForTest('silent', { ...hostile, timeoutSeconds: 0.5 });
-    const result = await agentWith(server, dir.path, 'yolo').call('mcp__silent__never_answers', { marker: dir.join('silent-marker') });
+    const server = await importForTest('silent', { ...hostileServer, timeoutSeconds: 0.5 });
+    const result = await agentUsing(server, dir.path, 'yolo').call('mcp__silent__never_answers', { marker: dir.join('silent-marker') });
     expect(result.kind).toBe('timeout');
     expect(result.error).toMatch(/"never_answers" of the MCP server "silent" did not answer within 0.5 s/);
   });
 
   it('fails clearly when the server crashes in the middle of a call', async () => {
-    const server = await importForTest('crashing', hostile);
-    const result = await agentWith(server, dir.path, 'yolo').call('mcp__crashing__crash');
+    const server = await importForTest('crashing', hostileServer);
+    const result = await agentUsing(server, dir.path, 'yolo').call('mcp__crashing__crash');
     expect(result.success).toBe(false);
     expect(result.error).toMatch(/MCP server "crashing" closed the connection during "crash"/);
   });
 
   it('ends the server’s process on close', async () => {
-    const server = await importMcpServer('closing', hostile);
-    const { pid } = (await agentWith(server, dir.path, 'yolo').call('mcp__closing__report_env')).data as { pid: number };
+    const server = await importMcpServer('closing', hostileServer);
+    const { pid } = (await agentUsing(server, dir.path, 'yolo').call('mcp__closing__report_env')).data as { pid: number };
     await server.close();
     expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
   });
@@ -232,7 +221,7 @@ describe('importMcpServer over Streamable HTTP', () => {
     const http = await serveHttp(remote.registry);
     try {
       const server = await importForTest('remote', { url: http.url, headers: { Authorization: `Bearer ${http.token}` } });
-      const result = await agentWith(server, dir.path, 'trusted', true).call('mcp__remote__echo', { message: 'over http' });
+      const result = await agentUsing(server, dir.path, 'trusted', true).call('mcp__remote__echo', { message: 'over http' });
       expect(result.output).toBe('over http');
       await expect(importMcpServer('anonymous', { url: http.url })).rejects.toThrow(/MCP server "anonymous" could not be imported/);
     } finally {

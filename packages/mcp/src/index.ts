@@ -1,10 +1,12 @@
 export type { McpServerOptions } from './create-mcp-server.js';
 export { createMcpServer } from './create-mcp-server.js';
-export type { ImportedMcpServer, ImportMcpServerOptions } from './import-mcp-server.js';
-export { importMcpServer, McpServerUnavailableError } from './import-mcp-server.js';
+export type { ImportedMcpServer, ImportMcpServerOptions, McpServerStatus } from './import-mcp-server.js';
+export { importMcpServer } from './import-mcp-server.js';
 export { MAX_IMPORTED_OUTPUT_BYTES } from './imported-tool-result.js';
+export type { McpServerState } from './mcp-connection.js';
+export { McpServerUnavailableError } from './mcp-connection.js';
 export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './mcp-server-config.js';
-export { DEFAULT_MCP_TIMEOUT_SECONDS } from './mcp-server-config.js';
+export { DEFAULT_MCP_MAX_TOTAL_SECONDS, DEFAULT_MCP_TIMEOUT_SECONDS, parseMcpServerConfig } from './mcp-server-config.js';
 export type { HttpServeOptions, McpHttpServer } from './serve-http.js';
 export { DEFAULT_MAX_BODY_BYTES, serveHttp } from './serve-http.js';
 export type { McpStdioServer, StdioServeOptions } from './serve-stdio.js';

@@ -1,19 +1,25 @@
 import { formatSchemaIssues, InvalidOptionError, PERMISSION_LEVELS, type PermissionLevel } from '@nexus/core';
 import { z } from 'zod';
 
-/** A stdio server's default per-call time limit, in seconds. */
+/** A server's default per-call time limit without progress, in seconds. */
 export const DEFAULT_MCP_TIMEOUT_SECONDS = 60;
+/** How long a call may run in all while the server reports progress, by default, in seconds. */
+export const DEFAULT_MCP_MAX_TOTAL_SECONDS = 600;
 
 const nexusFields = {
   /** Raises the lowest permission level at which the server's tools are offered (default `trusted`). */
   level: z.enum(PERMISSION_LEVELS as [PermissionLevel, ...PermissionLevel[]]).optional(),
   /** The server changes nothing: its tools that say `readOnlyHint: true` are offered at `sandboxed`. */
   readOnly: z.boolean().optional(),
-  /** Time limit of one call, in seconds (default 60). */
+  /** Time limit of one call without progress from the server, in seconds (default 60). */
   timeoutSeconds: z.number().positive().finite().optional(),
+  /** Time limit of one call however much progress the server reports, in seconds (default 600). */
+  maxTotalSeconds: z.number().positive().finite().optional(),
 };
 
 const stdioConfig = z.strictObject({
+  /** As MCP clients write it; the transport follows from `command`. */
+  type: z.literal('stdio').optional(),
   command: z.string().min(1, 'Expected a program to start'),
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
@@ -22,6 +28,8 @@ const stdioConfig = z.strictObject({
 });
 
 const httpConfig = z.strictObject({
+  /** As MCP clients write it for Streamable HTTP; the transport follows from `url`. */
+  type: z.literal('http').optional(),
   url: z.url({ protocol: /^https?$/, error: 'Expected an absolute http or https URL' }),
   headers: z.record(z.string(), z.string()).optional(),
   ...nexusFields,

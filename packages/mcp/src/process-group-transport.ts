@@ -1,11 +1,12 @@
 import { once } from 'node:events';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type Service, startService } from '@nexus/process';
+import { BoundedLineReader, type DroppedLine } from './bounded-line-reader.js';
 
-/** Largest message a server may send (one result of up to 64 MiB). */
-const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** Largest message a server may send by default (one result of up to 64 MiB). */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /** How to start a stdio server. */
 export interface ProcessGroupTransportOptions {
@@ -14,6 +15,17 @@ export interface ProcessGroupTransportOptions {
   /** Added to the sanitised environment; nothing else is inherited. */
   env: Record<string, string>;
   cwd?: string | undefined;
+  /** Largest message accepted from the server (default 64 MiB); a larger one is dropped and its request fails. */
+  maxMessageBytes?: number;
+}
+
+/** A top-level JSON-RPC `id` where servers write it: first (after `jsonrpc`) or last. */
+const LEADING_ID = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/;
+const TRAILING_ID = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/;
+
+function droppedMessageId({ head, tail }: DroppedLine): string | number | undefined {
+  const match = LEADING_ID.exec(head.toString('latin1')) ?? TRAILING_ID.exec(tail.toString('latin1'));
+  return match ? (JSON.parse(match[1] as string) as string | number) : undefined;
 }
 
 /**
@@ -24,7 +36,7 @@ export interface ProcessGroupTransportOptions {
  */
 export class ProcessGroupTransport implements Transport {
   readonly #options: ProcessGroupTransportOptions;
-  readonly #buffer = new ReadBuffer({ maxBufferSize: MAX_MESSAGE_BYTES });
+  readonly #reader: BoundedLineReader;
   #service: Service | undefined;
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -32,6 +44,17 @@ export class ProcessGroupTransport implements Transport {
 
   constructor(options: ProcessGroupTransportOptions) {
     this.#options = options;
+    const { maxMessageBytes = MAX_MESSAGE_BYTES } = options;
+    this.#reader = new BoundedLineReader(maxMessageBytes, {
+      line: (line) => {
+        try {
+          this.onmessage?.(deserializeMessage(line.toString('utf8')));
+        } catch (error) {
+          this.onerror?.(error as Error);
+        }
+      },
+      dropped: (line) => this.#refuse(line, maxMessageBytes),
+    });
   }
 
   /** The server's process id while it runs. */
@@ -48,14 +71,19 @@ export class ProcessGroupTransport implements Transport {
       this.onclose?.();
     });
     service.stdin.on('error', (error) => this.onerror?.(error));
-    service.stdout.on('data', (chunk: Buffer) => {
-      try {
-        this.#buffer.append(chunk);
-        for (let message = this.#buffer.readMessage(); message; message = this.#buffer.readMessage()) this.onmessage?.(message);
-      } catch (error) {
-        this.onerror?.(error as Error);
-      }
-    });
+    service.stdout.on('data', (chunk: Buffer) => this.#reader.push(chunk));
+  }
+
+  /** A message over the limit was dropped: the request it answered fails, and the connection goes on. */
+  #refuse(line: DroppedLine, maxMessageBytes: number): void {
+    const id = droppedMessageId(line);
+    const message = `The server sent a message of ${line.bytes} bytes, over the limit of ${maxMessageBytes} bytes; it was dropped`;
+    if (id === undefined) {
+      this.onerror?.(new Error(`${message} (no request id found in it).`));
+      return;
+    }
+    const data = { droppedBytes: line.bytes, maxMessageBytes };
+    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: `${message}.`, data } });
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -66,6 +94,6 @@ export class ProcessGroupTransport implements Transport {
 
   async close(): Promise<void> {
     await this.#service?.stop();
-    this.#buffer.clear();
+    this.#reader.clear();
   }
 }

@@ -1,5 +1,8 @@
-// Skills and clients shared by this package's tests. Not part of the public API.
+// Skills, clients and servers shared by this package's tests. Not part of the public API.
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -13,6 +16,24 @@ import {
 } from '@nexus/core';
 import { utilitySkills } from '@nexus/registry';
 import { createTestAgent } from '@nexus/registry/testing';
+import type { ImportedMcpServer } from './import-mcp-server.js';
+import type { McpStdioServerConfig } from './mcp-server-config.js';
+
+/** The hostile MCP server (`test/hostile-mcp-server.mjs`) as a stdio configuration. */
+export const hostileServer: McpStdioServerConfig = {
+  command: process.execPath,
+  args: [join(import.meta.dirname, '..', 'test', 'hostile-mcp-server.mjs')],
+};
+
+/** A test agent (see `createTestAgent`) using one imported server's family. */
+export function agentUsing(server: ImportedMcpServer, cwd: string, preset: PresetName, confirm?: boolean) {
+  return createTestAgent({ cwd, preset, families: [server.family], ...(confirm === undefined ? {} : { confirm }) });
+}
+
+/** Waits until the file at `path` holds `content`; the test fails by its own time limit if it never does. */
+export async function waitForFile(path: string, content: string): Promise<void> {
+  while (!existsSync(path) || readFileSync(path, 'utf8') !== content) await delay(20);
+}
 
 /** What the test skills observed. */
 export interface Observations {

@@ -1,6 +1,8 @@
 // A stdio MCP server for @nexus/mcp's import tests: the cases a well-behaved reference server
-// never shows (never answering, crashing mid-call, odd schemas and names). Run with `node`.
+// never shows (never answering, crashing mid-call, flooding, odd schemas and names). Run with `node`.
+import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -40,11 +42,42 @@ const tools = [
   { name: 'do.it', description: 'Collides with do_it once folded.', inputSchema: { type: 'object' } },
   { name: 'do_it', description: 'Collides with do.it once folded.', inputSchema: { type: 'object' } },
   { name: `very_${'long_'.repeat(15)}name`, description: 'Longer than 64 characters with its prefix.', inputSchema: { type: 'object' } },
+  {
+    name: 'progress',
+    description: 'Reports progress `steps` times, `intervalMs` apart, then answers.',
+    inputSchema: { type: 'object', properties: { steps: { type: 'integer' }, intervalMs: { type: 'integer' } } },
+  },
+  {
+    name: 'flood',
+    description: 'Answers with one JSON-RPC line of `bytes` bytes of text, written straight to stdout, id first.',
+    inputSchema: { type: 'object', properties: { bytes: { type: 'integer' } } },
+  },
+  {
+    name: 'add_tool',
+    description: 'Adds a tool named `name` and sends notifications/tools/list_changed.',
+    inputSchema: { type: 'object', properties: { name: { type: 'string' } } },
+  },
+  { name: 'list_count', description: 'How often tools/list was answered.', inputSchema: { type: 'object' } },
 ];
 
-const server = new Server({ name: 'hostile', version: '1.0.0' }, { capabilities: { tools: {} } });
-server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-server.setRequestHandler(CallToolRequestSchema, async ({ params }, { signal }) => {
+/** Writes `bytes` bytes of text as the result of request `id`, a megabyte at a time, minding back-pressure. */
+async function flood(id, bytes) {
+  const megabyte = 'x'.repeat(1024 * 1024);
+  const write = async (text) => {
+    if (!process.stdout.write(text)) await once(process.stdout, 'drain');
+  };
+  await write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"`);
+  for (let left = bytes; left > 0; left -= megabyte.length) await write(left >= megabyte.length ? megabyte : megabyte.slice(0, left));
+  await write('"}]}}\n');
+}
+
+let listings = 0;
+const server = new Server({ name: 'hostile', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+server.setRequestHandler(ListToolsRequestSchema, () => {
+  listings++;
+  return { tools };
+});
+server.setRequestHandler(CallToolRequestSchema, async ({ params }, { signal, requestId, sendNotification }) => {
   const args = params.arguments ?? {};
   const text = (value) => ({ content: [{ type: 'text', text: value }] });
   switch (params.name) {
@@ -74,6 +107,26 @@ server.setRequestHandler(CallToolRequestSchema, async ({ params }, { signal }) =
       return text('x'.repeat(Number(args.bytes)));
     case 'refuse':
       return { content: [{ type: 'text', text: 'the server says no' }], isError: true };
+    case 'progress': {
+      const { steps = 1, intervalMs = 0 } = args;
+      for (let step = 1; step <= steps && !signal.aborted; step++) {
+        await delay(intervalMs);
+        const progressToken = params._meta?.progressToken;
+        if (progressToken !== undefined)
+          await sendNotification({ method: 'notifications/progress', params: { progressToken, progress: step, total: steps } });
+      }
+      return text(signal.aborted ? 'cancelled' : `${steps} steps`);
+    }
+    case 'flood':
+      await flood(requestId, Number(args.bytes));
+      // The answer is written; the SDK must not send a second one.
+      return new Promise(() => {});
+    case 'add_tool':
+      tools.push({ name: String(args.name), description: 'Added while running.', inputSchema: { type: 'object' } });
+      await server.sendToolListChanged();
+      return text('added');
+    case 'list_count':
+      return text(String(listings));
     default:
       return text(`${params.name} ${JSON.stringify(args)}`);
   }

@@ -1,0 +1,140 @@
+import type { SkillProgress } from '@nexus/core';
+import { createTestAgent } from '@nexus/registry/testing';
+import { type TestDir, testdir } from '@nexus/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ImportedMcpServer, importMcpServer, type McpServerConfig } from './index.js';
+import { agentUsing, hostileServer } from './test-fixtures.js';
+
+const MiB = 1024 * 1024;
+
+let dir: TestDir;
+const imported: ImportedMcpServer[] = [];
+async function importForTest(name: string, config: McpServerConfig = hostileServer) {
+  const server = await importMcpServer(name, config);
+  imported.push(server);
+  return server;
+}
+
+beforeAll(async () => {
+  dir = await testdir({});
+});
+afterAll(async () => {
+  await Promise.all(imported.map((server) => server.close()));
+  await dir.cleanup();
+});
+
+describe('an imported server that crashes', () => {
+  it('fails the call that saw the crash, starts again at the next call, and gives up after 3 restarts in 5 minutes', async () => {
+    const server = await importForTest('phoenix');
+    const agent = agentUsing(server, dir.path, 'yolo');
+    const pidOf = async () => ((await agent.call('mcp__phoenix__report_env')).data as { pid: number }).pid;
+    const first = await pidOf();
+
+    const crashed = await agent.call('mcp__phoenix__crash');
+    expect(crashed).toMatchObject({ success: false, kind: 'execution_failed' });
+    expect(crashed.error).toBe(
+      'The MCP server "phoenix" closed the connection during "crash" (it exited or crashed); it is started again at the next call.',
+    );
+    expect(server.status).toMatchObject({ state: 'stopped', lastError: 'the server exited or closed the connection' });
+
+    const second = await pidOf();
+    expect(second).not.toBe(first);
+    expect(server.status.state).toBe('running');
+
+    // Restarts 2 and 3 happen at these calls, which crash the server again.
+    expect((await agent.call('mcp__phoenix__crash')).success).toBe(false);
+    expect((await agent.call('mcp__phoenix__crash')).success).toBe(false);
+    expect((await agent.call('mcp__phoenix__crash')).success).toBe(false);
+
+    const refused = await agent.call('mcp__phoenix__report_env');
+    expect(refused.error).toBe(
+      'The MCP server "phoenix" failed and is not restarted (it stopped more than 3 times within 5 minutes); last error: the server exited or closed the connection.',
+    );
+    expect(server.status).toMatchObject({ name: 'phoenix', transport: 'stdio', state: 'failed', toolCount: 16 });
+    await expect(server.listTools()).rejects.toThrow(/failed and is not restarted/);
+  });
+});
+
+describe('progress from an imported server', () => {
+  it('resets the server’s time limit and extends the registry’s, and reaches onProgress', async () => {
+    const server = await importForTest('patient', { ...hostileServer, timeoutSeconds: 0.4 });
+    const agent = createTestAgent({ cwd: dir.path, preset: 'yolo', families: [server.family] });
+    const progress: SkillProgress[] = [];
+    // 8 steps of 150 ms: 1.2 s in all, more than both the server's 0.4 s and the registry's 0.5 s.
+    const result = await agent.call(
+      'mcp__patient__progress',
+      { steps: 8, intervalMs: 150 },
+      { timeoutMs: 500, onProgress: (report) => progress.push(report) },
+    );
+    expect(result).toMatchObject({ success: true, output: '8 steps' });
+    // The SDK hands a notification on a tick later than a response, so the last report may come after the answer and be dropped.
+    expect(progress.slice(0, 7).map(({ current, total }) => [current, total])).toEqual([1, 2, 3, 4, 5, 6, 7].map((step) => [step, 8]));
+  });
+
+  it('stops a call at maxTotalSeconds however much progress comes, and tells the server', async () => {
+    const server = await importForTest('chatty', { ...hostileServer, timeoutSeconds: 5, maxTotalSeconds: 0.5 });
+    const result = await agentUsing(server, dir.path, 'yolo').call('mcp__chatty__progress', { steps: 1000, intervalMs: 20 });
+    expect(result).toMatchObject({
+      kind: 'timeout',
+      error: '"progress" of the MCP server "chatty" did not finish within 0.5 s (the server\'s `maxTotalSeconds`); it was cancelled.',
+    });
+    expect((await agentUsing(server, dir.path, 'yolo').call('mcp__chatty__either', { id: 1 })).output).toBe('either {"id":1}');
+  });
+});
+
+describe('large results from an imported server', () => {
+  it('receives a 60 MiB result and cuts it to 1 MiB of text with a marker', async () => {
+    const server = await importForTest('large');
+    const result = await agentUsing(server, dir.path, 'yolo').call('mcp__large__big', { bytes: 60 * MiB });
+    expect(result.success).toBe(true);
+    expect(result.output).toHaveLength(MiB + '\n[output truncated: 61865984 of 62914560 bytes left out]'.length);
+    expect(result.output.endsWith('x\n[output truncated: 61865984 of 62914560 bytes left out]')).toBe(true);
+  }, 60_000);
+
+  it('fails a call whose answer is over 64 MiB with bounded memory, and the server stays usable', async () => {
+    const server = await importForTest('flooding');
+    const agent = agentUsing(server, dir.path, 'yolo');
+    const before = process.memoryUsage.rss();
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage.rss());
+    }, 5);
+    try {
+      // A raw line with the id first, then an SDK-written answer with the id last.
+      const flooded = await agent.call('mcp__flooding__flood', { bytes: 400 * MiB });
+      expect(flooded).toMatchObject({ success: false, kind: 'execution_failed' });
+      expect(flooded.error).toMatch(/^"flood" of the MCP server "flooding" failed: .*over the limit of 67108864 bytes; it was dropped\.$/);
+      const big = await agent.call('mcp__flooding__big', { bytes: 70 * MiB });
+      expect(big.error).toMatch(/^"big" of the MCP server "flooding" failed: .*over the limit of 67108864 bytes; it was dropped\.$/);
+    } finally {
+      clearInterval(sampler);
+    }
+    peak = Math.max(peak, process.memoryUsage.rss());
+    // 470 MiB went through; holding one whole answer would take more than this by itself.
+    expect(peak - before).toBeLessThan(160 * MiB);
+    expect((await agent.call('mcp__flooding__either', { id: 2 })).output).toBe('either {"id":2}');
+    expect(server.status.state).toBe('running');
+  }, 120_000);
+});
+
+describe('an imported server whose tools change', () => {
+  it('reads the tools again at the next listing after notifications/tools/list_changed, and only then', async () => {
+    const server = await importForTest('changing');
+    const agent = agentUsing(server, dir.path, 'yolo');
+    const names = () => server.family.skills.map((skill) => skill.name);
+    expect(names()).not.toContain('mcp__changing__added');
+    await server.listTools();
+    expect((await agent.call('mcp__changing__list_count')).output).toBe('1');
+
+    expect((await agent.call('mcp__changing__add_tool', { name: 'added' })).output).toBe('added');
+    const listed = await server.listTools();
+    expect(listed.map((skill) => skill.name)).toContain('mcp__changing__added');
+    expect(names()).toContain('mcp__changing__added');
+    expect(server.status.toolCount).toBe(17);
+    await server.listTools();
+    expect((await agent.call('mcp__changing__list_count')).output).toBe('2');
+
+    const fresh = createTestAgent({ cwd: dir.path, preset: 'yolo', families: [server.family] });
+    expect((await fresh.call('mcp__changing__added')).output).toBe('added {}');
+  });
+});

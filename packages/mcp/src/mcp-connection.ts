@@ -1,0 +1,257 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type CallToolResult,
+  ErrorCode,
+  ListToolsResultSchema,
+  McpError,
+  type Tool,
+  ToolListChangedNotificationSchema,
+  ToolSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { CancelledError, NexusError, type SkillContext, TimeoutError } from '@nexus/core';
+import { z } from 'zod';
+import packageJson from '../package.json' with { type: 'json' };
+import { isStdioConfig, type McpServerConfig } from './mcp-server-config.js';
+import { ProcessGroupTransport } from './process-group-transport.js';
+import { MAX_RESTARTS, RESTART_WINDOW_MS, RestartLimit } from './restart-limit.js';
+
+/** Where a server is: `running`; `stopped` (it exited, and starts again at the next list or call); `failed` (given up); `closed`. */
+export type McpServerState = 'running' | 'stopped' | 'failed' | 'closed';
+
+/** The server could not be started, reached or listed. */
+export class McpServerUnavailableError extends NexusError {
+  static override readonly brand: symbol = Symbol.for('@nexus/mcp/McpServerUnavailableError');
+  static override readonly code = 'MCP_SERVER_UNAVAILABLE';
+  static override readonly kind = 'execution_failed';
+}
+
+/** A tool as a server lists it; its input schema is normalised later, per tool. */
+export type ListedTool = Omit<Tool, 'inputSchema'> & { inputSchema: unknown };
+
+/**
+ * `tools/list` as servers really answer it: the SDK's `listTools` refuses the whole list when one
+ * tool's input schema is not `{ type: 'object', … }` (a bare top-level `anyOf`, as schema libraries
+ * write unions), so the schemas are taken as they come and normalised per tool.
+ */
+const LenientListToolsResultSchema = ListToolsResultSchema.extend({
+  tools: z.array(ToolSchema.extend({ inputSchema: z.unknown() })),
+});
+
+/** Starting a server and listing its tools may take this long (`npx` may download it first), or the call limit when longer. */
+const START_TIMEOUT_MS = 60_000;
+
+/** Time limits of one connection, in ms. */
+export interface ConnectionLimits {
+  /** A call without an answer or progress for this long fails. */
+  timeoutMs: number;
+  /** A call fails after this long, progress or not. */
+  maxTotalMs: number;
+}
+
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * One MCP server over time: the SDK client of its current run, started lazily at the first list
+ * or call and again after it stopped (a crash, a closed connection) — at most 3 restarts in 5
+ * minutes, then it is `failed` with its last error — and its tool list, read again when the server
+ * says it changed (`notifications/tools/list_changed`) or after a restart.
+ */
+export class McpConnection {
+  readonly #name: string;
+  readonly #config: McpServerConfig;
+  readonly #limits: ConnectionLimits;
+  readonly #restarts = new RestartLimit();
+  #state: McpServerState = 'stopped';
+  #lastError: string | undefined;
+  #client: Client | undefined;
+  #starting: Promise<Client> | undefined;
+  #startedOnce = false;
+  #tools: ListedTool[] | undefined;
+  #toolsStale = true;
+
+  constructor(name: string, config: McpServerConfig, limits: ConnectionLimits) {
+    this.#name = name;
+    this.#config = config;
+    this.#limits = limits;
+  }
+
+  get state(): McpServerState {
+    return this.#state;
+  }
+
+  /** Why the server last stopped or could not be started. */
+  get lastError(): string | undefined {
+    return this.#lastError;
+  }
+
+  /** The tools of the last listing (empty before the first). */
+  get tools(): readonly ListedTool[] {
+    return this.#tools ?? [];
+  }
+
+  /** The tools, read from the server when it said they changed, after a restart, or the first time. */
+  async listTools(): Promise<readonly ListedTool[]> {
+    const client = await this.#connected();
+    if (this.#tools && !this.#toolsStale) return this.#tools;
+    this.#toolsStale = false;
+    try {
+      this.#tools = await listAllTools(client, this.#startTimeoutMs);
+    } catch (error) {
+      this.#toolsStale = true;
+      throw this.#callError('tools/list', error, undefined, undefined);
+    }
+    return this.#tools;
+  }
+
+  /**
+   * Calls a tool by its original name. The call's `signal` cancels it on the server; each progress
+   * notification resets its time limit (up to `maxTotalMs`), extends the registry's deadline as much,
+   * and reaches `onProgress`.
+   */
+  async callTool(tool: string, args: Record<string, unknown>, context: SkillContext): Promise<CallToolResult> {
+    const { signal, onProgress, extendDeadline } = context;
+    const client = await this.#connected();
+    const { timeoutMs, maxTotalMs } = this.#limits;
+    const total = new AbortController();
+    const timer = setTimeout(() => total.abort(), maxTotalMs).unref();
+    const cancel = () => total.abort();
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      return (await client.callTool({ name: tool, arguments: args }, undefined, {
+        timeout: timeoutMs,
+        resetTimeoutOnProgress: true,
+        signal: total.signal,
+        onprogress: ({ progress, total: of, message }) => {
+          extendDeadline?.(timeoutMs);
+          onProgress?.({ current: progress, ...(of === undefined ? {} : { total: of }), ...(message ? { message } : {}) });
+        },
+      })) as CallToolResult;
+    } catch (error) {
+      throw this.#callError(`"${tool}"`, error, signal, total.signal);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', cancel);
+    }
+  }
+
+  /** Ends the connection for good; a stdio server's whole process group is ended. */
+  async close(): Promise<void> {
+    this.#state = 'closed';
+    const client = this.#client ?? (await this.#starting?.catch(() => undefined));
+    this.#client = undefined;
+    await client?.close();
+  }
+
+  #connected(): Promise<Client> {
+    if (this.#client) return Promise.resolve(this.#client);
+    this.#starting ??= this.#start().finally(() => {
+      this.#starting = undefined;
+    });
+    return this.#starting;
+  }
+
+  async #start(): Promise<Client> {
+    if (this.#state === 'closed') throw new McpServerUnavailableError(`The MCP server "${this.#name}" was closed.`);
+    if (this.#state === 'failed') throw this.#failedError();
+    if (this.#startedOnce && !this.#restarts.take()) {
+      this.#state = 'failed';
+      throw this.#failedError();
+    }
+    this.#startedOnce = true;
+    const client = new Client({ name: 'nexus', version: packageJson.version });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      this.#toolsStale = true;
+    });
+    client.onclose = () => this.#lost(client);
+    try {
+      await client.connect(createTransport(this.#config), { timeout: this.#startTimeoutMs });
+    } catch (error) {
+      this.#lastError = describeError(error);
+      await client.close();
+      throw new McpServerUnavailableError(`The MCP server "${this.#name}" could not be started: ${this.#lastError}`, { cause: error });
+    }
+    // close() may have been called while the server was starting.
+    if ((this.#state as McpServerState) === 'closed') {
+      await client.close();
+      throw new McpServerUnavailableError(`The MCP server "${this.#name}" was closed.`);
+    }
+    this.#client = client;
+    this.#state = 'running';
+    this.#toolsStale = true;
+    return client;
+  }
+
+  /** The connection of `client` ended without `close()`: the server exited or crashed. */
+  #lost(client: Client): void {
+    if (this.#client !== client || this.#state === 'closed') return;
+    this.#client = undefined;
+    this.#state = 'stopped';
+    this.#lastError = 'the server exited or closed the connection';
+  }
+
+  get #startTimeoutMs(): number {
+    return Math.max(START_TIMEOUT_MS, this.#limits.timeoutMs);
+  }
+
+  #failedError(): McpServerUnavailableError {
+    const why = `it stopped more than ${MAX_RESTARTS} times within ${RESTART_WINDOW_MS / 60_000} minutes`;
+    return new McpServerUnavailableError(
+      `The MCP server "${this.#name}" failed and is not restarted (${why}); last error: ${this.#lastError}.`,
+    );
+  }
+
+  #callError(what: string, error: unknown, signal: AbortSignal | undefined, total: AbortSignal | undefined): NexusError {
+    const where = `${what} of the MCP server "${this.#name}"`;
+    const { timeoutMs, maxTotalMs } = this.#limits;
+    if (signal?.aborted) return new CancelledError(`Cancelled ${where}; the server was told.`, { cause: error });
+    if (total?.aborted) {
+      return new TimeoutError(
+        `${where} did not finish within ${maxTotalMs / 1000} s (the server's \`maxTotalSeconds\`); it was cancelled.`,
+        {
+          timeoutMs: maxTotalMs,
+          cause: error,
+        },
+      );
+    }
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return new TimeoutError(`${where} did not answer within ${timeoutMs / 1000} s (the server's \`timeoutSeconds\`).`, {
+        timeoutMs,
+        cause: error,
+      });
+    }
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      const next = this.#state === 'closed' ? '' : '; it is started again at the next call';
+      return new McpServerUnavailableError(
+        `The MCP server "${this.#name}" closed the connection during ${what} (it exited or crashed)${next}.`,
+        {
+          cause: error,
+        },
+      );
+    }
+    return new NexusError(`${where} failed: ${describeError(error)}`, { cause: error, kind: 'execution_failed' });
+  }
+}
+
+function createTransport(server: McpServerConfig): Transport {
+  if (isStdioConfig(server)) {
+    const { command, args = [], env = {}, cwd } = server;
+    return new ProcessGroupTransport({ command, args, env, cwd });
+  }
+  return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers ?? {} } });
+}
+
+async function listAllTools(client: Client, timeoutMs: number): Promise<ListedTool[]> {
+  const tools: ListedTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const params = cursor === undefined ? {} : { cursor };
+    const page = await client.request({ method: 'tools/list', params }, LenientListToolsResultSchema, { timeout: timeoutMs });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return tools;
+}
