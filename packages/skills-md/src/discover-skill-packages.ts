@@ -68,8 +68,9 @@ async function scanRoot(root: SkillRoot, discovery: Discovery): Promise<void> {
     read++;
     const entries = await readEntries(directory.real);
     if (!entries) continue;
-    if (directory.depth > 0 && entries.some((entry) => entry.name === SKILL_FILE_NAME)) {
-      discovery.locations.push({ folder: directory.real, folderName: directory.name, root, entries: entries.map((entry) => entry.name) });
+    if (entries.some((entry) => entry.name === SKILL_FILE_NAME)) {
+      const folderName = directory.depth === 0 ? basename(directory.real) : directory.name;
+      discovery.locations.push({ folder: directory.real, folderName, root, entries: entries.map((entry) => entry.name) });
       continue;
     }
     for (const entry of entries) {
@@ -110,7 +111,8 @@ async function scanRoot(root: SkillRoot, discovery: Discovery): Promise<void> {
 }
 
 /**
- * Finds skill packages — folders holding a `SKILL.md` — under each root, in root order: a
+ * Finds skill packages — folders holding a `SKILL.md` — under each root (or a root that is a
+ * package itself), in root order: a
  * breadth-first scan that skips `.git` and `node_modules`, does not look inside a package,
  * stops at depth {@link MAX_SCAN_DEPTH} and after {@link MAX_SCAN_DIRECTORIES} directories per
  * root (with a warning saying so), follows a symlink only when it stays inside its root, and
@@ -131,13 +133,4 @@ export async function discoverSkillPackages(roots: readonly SkillRoot[]): Promis
     discovery.diagnostics.push(...own.diagnostics);
   }
   return discovery;
-}
-
-/** The location of one package folder given directly (for `nexus skills check <path>`), as if found in `root`. */
-export async function locatePackage(folder: string, root: SkillRoot): Promise<PackageLocation | undefined> {
-  const real = await realpath(folder).catch(() => undefined);
-  if (real === undefined) return undefined;
-  const entries = await readEntries(real);
-  if (!entries?.some((entry) => entry.name === SKILL_FILE_NAME)) return undefined;
-  return { folder: real, folderName: basename(folder), root, entries: entries.map((entry) => entry.name) };
 }

@@ -1,7 +1,5 @@
-export type { CommandTemplate } from './command-template.js';
-export { compileCommandTemplate, fillCommandTemplate } from './command-template.js';
-export type { Discovery, PackageLocation } from './discover-skill-packages.js';
-export { discoverSkillPackages, MAX_SCAN_DEPTH, MAX_SCAN_DIRECTORIES, SKILL_FILE_NAME } from './discover-skill-packages.js';
+export { createSkillPackage } from './create-skill-package.js';
+export { MAX_SCAN_DEPTH, MAX_SCAN_DIRECTORIES, SKILL_FILE_NAME } from './discover-skill-packages.js';
 export type { LoadedSkillPackages, LoadSkillPackagesOptions, ToolExecutor } from './load-skill-packages.js';
 export { DEFAULT_OUTPUT_DIRECTORY, loadSkillPackages } from './load-skill-packages.js';
 export { hashSkillPackage } from './package-hash.js';

@@ -73,6 +73,26 @@ function checkIdentity(skill: SkillFile, manifest: SkillManifest, location: Pack
   return name;
 }
 
+/** Names of files seed 004 deprecated. */
+const DEPRECATED_FILES = ['manifest.json', 'tools.py', 'prompts.md'];
+
+/** seed 004's checklist: a README.md for people, a scripts/ folder, none of the deprecated files. */
+function checklist(location: PackageLocation, collected: Collected): void {
+  const at = (name: string) => join(location.folder, name);
+  if (!location.entries.includes('README.md'))
+    collected.others.push(
+      diagnosticAt('warning', at('README.md'), FILE_START, 'no README.md: the package has no documentation for people'),
+    );
+  if (!location.entries.includes('scripts'))
+    collected.others.push(
+      diagnosticAt('note', at('scripts'), FILE_START, 'no scripts/ folder (seed 004 keeps command implementations there)'),
+    );
+  for (const name of DEPRECATED_FILES.filter((file) => location.entries.includes(file)))
+    collected.others.push(
+      diagnosticAt('warning', at(name), FILE_START, `${name} is deprecated (seed 004): the frontmatter and scripts/ replace it`),
+    );
+}
+
 function commandSeconds(timeout: number | undefined, warn: (message: string) => void): number {
   if (timeout === undefined) return MAX_COMMAND_SECONDS;
   if (timeout > MAX_COMMAND_SECONDS)
@@ -241,6 +261,7 @@ export async function loadSkillPackage(location: PackageLocation, context: Packa
   const manifest = parsed.data;
   const collected: Collected = { errors: [], others: [] };
   const name = checkIdentity(skill, manifest, location, collected);
+  checklist(location, collected);
   const trust = await trustOf(location, context);
   const trusted = trust === 'user' || trust === 'trusted';
   const commands = templateCommands(skill, manifest, location, name, collected);

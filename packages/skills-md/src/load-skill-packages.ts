@@ -23,6 +23,11 @@ export interface LoadSkillPackagesOptions {
   roots?: readonly string[];
   /** Skip the working directory's roots (`.nexus/skills`, `.agents/skills`, `.claude/skills`). Default `false`. */
   skipProjectRoots?: boolean;
+  /**
+   * Scan exactly these roots (or package folders) instead of the default ones — `nexus skills
+   * check <path>`. A `project` root's packages are untrusted, so their scripts are not run.
+   */
+  scan?: readonly SkillRoot[];
   /** The user's Nexus config directory (default `$XDG_CONFIG_HOME/nexus`, else `~/.config/nexus`): `skills/` and `templates/` in it. */
   configDirectory?: string;
   /** Where trust and usage records are kept (default `$XDG_STATE_HOME/nexus`, else `~/.local/state/nexus`). */
@@ -151,7 +156,13 @@ function normalizeOptions(options: LoadSkillPackagesOptions) {
   for (const [name, value] of Object.entries({ configDirectory, stateDirectory, homeDirectory })) {
     expectOption(typeof value === 'string' && value.startsWith('/'), name, 'an absolute path', value);
   }
-  const { maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES, listScriptCommands = true, reservedToolNames = [] } = options;
+  const { maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES, listScriptCommands = true, reservedToolNames = [], scan } = options;
+  expectOption(
+    scan === undefined || (Array.isArray(scan) && scan.every((root) => typeof root?.path === 'string' && root.path.startsWith('/'))),
+    'scan',
+    'an array of roots ({ path, scope }) with absolute paths',
+    scan,
+  );
   expectOption(isPositiveNumber(maxOutputBytes), 'maxOutputBytes', 'a positive number', maxOutputBytes);
   expectOption(typeof listScriptCommands === 'boolean', 'listScriptCommands', 'a boolean', listScriptCommands);
   return {
@@ -165,6 +176,7 @@ function normalizeOptions(options: LoadSkillPackagesOptions) {
     maxOutputBytes,
     listScriptCommands,
     reservedToolNames: new Set(reservedToolNames),
+    scan,
   };
 }
 
@@ -199,7 +211,7 @@ function answer(
  */
 export async function loadSkillPackages(options: LoadSkillPackagesOptions): Promise<LoadedSkillPackages> {
   const settings = normalizeOptions(options);
-  const roots = skillRoots(settings).filter((root) => !(settings.skipProjectRoots && root.scope === 'project'));
+  const roots = settings.scan ?? skillRoots(settings).filter((root) => !(settings.skipProjectRoots && root.scope === 'project'));
   const [discovery, trustRecords] = await Promise.all([discoverSkillPackages(roots), readTrustRecords(settings.stateDirectory)]);
   const context = { trustRecords, cwd: settings.cwd, listScriptCommands: settings.listScriptCommands };
   const results = await Promise.all(discovery.locations.map((location) => loadSkillPackage(location, context)));
