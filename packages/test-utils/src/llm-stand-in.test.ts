@@ -222,6 +222,12 @@ describe.each(DIALECTS)('through the $name provider', (dialect) => {
 
 describe('the wire format', () => {
   const json = (response: Response) => response.json() as Promise<any>;
+  /** The JSON chunks of an OpenAI stream, after checking it ends in `data: [DONE]`. */
+  const openAiChunks = async (response: Response): Promise<any[]> => {
+    const events = (await response.text()).trim().split('\n\n');
+    expect(events.at(-1)).toBe('data: [DONE]');
+    return events.slice(0, -1).map((event) => JSON.parse(event.replace(/^data: /, '')));
+  };
   const post = (path: string, body: unknown) =>
     fetch(`${llm.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -229,23 +235,14 @@ describe('the wire format', () => {
     llm.script({ text: 'Hi there.' }, { text: 'Hi again.' });
     const messages = [{ role: 'user', content: 'Hello?' }];
 
-    const plain = await (await post('/chat/completions', { model: 'gpt-4o', messages, stream: true })).text();
-    const events = plain.trim().split('\n\n');
-    expect(events.at(-1)).toBe('data: [DONE]');
-    const chunks = events.slice(0, -1).map((event) => JSON.parse(event.replace(/^data: /, '')));
+    const chunks = await openAiChunks(await post('/chat/completions', { model: 'gpt-4o', messages, stream: true }));
     expect(chunks.every((chunk) => chunk.object === 'chat.completion.chunk' && chunk.model === 'gpt-4o' && !('usage' in chunk))).toBe(true);
     expect(chunks.at(-1).choices[0]).toMatchObject({ delta: {}, finish_reason: 'stop' });
 
-    const withUsage = await (
-      await post('/chat/completions', { model: 'gpt-4o', messages, stream: true, stream_options: { include_usage: true } })
-    ).text();
-    const usageChunk = JSON.parse(
-      withUsage
-        .trim()
-        .split('\n\n')
-        .at(-2)!
-        .replace(/^data: /, ''),
+    const withUsage = await openAiChunks(
+      await post('/chat/completions', { model: 'gpt-4o', messages, stream: true, stream_options: { include_usage: true } }),
     );
+    const usageChunk = withUsage.at(-1);
     expect(usageChunk.choices).toEqual([]);
     expect(usageChunk.usage.total_tokens).toBe(usageChunk.usage.prompt_tokens + usageChunk.usage.completion_tokens);
   });
@@ -271,20 +268,32 @@ describe('the wire format', () => {
     expect(delta.delta.stop_reason).toBe('tool_use');
   });
 
+  /** A conversation where the model called read_file, followed by `next` (the tool's result, or not). */
+  const openAiCall = (next: unknown) => ({
+    model: 'gpt-4o',
+    messages: [
+      { role: 'user', content: 'Read a.' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{}' } }],
+      },
+      next,
+    ],
+  });
+  const anthropicCall = (next: unknown) => ({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 100,
+    messages: [
+      { role: 'user', content: 'Read a.' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: {} }] },
+      { role: 'user', content: [next] },
+    ],
+  });
+
   test('a tool call left without its result is refused like the real APIs, without using a step', async () => {
     llm.script({ text: 'Not reached.' });
-    const openAi = await post('/chat/completions', {
-      model: 'gpt-4o',
-      messages: [
-        { role: 'user', content: 'Read a.' },
-        {
-          role: 'assistant',
-          content: null,
-          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{}' } }],
-        },
-        { role: 'user', content: 'Well?' },
-      ],
-    });
+    const openAi = await post('/chat/completions', openAiCall({ role: 'user', content: 'Well?' }));
     expect(openAi.status).toBe(400);
     expect((await json(openAi)).error).toMatchObject({
       type: 'invalid_request_error',
@@ -292,15 +301,7 @@ describe('the wire format', () => {
       message: expect.stringContaining('call_1'),
     });
 
-    const anthropic = await post('/messages', {
-      model: 'claude-sonnet-4-5',
-      max_tokens: 100,
-      messages: [
-        { role: 'user', content: 'Read a.' },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: {} }] },
-        { role: 'user', content: [{ type: 'text', text: 'Well?' }] },
-      ],
-    });
+    const anthropic = await post('/messages', anthropicCall({ type: 'text', text: 'Well?' }));
     expect(anthropic.status).toBe(400);
     expect(await json(anthropic)).toMatchObject({
       type: 'error',
@@ -309,32 +310,42 @@ describe('the wire format', () => {
     expect(llm.pendingSteps).toBe(1);
   });
 
-  test('tool calls answered by their results pass', async () => {
-    llm.script({ text: 'One.' }, { text: 'Two.' });
-    const openAi = await post('/chat/completions', {
+  test('a tool result without its call is refused', async () => {
+    const orphan = await post('/chat/completions', {
       model: 'gpt-4o',
       messages: [
-        { role: 'user', content: 'Read a.' },
-        {
-          role: 'assistant',
-          content: null,
-          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{}' } }],
-        },
-        { role: 'tool', tool_call_id: 'call_1', content: 'text of a' },
+        { role: 'user', content: 'Hi' },
+        { role: 'tool', tool_call_id: 'call_9', content: 'x' },
       ],
     });
-    expect(openAi.status).toBe(200);
+    expect((await json(orphan)).error.message).toContain("messages with role 'tool' must be a response");
     const anthropic = await post('/messages', {
       model: 'claude-sonnet-4-5',
       max_tokens: 100,
-      messages: [
-        { role: 'user', content: 'Read a.' },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: {} }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'text of a' }] },
-      ],
+      messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: 'x' }] }],
     });
+    expect((await json(anthropic)).error.message).toMatch(
+      /^messages\.0\.content\.0: unexpected `tool_use_id` found in `tool_result` blocks: toolu_9\./,
+    );
+  });
+
+  test('tool calls answered by their results pass', async () => {
+    llm.script({ text: 'One.' }, { text: 'Two.' });
+    const openAi = await post('/chat/completions', openAiCall({ role: 'tool', tool_call_id: 'call_1', content: 'text of a' }));
+    expect(openAi.status).toBe(200);
+    expect((await json(openAi)).choices[0].message).toMatchObject({ role: 'assistant', content: 'One.' });
+    const anthropic = await post('/messages', anthropicCall({ type: 'tool_result', tool_use_id: 'toolu_1', content: 'text of a' }));
     expect(anthropic.status).toBe(200);
     expect((await json(anthropic)).content).toEqual([{ type: 'text', text: 'Two.' }]);
+  });
+
+  test('pieces arrive whole when paced', async () => {
+    llm.script({ text: 'one two three four', chunkDelayMs: 5 });
+    const chunks = await openAiChunks(
+      await post('/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], stream: true }),
+    );
+    const pieces = chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '');
+    expect(pieces.join('')).toBe('one two three four');
   });
 
   test('an unknown path is a 404 and is not recorded', async () => {
