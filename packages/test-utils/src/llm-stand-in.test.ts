@@ -188,6 +188,14 @@ describe.each(DIALECTS)('through the $name provider', (dialect) => {
     expect(ofType(parts, 'finish')).toEqual([]);
   });
 
+  test('a non-streaming answer cut mid-body is a retryable connection error', async () => {
+    llm.script({ text: 'Never whole.', drop: 'mid-stream' });
+    const error = await generateText({ model: dialect.model(llm), prompt: 'Hello?', maxRetries: 0 }).catch((caught: unknown) => caught);
+
+    expect(APICallError.isInstance(error)).toBe(true);
+    expect((error as APICallError).isRetryable).toBe(true);
+  });
+
   test('answers without streaming', async () => {
     llm.script(
       { text: 'Plain answer.', usage: { inputTokens: 10, outputTokens: 3 } },
