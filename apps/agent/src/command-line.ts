@@ -9,7 +9,7 @@ export class UsageError extends Error {
 }
 
 /** The subcommands. */
-export const COMMANDS = ['tools', 'call', 'mcp', 'config', 'help'] as const;
+export const COMMANDS = ['tools', 'call', 'skills', 'mcp', 'config', 'help'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -28,6 +28,7 @@ const COMMON_OPTIONS = {
 const COMMAND_OPTIONS = {
   tools: { json: { type: 'boolean' }, format: { type: 'string' }, all: { type: 'boolean' } },
   call: { json: { type: 'boolean' } },
+  skills: { json: { type: 'boolean' }, all: { type: 'boolean' }, user: { type: 'boolean' } },
   mcp: { http: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string' } },
   config: {},
   help: {},
@@ -36,6 +37,7 @@ const COMMAND_OPTIONS = {
 const ALL_OPTIONS = Object.assign({}, COMMON_OPTIONS, ...Object.values(COMMAND_OPTIONS)) as typeof COMMON_OPTIONS &
   (typeof COMMAND_OPTIONS)['tools'] &
   (typeof COMMAND_OPTIONS)['call'] &
+  (typeof COMMAND_OPTIONS)['skills'] &
   (typeof COMMAND_OPTIONS)['mcp'];
 
 /** A parsed command line. */
@@ -54,6 +56,8 @@ export interface CommandLine {
   http: boolean;
   port: string | undefined;
   host: string | undefined;
+  /** `nexus skills new --user`: create the package in the user's skills folder. */
+  user: boolean;
 }
 
 /** `--http 8080` and `--http=8080` become `--http --port 8080`: parseArgs has no optional values. */
@@ -133,5 +137,6 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     http: values.http ?? false,
     port: values.port,
     host: values.host,
+    user: values.user ?? false,
   };
 }

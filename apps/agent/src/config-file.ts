@@ -30,6 +30,13 @@ const execSchema = z.strictObject({
   network: z.boolean().optional(),
 });
 
+const skillsSchema = z.strictObject({
+  /** Further folders of skill packages (user roots, trusted); from the user's file only. */
+  roots: z.array(z.string()).optional(),
+  /** Where outputs without a path go, relative to the working directory (default mybox/output). */
+  outputDirectory: z.string().min(1).optional(),
+});
+
 /** The shape of `nexus.config.json`. */
 const configFileSchema = z.strictObject({
   $schema: z.string().optional(),
@@ -43,6 +50,8 @@ const configFileSchema = z.strictObject({
   exec: execSchema.optional(),
   /** GitLab instances (see `@nexus/skills-gitlab`), checked by `parseGitLabSettings`. */
   gitlab: z.custom<GitLabSettings>().optional(),
+  /** SKILL.md skill packages (see `@nexus/skills-md`). */
+  skills: skillsSchema.optional(),
 });
 
 /** A validated `nexus.config.json`. */

@@ -15,7 +15,7 @@ export function permissionsOf(settings: Settings): AgentPermissions {
 
 /** Which family each tool of the enabled families comes from. */
 export async function toolFamilies(settings: Settings): Promise<Map<string, FamilyName>> {
-  const families = await loadFamilies(settings.families);
+  const families = await loadFamilies(settings.families, settings);
   return new Map(
     families.flatMap((family, index) => family.skills.map((spec) => [spec.name, settings.families[index] as FamilyName] as const)),
   );
@@ -33,5 +33,5 @@ export async function createRegistry(settings: Settings, confirm?: ConfirmFuncti
     .register('exec', settings.exec);
   if (confirm) services.register('confirm', confirm);
   if (settings.gitlab) services.register('gitlab', settings.gitlab);
-  return new SkillRegistry(services).use(...(await loadFamilies(settings.families)));
+  return new SkillRegistry(services).use(...(await loadFamilies(settings.families, settings)));
 }

@@ -1,10 +1,16 @@
 import type { SkillFamily } from '@nexus/core';
 import { utilitySkills } from '@nexus/registry';
+import type { LoadedSkillPackages } from '@nexus/skills-md';
+import type { Settings } from './resolve-settings.js';
+
+/** Loads a family; only the skills family reads the settings and the tool names the other families took. */
+type FamilyLoader = (settings: Settings, reservedToolNames: readonly string[]) => Promise<SkillFamily>;
 
 /**
  * Every skill family the `nexus` command can serve, by the name used in `--families` and the
  * config file, in the order their tools are listed. Each is loaded only when enabled, so a family
  * left out costs no start-up time. Adding a family is one line here.
+ * `skills` (SKILL.md packages) is only on when chosen: project packages are content of the repository.
  */
 const FAMILIES = {
   fs: () => import('@nexus/skills-fs').then((module) => module.fsSkills),
@@ -12,7 +18,8 @@ const FAMILIES = {
   git: () => import('@nexus/skills-git').then((module) => module.gitSkills),
   gitlab: () => import('@nexus/skills-gitlab').then((module) => module.gitlabSkills),
   utility: async () => utilitySkills,
-} as const satisfies Record<string, () => Promise<SkillFamily>>;
+  skills: (settings, reservedToolNames) => loadSkillPackagesFor(settings, reservedToolNames).then((loaded) => loaded.family),
+} as const satisfies Record<string, FamilyLoader>;
 
 /** Name of a family in {@link FAMILIES}. */
 export type FamilyName = keyof typeof FAMILIES;
@@ -25,7 +32,43 @@ export function isFamilyName(name: string): name is FamilyName {
   return Object.hasOwn(FAMILIES, name);
 }
 
-/** Loads the named families, keeping their order. */
-export function loadFamilies(names: readonly FamilyName[]): Promise<SkillFamily[]> {
-  return Promise.all(names.map((name) => FAMILIES[name]()));
+const loadedSkills = new WeakMap<Settings, Promise<LoadedSkillPackages>>();
+
+/**
+ * The skill packages (`@nexus/skills-md`) of these settings, loaded once per settings object: the
+ * working directory's and the user's roots, trust and usage records in the user's state directory.
+ * Script commands are listed (which runs their module) only where commands can run, above `sandboxed`.
+ */
+export function loadSkillPackagesFor(settings: Settings, reservedToolNames: readonly string[] = []): Promise<LoadedSkillPackages> {
+  let loaded = loadedSkills.get(settings);
+  if (!loaded) {
+    const { roots, outputDirectory, environment } = settings.skills;
+    loaded = import('@nexus/skills-md').then(({ loadSkillPackages }) =>
+      loadSkillPackages({
+        cwd: settings.cwd,
+        roots,
+        ...(outputDirectory ? { outputDirectory } : {}),
+        env: environment,
+        listScriptCommands: settings.preset !== 'sandboxed',
+        reservedToolNames,
+      }),
+    );
+    loadedSkills.set(settings, loaded);
+  }
+  return loaded;
+}
+
+/** The skill packages that could not load, as `file:line:col: error: reason` lines; none when the skills family is off. */
+export async function skillPackageProblems(settings: Settings): Promise<string[]> {
+  if (!settings.families.includes('skills')) return [];
+  const [{ formatDiagnostic }, loaded] = await Promise.all([import('@nexus/skills-md'), loadSkillPackagesFor(settings)]);
+  return loaded.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').map(formatDiagnostic);
+}
+
+/** Loads the named families, keeping their order; the skills family after the others, so it leaves their tool names alone. */
+export async function loadFamilies(names: readonly FamilyName[], settings: Settings): Promise<SkillFamily[]> {
+  const loader = (name: FamilyName): FamilyLoader => FAMILIES[name];
+  const others = await Promise.all(names.map((name) => (name === 'skills' ? undefined : loader(name)(settings, []))));
+  const reserved = others.flatMap((family) => family?.skills.map((spec) => spec.name) ?? []);
+  return Promise.all(names.map((name, index) => others[index] ?? loader(name)(settings, reserved)));
 }

@@ -54,6 +54,7 @@ Usage
 Commands
   tools               List the tools the current permissions enable
   call <tool> [args]  Run one tool and print its output
+  skills <action>     SKILL.md skill packages: list, check, trust, run, new
   mcp                 Serve the tools over MCP: stdio, or --http [port]
   config              Print the effective configuration
   help [command]      Show help for a command
@@ -139,12 +140,50 @@ ${COMMON}
 
 ${CONFIGURATION}`;
 
+const SKILLS = `Usage: nexus skills <action> [arguments] [options]
+
+SKILL.md skill packages: folders with a SKILL.md (YAML frontmatter, then instructions for
+the model), found in <cwd>/.nexus/skills, <cwd>/.agents/skills, <cwd>/.claude/skills (the
+project's) and $XDG_CONFIG_HOME/nexus/skills, ~/.agents/skills and the config's skills.roots
+(yours). --families ...,skills offers their commands as tools, and the skill tool for their
+instructions, to MCP clients and agents.
+
+Actions
+  list                List the packages: name, folder, root, trusted, commands, usage, problems
+  check [path]        Check every package (or the package or folder at path): problems with
+                      file:line:col, portability notes and the seed 004 checklist. Exit 1 on errors
+  trust <name>|--all  Trust a project package as it is now: its commands are offered until a file
+                      of it changes. Your own packages are always trusted
+  run <name>[.<command>] [name=value ...]
+                      Run a package's command (arguments as in nexus call). Commands need
+                      --preset trusted or higher
+  new <name>          Create <cwd>/.nexus/skills/<name>/ from a template (--user: in your skills folder)
+
+Options
+  --json             list and check: print JSON; run: the whole result
+  --all              trust: every project package
+  --user             new: create the package in $XDG_CONFIG_HOME/nexus/skills
+
+Commands run without a shell, in the working directory, with a sanitised environment, for at
+most 60 s. Trust and usage records are kept in $XDG_STATE_HOME/nexus (default ~/.local/state/nexus).
+Config: "skills": { "roots": ["~/my-skills"], "outputDirectory": "mybox/output" } (roots from
+your own config file only).
+
+${COMMON}`;
+
 const HELP = `Usage: nexus help [command]
 
-Show help for nexus or one of its commands: ${['tools', 'call', 'mcp', 'config'].join(', ')}.`;
+Show help for nexus or one of its commands: ${['tools', 'call', 'skills', 'mcp', 'config'].join(', ')}.`;
 
 /** The help text of a command, or of `nexus` itself; `cliPath` is the script MCP clients should start. */
 export function helpText(command: CommandName | undefined, cliPath: string): string {
-  const texts: Record<CommandName, string> = { tools: TOOLS, call: CALL, mcp: mcpHelp(cliPath), config: CONFIG, help: HELP };
+  const texts: Record<CommandName, string> = {
+    tools: TOOLS,
+    call: CALL,
+    skills: SKILLS,
+    mcp: mcpHelp(cliPath),
+    config: CONFIG,
+    help: HELP,
+  };
   return command ? texts[command] : MAIN;
 }

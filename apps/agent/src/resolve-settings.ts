@@ -34,8 +34,20 @@ export interface Settings {
   exec: ExecSettings;
   /** GitLab instances, from the user's config file only. */
   gitlab?: GitLabSettings;
+  /** Where the skills family finds packages (`@nexus/skills-md`). */
+  skills: SkillsSettings;
   /** The config files that were read. */
   files: { user?: string; workingDirectory?: string };
+}
+
+/** Where the skills family finds packages and keeps its records. */
+export interface SkillsSettings {
+  /** Further user roots, absolute (from the user's config file only). */
+  roots: string[];
+  /** Where outputs without a path go, relative to the working directory. */
+  outputDirectory?: string;
+  /** The variables the user's directories come from (`$XDG_CONFIG_HOME/nexus/skills`, `~/.agents/skills`, `$XDG_STATE_HOME/nexus`). */
+  environment: { XDG_CONFIG_HOME?: string; XDG_STATE_HOME?: string; HOME?: string };
 }
 
 /** Everything {@link resolveSettings} reads from its surroundings. */
@@ -74,15 +86,37 @@ function assertOnlyNarrows(config: ConfigFile, file: string, ceiling: Permission
   if (config.exec?.network === true) refuse('exec.network');
   // Instance URLs decide where tokens are sent.
   if (config.gitlab !== undefined) refuse('gitlab');
+  // Roots of user skills are trusted: their commands run without `nexus skills trust`.
+  if (config.skills?.roots !== undefined) refuse('skills.roots');
 }
 
-/** The enabled families: as chosen, else every family whose settings exist (GitLab needs instances). */
+/** The enabled families: as chosen, else every family whose settings exist (GitLab needs instances) except `skills`, which is opt-in. */
 function chooseFamilies(chosen: readonly FamilyName[] | undefined, gitlab: GitLabSettings | undefined): FamilyName[] {
   if (chosen?.includes('gitlab') && !gitlab) {
     throw new ConfigError('The gitlab family needs GitLab instances: add `gitlab` to your user config file (see `nexus config --help`).');
   }
-  const wanted = chosen ?? FAMILY_NAMES.filter((family) => family !== 'gitlab' || gitlab);
+  const wanted = chosen ?? FAMILY_NAMES.filter((family) => family !== 'skills' && (family !== 'gitlab' || gitlab));
   return FAMILY_NAMES.filter((family) => wanted.includes(family));
+}
+
+/** The skills settings: roots from the user's file, the output directory from either, the user's directories from the environment. */
+function skillsSettings(
+  user: ConfigFile | undefined,
+  project: ConfigFile | undefined,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): SkillsSettings {
+  const outputDirectory = project?.skills?.outputDirectory ?? user?.skills?.outputDirectory;
+  const { XDG_CONFIG_HOME, XDG_STATE_HOME, HOME } = env;
+  return {
+    roots: (user?.skills?.roots ?? []).map((path) => normalizePath(path, cwd)),
+    ...(outputDirectory ? { outputDirectory } : {}),
+    environment: {
+      ...(XDG_CONFIG_HOME ? { XDG_CONFIG_HOME } : {}),
+      ...(XDG_STATE_HOME ? { XDG_STATE_HOME } : {}),
+      ...(HOME ? { HOME } : {}),
+    },
+  };
 }
 
 /** Per-tool settings, later layers winning field by field; their paths resolve against `cwd`. */
@@ -131,6 +165,7 @@ export async function resolveSettings(flags: CommonFlags, environment: Environme
     http: { ...user?.http, ...project?.http },
     exec: parseExecSettings({ ...user?.exec, ...project?.exec }),
     ...(user?.gitlab ? { gitlab: user.gitlab } : {}),
+    skills: skillsSettings(user, project, cwd, environment.env),
     files,
   };
 }

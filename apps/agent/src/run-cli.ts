@@ -10,6 +10,7 @@ type Command = (line: CommandLine, io: Io) => Promise<number>;
 const COMMAND_MODULES: Record<Exclude<CommandName, 'help'>, () => Promise<Command>> = {
   tools: () => import('./commands/tools.js').then((module) => module.toolsCommand),
   call: () => import('./commands/call.js').then((module) => module.callCommand),
+  skills: () => import('./commands/skills.js').then((module) => module.skillsCommand),
   mcp: () => import('./commands/mcp.js').then((module) => module.mcpCommand),
   config: () => import('./commands/config.js').then((module) => module.configCommand),
 };

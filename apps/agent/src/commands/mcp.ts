@@ -2,6 +2,7 @@ import { type McpServerOptions, serveHttp, serveStdio } from '@nexus/mcp';
 import packageJson from '../../package.json' with { type: 'json' };
 import { type CommandLine, expectNoArguments, UsageError } from '../command-line.js';
 import { createRegistry, permissionsOf } from '../create-registry.js';
+import { skillPackageProblems } from '../families.js';
 import type { Io } from '../io.js';
 import { resolveSettings, type Settings } from '../resolve-settings.js';
 
@@ -28,6 +29,7 @@ export async function mcpCommand(line: CommandLine, io: Io): Promise<number> {
   if (!line.http && (line.port !== undefined || line.host !== undefined)) throw new UsageError('--port and --host only apply with --http.');
   const settings = await resolveSettings(line.common, io);
   const registry = await createRegistry(settings);
+  for (const problem of await skillPackageProblems(settings)) io.stderr.write(`nexus: skill package not loaded: ${problem}\n`);
   const toolCount = registry.getDefinitionsForPermissions(permissionsOf(settings)).length;
 
   if (!line.http) {

@@ -1,0 +1,210 @@
+import { homedir } from 'node:os';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { BrokenSkillPackage, LoadedSkillPackages, SkillPackage, SkillUsage } from '@nexus/skills-md';
+import { type CommandLine, UsageError } from '../command-line.js';
+import { confirmOnTerminal } from '../confirm-on-terminal.js';
+import { createRegistry } from '../create-registry.js';
+import { loadSkillPackagesFor } from '../families.js';
+import { formatTable } from '../format-table.js';
+import type { Io } from '../io.js';
+import { resolveSettings, type Settings } from '../resolve-settings.js';
+import { parseToolArguments } from '../tool-arguments.js';
+
+const ACTIONS = ['list', 'check', 'trust', 'run', 'new'] as const;
+type Action = (typeof ACTIONS)[number];
+
+type Listed = SkillPackage | BrokenSkillPackage;
+const isLoaded = (entry: Listed): entry is SkillPackage => 'commands' in entry;
+
+function withNewline(text: string): string {
+  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
+}
+
+/** A path as short as it reads well: relative to the working directory inside it, `~/…` inside the home directory. */
+function shortPath(path: string, cwd: string): string {
+  const fromCwd = relative(cwd, path);
+  if (fromCwd !== '' && !fromCwd.startsWith('..') && !isAbsolute(fromCwd)) return fromCwd;
+  const home = homedir();
+  return path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path;
+}
+
+function trustCell(entry: Listed): string {
+  if (!isLoaded(entry)) return '-';
+  return { user: 'yes (user)', trusted: 'yes', untrusted: 'no', changed: 'no (changed)' }[entry.trust];
+}
+
+function commandsCell(entry: Listed): string {
+  if (!isLoaded(entry)) return '-';
+  const tools = entry.commands.map((command) => command.tool);
+  const unlisted = entry.scriptCommands === 'not inspected' ? ['scripts not listed'] : [];
+  return [...tools, ...unlisted].join(', ') || '-';
+}
+
+function usageCell(usage: SkillUsage | undefined): string {
+  return usage ? `${usage.count} (last ${usage.last_used.slice(0, 10)})` : '-';
+}
+
+function problemsCell(entry: Listed): string {
+  const counts = (['error', 'warning'] as const)
+    .map((severity) => [severity, entry.diagnostics.filter((diagnostic) => diagnostic.severity === severity).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([severity, count]) => `${count} ${severity}${count > 1 ? 's' : ''}`);
+  return counts.join(', ') || '-';
+}
+
+async function listAction(loaded: LoadedSkillPackages, settings: Settings, line: CommandLine, io: Io): Promise<number> {
+  const { readSkillUsage } = await import('@nexus/skills-md');
+  const usage = await readSkillUsage(loaded.stateDirectory);
+  const entries: Listed[] = [...loaded.packages, ...loaded.shadowed, ...loaded.broken];
+  const name = (entry: Listed) => entry.name ?? entry.folderName;
+  if (line.json) {
+    const json = entries.map((entry) => ({
+      name: name(entry),
+      folder: entry.folder,
+      root: entry.root,
+      loaded: isLoaded(entry) && loaded.packages.includes(entry),
+      trust: isLoaded(entry) ? entry.trust : null,
+      commands: isLoaded(entry) ? entry.commands.map((command) => command.tool) : [],
+      usage: usage[name(entry)] ?? null,
+      problems: entry.diagnostics,
+    }));
+    io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    return 0;
+  }
+  if (entries.length === 0) {
+    io.stdout.write(`No skill packages. Roots looked at:\n${loaded.roots.map((root) => `  ${root.path} (${root.scope})`).join('\n')}\n`);
+    io.stdout.write('`nexus skills new <name>` creates one.\n');
+    return 0;
+  }
+  const rows = entries.map((entry) => [
+    name(entry),
+    shortPath(entry.folder, settings.cwd),
+    loaded.shadowed.includes(entry as SkillPackage) ? `${entry.root.scope} (shadowed)` : entry.root.scope,
+    trustCell(entry),
+    commandsCell(entry),
+    usageCell(usage[name(entry)]),
+    problemsCell(entry),
+  ]);
+  io.stdout.write(`${formatTable(['NAME', 'FOLDER', 'ROOT', 'TRUSTED', 'COMMANDS', 'USAGE', 'PROBLEMS'], rows)}\n`);
+  if (loaded.broken.length > 0) io.stdout.write(`\n${loaded.broken.length} could not load; \`nexus skills check\` says why.\n`);
+  return 0;
+}
+
+async function checkAction(settings: Settings, line: CommandLine, io: Io): Promise<number> {
+  const [path, extra] = line.positionals.slice(1);
+  if (extra !== undefined) throw new UsageError(`\`nexus skills check\` takes at most one path, got "${extra}" too.`);
+  const { formatDiagnostic, loadSkillPackages } = await import('@nexus/skills-md');
+  const loaded =
+    path === undefined
+      ? await loadSkillPackagesFor(settings)
+      : await loadSkillPackages({
+          cwd: settings.cwd,
+          env: settings.skills.environment,
+          scan: [{ path: resolve(settings.cwd, path), scope: 'project' }],
+        });
+  const checked = loaded.packages.length + loaded.shadowed.length + loaded.broken.length;
+  if (path !== undefined && checked === 0)
+    throw new UsageError(`No SKILL.md found in or below "${path}" (a package folder, or a folder of packages).`);
+  const counts = { error: 0, warning: 0, note: 0 };
+  for (const diagnostic of loaded.diagnostics) counts[diagnostic.severity]++;
+  if (line.json) io.stdout.write(`${JSON.stringify(loaded.diagnostics, null, 2)}\n`);
+  else {
+    for (const diagnostic of loaded.diagnostics) io.stdout.write(`${formatDiagnostic(diagnostic)}\n`);
+    io.stdout.write(
+      `${checked} package${checked === 1 ? '' : 's'} checked: ${counts.error} error${counts.error === 1 ? '' : 's'}, ${counts.warning} warning${counts.warning === 1 ? '' : 's'}, ${counts.note} note${counts.note === 1 ? '' : 's'}.\n`,
+    );
+  }
+  return counts.error > 0 ? 1 : 0;
+}
+
+async function trustAction(loaded: LoadedSkillPackages, line: CommandLine, io: Io): Promise<number> {
+  const words = line.positionals.slice(1);
+  if (line.all === words.length > 0) throw new UsageError('Name the packages to trust, or give --all: nexus skills trust <name> | --all.');
+  const targets = line.all ? loaded.packages.filter((entry) => entry.root.scope === 'project') : words.map((word) => loaded.resolve(word));
+  if (targets.length === 0) {
+    io.stdout.write('No project skill packages to trust.\n');
+    return 0;
+  }
+  const { recordTrust } = await import('@nexus/skills-md');
+  for (const target of targets) {
+    const name = target.name ?? target.folderName;
+    if (target.root.scope === 'user') {
+      io.stdout.write(`${name}: a user package (${target.folder}), trusted already.\n`);
+      continue;
+    }
+    const hash = await recordTrust(loaded.stateDirectory, target.folder, name);
+    const commands = isLoaded(target) ? target.commands.map((command) => command.tool).join(', ') : '';
+    io.stdout.write(
+      `Trusted ${name} (${target.folder}) as it is now (sha256 ${hash.slice(0, 12)}…); any change to its files untrusts it.\n`,
+    );
+    if (commands) io.stdout.write(`  commands: ${commands}\n`);
+    if (isLoaded(target) && target.scriptCommands === 'not inspected')
+      io.stdout.write('  its script commands are listed from the next run on.\n');
+  }
+  return 0;
+}
+
+async function runAction(settings: Settings, line: CommandLine, io: Io): Promise<number> {
+  const [reference, ...words] = line.positionals.slice(1);
+  if (!reference) throw new UsageError('Missing the skill: nexus skills run <name>[.<command>] [name=value ...].');
+  const args = parseToolArguments(words);
+  const skillSettings: Settings = { ...settings, families: ['skills'] };
+  const registry = await createRegistry(skillSettings, io.stdin.isTTY ? confirmOnTerminal(io.stdin, io.stderr) : undefined);
+  const loaded = await loadSkillPackagesFor(skillSettings);
+  const controller = new AbortController();
+  void io.interrupted.then(() => controller.abort(new Error('Interrupted.')));
+  const result = await loaded.call(registry, reference, args, { signal: controller.signal });
+  if (line.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else if (result.success) io.stdout.write(withNewline(result.output));
+  else io.stderr.write(withNewline(result.error));
+  return result.success ? 0 : 1;
+}
+
+async function newAction(settings: Settings, line: CommandLine, io: Io): Promise<number> {
+  const [name, extra] = line.positionals.slice(1);
+  if (!name || extra !== undefined) throw new UsageError('Expected one name: nexus skills new <name> [--user].');
+  const { createSkillPackage, defaultConfigDirectory } = await import('@nexus/skills-md');
+  const parent = line.user ? join(defaultConfigDirectory(settings.skills.environment), 'skills') : join(settings.cwd, '.nexus', 'skills');
+  const folder = await createSkillPackage(parent, name).catch((error: Error) => {
+    throw new UsageError(error.message.replace(/\.$/, ''));
+  });
+  io.stdout.write(`Created ${folder}/\n  SKILL.md  README.md  scripts/commands.mjs\n`);
+  const trust = line.user ? '' : `  nexus skills trust ${name}\n`;
+  io.stdout.write(
+    `Next:\n  edit SKILL.md and scripts/commands.mjs\n  nexus skills check ${shortPath(folder, settings.cwd)}\n${trust}  nexus skills run ${name}.hello who=you --preset trusted\n`,
+  );
+  return 0;
+}
+
+function parseAction(word: string | undefined): Action {
+  if (word === undefined) throw new UsageError(`Missing the action: nexus skills <${ACTIONS.join('|')}>.`);
+  if (!(ACTIONS as readonly string[]).includes(word))
+    throw new UsageError(`Unknown action "${word}"; expected one of: ${ACTIONS.join(', ')}.`);
+  return word as Action;
+}
+
+/**
+ * `nexus skills list | check [path] | trust <name>|--all | run <name>[.<command>] [args] | new <name>`:
+ * SKILL.md skill packages (`@nexus/skills-md`). `check` exits 1 when a package has an error, `run`
+ * when the command did not succeed.
+ */
+export async function skillsCommand(line: CommandLine, io: Io): Promise<number> {
+  const action = parseAction(line.positionals[0]);
+  if (line.all && action !== 'trust') throw new UsageError('--all only applies to `nexus skills trust`.');
+  if (line.user && action !== 'new') throw new UsageError('--user only applies to `nexus skills new`.');
+  if (line.json && (action === 'trust' || action === 'new')) throw new UsageError(`--json does not apply to \`nexus skills ${action}\`.`);
+  const settings = await resolveSettings(line.common, io);
+  switch (action) {
+    case 'list':
+      if (line.positionals.length > 1) throw new UsageError(`\`nexus skills list\` takes no arguments, got "${line.positionals[1]}".`);
+      return listAction(await loadSkillPackagesFor(settings), settings, line, io);
+    case 'check':
+      return checkAction(settings, line, io);
+    case 'trust':
+      return trustAction(await loadSkillPackagesFor(settings), line, io);
+    case 'run':
+      return runAction(settings, line, io);
+    case 'new':
+      return newAction(settings, line, io);
+  }
+}

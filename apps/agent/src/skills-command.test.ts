@@ -1,0 +1,190 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+import { memoryIo } from './testing/memory-io.js';
+import { CLI_PATH, ensureBuilt, nexusEnv } from './testing/nexus-process.js';
+
+let dir: TestDir;
+
+const skillMd = (frontmatter: string, body = '# How\n\nDo it well.\n') => `---\n${frontmatter}\n---\n${body}`;
+
+const GREETER = {
+  'SKILL.md': skillMd(
+    'name: greeter\ndescription: Greets people.\ncommand: "sh scripts/greet.sh {who}"\nparameters:\n  who: { type: string, required: true }',
+  ),
+  'README.md': '# greeter\n',
+  scripts: { 'greet.sh': 'echo "hello $1"\n' },
+};
+
+beforeEach(async () => {
+  dir = await testdir({
+    project: { '.nexus': { skills: {} }, 'notes.txt': 'hello\n' },
+    config: { nexus: { skills: { greeter: GREETER } } },
+    state: {},
+    home: {},
+  });
+});
+
+afterEach(async () => {
+  await dir.cleanup();
+});
+
+/** The user's directories of the test: config, state and home inside its temporary directory. */
+const environment = () => ({ XDG_STATE_HOME: dir.join('state'), HOME: dir.join('home') });
+
+async function run(args: string[]) {
+  const memory = memoryIo({ cwd: dir.join('project'), configHome: dir.join('config'), env: environment() });
+  const code = await runCli(args, memory.io);
+  return { code, stdout: memory.stdout(), stderr: memory.stderr() };
+}
+
+const addProjectPackage = (name: string, tree: Parameters<typeof writeTree>[1]) =>
+  writeTree(dir.join('project', '.nexus', 'skills', name), tree);
+
+describe('nexus skills', () => {
+  it('lists packages with folder, root, trust, commands, usage and problems', async () => {
+    await addProjectPackage('deploy', { 'SKILL.md': skillMd('name: deploy\ndescription: Deploys.\ncommand: "true"'), 'README.md': '#\n' });
+    await addProjectPackage('broken', { 'SKILL.md': '---\nname: broken\n' });
+    const { code, stdout } = await run(['skills', 'list']);
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines[0]).toMatch(/^NAME +FOLDER +ROOT +TRUSTED +COMMANDS +USAGE +PROBLEMS$/);
+    expect(lines.find((line) => line.startsWith('deploy'))).toMatch(/^deploy +\.nexus\/skills\/deploy +project +no +deploy +- +-$/);
+    expect(lines.find((line) => line.startsWith('greeter'))).toMatch(
+      new RegExp(`^greeter +${join(dir.join('config'), 'nexus', 'skills', 'greeter')} +user +yes \\(user\\) +greeter +- +-$`),
+    );
+    expect(lines.find((line) => line.startsWith('broken'))).toMatch(/^broken +\.nexus\/skills\/broken +project +- +- +- +1 error/);
+    expect(stdout).toContain('1 could not load; `nexus skills check` says why.');
+    const json = JSON.parse((await run(['skills', 'list', '--json'])).stdout) as { name: string; trust: string | null }[];
+    expect(json.map((entry) => [entry.name, entry.trust])).toEqual([
+      ['deploy', 'untrusted'],
+      ['greeter', 'user'],
+      ['broken', null],
+    ]);
+  });
+
+  it('checks packages: file:line:col diagnostics, notes and the checklist, exit 1 on errors', async () => {
+    await addProjectPackage('bad', { 'SKILL.md': skillMd('name: bad\ndescription: Bad.\ncommand: "cat x | sh"'), 'manifest.json': '{}' });
+    const { code, stdout } = await run(['skills', 'check']);
+    expect(code).toBe(1);
+    const file = dir.join('project', '.nexus', 'skills', 'bad', 'SKILL.md');
+    expect(stdout).toContain(`${file}:4:10: error: the template contains the pipe \`|\` at position 7`);
+    expect(stdout).toContain(`${dir.join('project', '.nexus', 'skills', 'bad', 'README.md')}:1:1: warning: no README.md`);
+    expect(stdout).toContain(
+      `${dir.join('project', '.nexus', 'skills', 'bad', 'manifest.json')}:1:1: warning: manifest.json is deprecated`,
+    );
+    expect(stdout).toContain(`${file}:4:10: note: not portable: other clients reject the key \`command\``);
+    expect(stdout).toMatch(/2 packages checked: 1 error, \d+ warnings?, \d+ notes?\.\n$/);
+
+    const one = await run(['skills', 'check', join(dir.join('config'), 'nexus', 'skills', 'greeter')]);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/1 package checked: 0 errors, 0 warnings, 1 note\.\n$/);
+    expect((await run(['skills', 'check', 'notes.txt'])).code).toBe(2);
+  });
+
+  it('creates a package that passes the check, then trusts and runs it; an edit untrusts it', async () => {
+    const created = await run(['skills', 'new', 'weekly-report']);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain(`Created ${dir.join('project', '.nexus', 'skills', 'weekly-report')}/`);
+    const check = await run(['skills', 'check', '.nexus/skills/weekly-report']);
+    expect(check.stdout).toMatch(/1 package checked: 0 errors, 0 warnings, 0 notes\.\n$/);
+
+    const untrusted = await run(['skills', 'run', 'weekly-report.hello', 'who=Ada', '--preset', 'trusted']);
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stderr).toContain('❌ skills Untrusted: weekly-report: the project skill is not trusted');
+
+    const trusted = await run(['skills', 'trust', 'weekly-report']);
+    expect(trusted.stdout).toMatch(/^Trusted weekly-report \(.*\) as it is now \(sha256 [0-9a-f]{12}…\)/);
+    const ran = await run(['skills', 'run', 'weekly-report.hello', 'who=Ada', '--preset', 'trusted']);
+    expect(ran.stderr).toBe('');
+    expect(ran.stdout.split('\n')[0]).toBe('✅ skills weekly-report: hello → Hello, Ada!');
+
+    const script = dir.join('project', '.nexus', 'skills', 'weekly-report', 'scripts', 'commands.mjs');
+    await writeFile(script, (await readFile(script, 'utf8')).replace('Hello', 'Goodbye'));
+    const list = await run(['skills', 'list']);
+    expect(list.stdout.split('\n').find((line) => line.startsWith('weekly-report'))).toContain('no (changed)');
+    expect((await run(['skills', 'run', 'weekly-report.hello', 'who=Ada', '--preset', 'trusted'])).code).toBe(1);
+  });
+
+  // At yolo: at trusted the command would run inside bubblewrap, whose private /tmp hides this
+  // test's user skills folder (a user's real one, under the home directory, stays visible).
+  it('runs a user skill with key=value arguments and records its usage', async () => {
+    const ran = await run(['skills', 'run', 'greeter', 'who=-x y', '--preset', 'yolo']);
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toContain('ParamInvalid');
+    const ok = await run(['skills', 'run', 'greeter', 'who=Grace Hopper', '--preset', 'yolo', '--json']);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ success: true, data: { state: 'success', data: { stdout: 'hello Grace Hopper\n' } } });
+    const pending = await run(['skills', 'run', 'greeter', '--preset', 'trusted']);
+    expect(pending.stderr.split('\n')[0]).toBe('⏸️ skills ParamMissing: greeter: run needs who');
+    const missing = await run(['skills', 'run', 'nobody', '--preset', 'trusted']);
+    expect(missing.stderr).toContain('❌ skills SkillNotFound: nobody: No skill package is named "nobody"');
+    const list = await run(['skills', 'list']);
+    expect(list.stdout.split('\n').find((line) => line.startsWith('greeter'))).toMatch(/ 1 \(last \d{4}-\d\d-\d\d\) /);
+    expect(JSON.parse(await readFile(join(dir.join('state'), 'nexus', 'skills-usage.json'), 'utf8'))).toMatchObject({
+      greeter: { count: 1 },
+    });
+  });
+
+  it('refuses bad usage', async () => {
+    expect((await run(['skills'])).stderr).toContain('Missing the action');
+    expect((await run(['skills', 'trust'])).code).toBe(2);
+    expect((await run(['skills', 'list', '--user'])).stderr).toContain('--user only applies to `nexus skills new`');
+    expect((await run(['skills', 'new', 'Bad_Name'])).stderr).toContain('Expected a skill name of lowercase letters');
+  });
+
+  it('offers the skills family only when enabled, and a project config cannot add trusted roots', async () => {
+    expect(
+      JSON.parse((await run(['tools', '--json'])).stdout).map((tool: { function: { name: string } }) => tool.function.name),
+    ).not.toContain('greeter');
+    const enabled = JSON.parse((await run(['tools', '--json', '--families', 'skills', '--preset', 'trusted'])).stdout);
+    expect(enabled.map((tool: { function: { name: string } }) => tool.function.name)).toEqual(['skill', 'greeter']);
+    await writeTree(dir.join('project'), { 'nexus.config.json': JSON.stringify({ skills: { roots: ['/tmp'] } }) });
+    const refused = await run(['skills', 'list']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('`skills.roots` is not allowed here');
+  });
+});
+
+describe('nexus mcp with the skills family, with the SDK client', () => {
+  const clients: Client[] = [];
+  beforeAll(ensureBuilt, 180_000);
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+  });
+
+  it('lists and calls a package’s tools, and says on stderr which package did not load', async () => {
+    await addProjectPackage('broken', { 'SKILL.md': '---\nname: broken\ndescription: "open\n---\n' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI_PATH, 'mcp', '--families', 'skills', '--preset', 'yolo'],
+      cwd: dir.join('project'),
+      env: nexusEnv(dir.join('config'), environment()),
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const client = new Client({ name: 'skills-test', version: '1.0.0' });
+    await client.connect(transport);
+    clients.push(client);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['skill', 'greeter']);
+    const result = await client.callTool({ name: 'greeter', arguments: { who: 'MCP' } });
+    expect(result.isError).toBeFalsy();
+    const text = (result.content as { text: string }[])[0]?.text ?? '';
+    expect(text.split('\n')[0]).toBe('✅ skills greeter: run → hello MCP');
+    const instructions = await client.callTool({ name: 'skill', arguments: { name: 'greeter' } });
+    expect((instructions.content as { text: string }[])[0]?.text).toContain(
+      '<skill_content name="greeter">\n# How\n\nDo it well.\n</skill_content>',
+    );
+    expect(stderr).toContain(
+      `nexus: skill package not loaded: ${dir.join('project', '.nexus', 'skills', 'broken', 'SKILL.md')}:3:19: error:`,
+    );
+  });
+});
