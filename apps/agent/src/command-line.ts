@@ -9,7 +9,7 @@ export class UsageError extends Error {
 }
 
 /** The subcommands. */
-export const COMMANDS = ['tools', 'call', 'skills', 'mcp', 'config', 'help'] as const;
+export const COMMANDS = ['tools', 'call', 'skills', 'mcp', 'mcp-servers', 'config', 'help'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -30,6 +30,7 @@ const COMMAND_OPTIONS = {
   call: { json: { type: 'boolean' } },
   skills: { json: { type: 'boolean' }, all: { type: 'boolean' }, user: { type: 'boolean' } },
   mcp: { http: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string' } },
+  'mcp-servers': { json: { type: 'boolean' } },
   config: {},
   help: {},
 } as const satisfies Record<CommandName, Options>;

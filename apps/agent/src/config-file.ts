@@ -6,6 +6,7 @@ import { EXEC_SANDBOX_MODES } from '@nexus/process';
 import type { GitLabSettings } from '@nexus/skills-gitlab';
 import { z } from 'zod';
 import { FAMILY_NAMES } from './families.js';
+import type { McpServerEntry } from './mcp-servers.js';
 
 /** File name looked up in the working directory and in the user's config directory. */
 export const CONFIG_FILE_NAME = 'nexus.config.json';
@@ -50,6 +51,8 @@ const configFileSchema = z.strictObject({
   exec: execSchema.optional(),
   /** GitLab instances (see `@nexus/skills-gitlab`), checked by `parseGitLabSettings`. */
   gitlab: z.custom<GitLabSettings>().optional(),
+  /** MCP servers whose tools to import, in MCP clients' shape (see `@nexus/mcp`), checked by `checkMcpServers`. */
+  mcpServers: z.record(z.string().min(1), z.custom<McpServerEntry>()).optional(),
   /** SKILL.md skill packages (see `@nexus/skills-md`). */
   skills: skillsSchema.optional(),
 });
@@ -69,6 +72,11 @@ async function parseConfigFile(value: unknown, file: string): Promise<ConfigFile
     } catch (error) {
       throw new ConfigError(`${file}: \`gitlab\`: ${(error as Error).message}`, { cause: error });
     }
+  }
+  if (result.data.mcpServers !== undefined) {
+    // Loaded only here: the MCP SDK is large, and most runs import no server.
+    const { checkMcpServers } = await import('./mcp-servers.js');
+    checkMcpServers(result.data.mcpServers, file);
   }
   return result.data;
 }

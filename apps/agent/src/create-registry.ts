@@ -1,7 +1,14 @@
 import { type AgentPermissions, type ConfirmFunction, resolvePreset, ServiceContainer } from '@nexus/core';
 import { SkillRegistry } from '@nexus/registry';
 import { type FamilyName, loadFamilies } from './families.js';
+import type { McpServerRun } from './mcp-servers.js';
 import type { Settings } from './resolve-settings.js';
+
+/** The registry of one `nexus` run, with the MCP servers it started: dispose of it (`await using`) to end them. */
+export interface NexusRegistry extends SkillRegistry, AsyncDisposable {
+  /** The configured MCP servers: started (their tools registered), disabled, or why they could not start. */
+  readonly mcpServers: readonly McpServerRun[];
+}
 
 /** The permission policy the settings describe. */
 export function permissionsOf(settings: Settings): AgentPermissions {
@@ -13,25 +20,41 @@ export function permissionsOf(settings: Settings): AgentPermissions {
   });
 }
 
-/** Which family each tool of the enabled families comes from. */
-export async function toolFamilies(settings: Settings): Promise<Map<string, FamilyName>> {
+/** Which family each tool comes from: an enabled family's name, or `mcp:<server>` for an imported tool. */
+export async function toolFamilies(settings: Settings, registry: NexusRegistry): Promise<Map<string, string>> {
   const families = await loadFamilies(settings.families, settings);
-  return new Map(
-    families.flatMap((family, index) => family.skills.map((spec) => [spec.name, settings.families[index] as FamilyName] as const)),
-  );
+  return new Map([
+    ...families.flatMap((family, index) => family.skills.map((spec) => [spec.name, settings.families[index] as FamilyName] as const)),
+    ...registry.mcpServers.flatMap(({ name, server }) => (server?.family.skills ?? []).map((spec) => [spec.name, `mcp:${name}`] as const)),
+  ]);
 }
 
 /**
- * The registry of one `nexus` run: the enabled families, with the services skills use — working
+ * The registry of one `nexus` run: the enabled families and the tools of the configured MCP servers
+ * (started in parallel with loading the families), with the services skills use — working
  * directory, permission policy, exec settings, GitLab instances and, when given, how to ask the user
- * for confirmation.
+ * for confirmation. Disposing of it ends the MCP servers.
  */
-export async function createRegistry(settings: Settings, confirm?: ConfirmFunction): Promise<SkillRegistry> {
+export async function createRegistry(settings: Settings, confirm?: ConfirmFunction): Promise<NexusRegistry> {
   const services = new ServiceContainer()
     .register('cwd', settings.cwd)
     .register('permissions', permissionsOf(settings))
     .register('exec', settings.exec);
   if (confirm) services.register('confirm', confirm);
   if (settings.gitlab) services.register('gitlab', settings.gitlab);
-  return new SkillRegistry(services).use(...(await loadFamilies(settings.families, settings)));
+  const [families, mcpServers] = await Promise.all([loadFamilies(settings.families, settings), startConfiguredMcpServers(settings)]);
+  const imported = mcpServers.flatMap(({ server }) => (server ? [server.family] : []));
+  return Object.assign(new SkillRegistry(services).use(...families, ...imported), {
+    mcpServers,
+    async [Symbol.asyncDispose]() {
+      await Promise.all(mcpServers.map(({ server }) => server?.close()));
+    },
+  });
+}
+
+async function startConfiguredMcpServers(settings: Settings): Promise<McpServerRun[]> {
+  if (Object.keys(settings.mcpServers).length === 0) return [];
+  // Loaded only here: the MCP SDK is large, and most runs import no server.
+  const { startMcpServers } = await import('./mcp-servers.js');
+  return startMcpServers(settings.mcpServers);
 }

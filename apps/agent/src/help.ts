@@ -34,6 +34,7 @@ const CONFIGURATION = `Configuration
       "tools": { "write_file": { "requiresConfirmation": true } },
       "http": { "port": 8808 },
       "exec": { "sandbox": "auto", "network": true },
+      "mcpServers": { "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv/docs"] } },
       "gitlab": { "instances": { "work": { "url": "https://gitlab.example.com", "tokenEnv": "GITLAB_TOKEN" } } }
     }
   Flags win over the working directory's file, which wins over yours. A file in the
@@ -43,6 +44,8 @@ const CONFIGURATION = `Configuration
   one is configured. Relative paths resolve against the working directory.
   exec.sandbox: commands run inside bubblewrap ("auto": at trusted where it is
   installed; "bubblewrap": always, refused where missing; "none": never).
+  mcpServers: MCP servers whose tools to import, from your own file only (see
+  \`nexus mcp-servers --help\`).
   \`nexus config\` shows the result (tokens hidden) and exec.isolation.`;
 
 const MAIN = `nexus — safe, well-described tools for LLM agents: serve them to any MCP client,
@@ -56,6 +59,9 @@ Commands
   call <tool> [args]  Run one tool and print its output
   skills <action>     SKILL.md skill packages: list, check, trust, run, new
   mcp                 Serve the tools over MCP: stdio, or --http [port]
+  mcp-servers list    List the imported MCP servers: state, tool count, last error
+  mcp-servers tools <name>
+                      List one imported MCP server's tools
   config              Print the effective configuration
   help [command]      Show help for a command
 
@@ -131,6 +137,43 @@ ${COMMON}
 
 ${PERMISSIONS}`;
 
+const MCP_SERVERS = `Usage: nexus mcp-servers list [--json]
+       nexus mcp-servers tools <name> [--json]
+
+MCP servers whose tools Nexus imports, from "mcpServers" in your own config file (a
+working directory's file may not add servers: they run programs and decide where
+headers go). Each entry has the shape MCP clients use, plus Nexus fields:
+  "mcpServers": {
+    "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv/docs"],
+               "readOnly": true },
+    "github": { "type": "http", "url": "https://api.githubcopilot.com/mcp/",
+                "headers": { "Authorization": "Bearer …" }, "level": "yolo" },
+    "old": { "command": "legacy-server", "enabled": false }
+  }
+  command, args, env, cwd   A stdio server; it starts with a sanitised environment plus env
+  type "http", url, headers A Streamable HTTP server
+  level                     Lowest preset its tools are offered at (default trusted)
+  readOnly                  Offer its tools that say readOnlyHint at sandboxed
+  enabled                   false: keep the entry, start nothing
+  timeoutSeconds            Per call while the server is silent (default 60; progress resets it)
+  maxTotalSeconds           Per call in all (default 600)
+
+Imported tools are named mcp__<server>__<tool> and appear in nexus tools, call and mcp
+(also in agents); at trusted the first call to a server asks for confirmation. Servers
+start in parallel when a command needs the tools and end with it; a server that crashes
+starts again at the next call (at most 3 times in 5 minutes, then it is failed).
+
+Actions
+  list               One line per server: name, transport, state (running, stopped,
+                     failed, disabled), tool count, last error
+  tools <name>       The server's tools as imported, and whether the permissions offer them
+
+Options
+  --json             list: [{ name, transport, state, toolCount, lastError }];
+                     tools: [{ name, description, readOnly, destructive, minimumLevel, enabled }]
+
+${COMMON}`;
+
 const CONFIG = `Usage: nexus config [options]
 
 Print the effective configuration as JSON: the files read, the preset, paths,
@@ -173,7 +216,7 @@ ${COMMON}`;
 
 const HELP = `Usage: nexus help [command]
 
-Show help for nexus or one of its commands: ${['tools', 'call', 'skills', 'mcp', 'config'].join(', ')}.`;
+Show help for nexus or one of its commands: ${['tools', 'call', 'skills', 'mcp', 'mcp-servers', 'config'].join(', ')}.`;
 
 /** The help text of a command, or of `nexus` itself; `cliPath` is the script MCP clients should start. */
 export function helpText(command: CommandName | undefined, cliPath: string): string {
@@ -182,6 +225,7 @@ export function helpText(command: CommandName | undefined, cliPath: string): str
     call: CALL,
     skills: SKILLS,
     mcp: mcpHelp(cliPath),
+    'mcp-servers': MCP_SERVERS,
     config: CONFIG,
     help: HELP,
   };

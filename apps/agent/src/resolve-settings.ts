@@ -5,6 +5,7 @@ import { type ExecSettings, parseExecSettings } from '@nexus/process';
 import type { GitLabSettings } from '@nexus/skills-gitlab';
 import { CONFIG_FILE_NAME, type ConfigFile, readConfigFile, userConfigPath } from './config-file.js';
 import { FAMILY_NAMES, type FamilyName } from './families.js';
+import type { McpServerEntry } from './mcp-servers.js';
 
 /** The permission-related flags every command takes. */
 export interface CommonFlags {
@@ -34,6 +35,8 @@ export interface Settings {
   exec: ExecSettings;
   /** GitLab instances, from the user's config file only. */
   gitlab?: GitLabSettings;
+  /** MCP servers whose tools are imported, from the user's config file only. */
+  mcpServers: Record<string, McpServerEntry>;
   /** Where the skills family finds packages (`@nexus/skills-md`). */
   skills: SkillsSettings;
   /** The config files that were read. */
@@ -86,6 +89,8 @@ function assertOnlyNarrows(config: ConfigFile, file: string, ceiling: Permission
   if (config.exec?.network === true) refuse('exec.network');
   // Instance URLs decide where tokens are sent.
   if (config.gitlab !== undefined) refuse('gitlab');
+  // Servers are programs to run, and their entries decide where headers are sent.
+  if (config.mcpServers !== undefined) refuse('mcpServers');
   // Roots of user skills are trusted: their commands run without `nexus skills trust`.
   if (config.skills?.roots !== undefined) refuse('skills.roots');
 }
@@ -165,6 +170,7 @@ export async function resolveSettings(flags: CommonFlags, environment: Environme
     http: { ...user?.http, ...project?.http },
     exec: parseExecSettings({ ...user?.exec, ...project?.exec }),
     ...(user?.gitlab ? { gitlab: user.gitlab } : {}),
+    mcpServers: user?.mcpServers ?? {},
     skills: skillsSettings(user, project, cwd, environment.env),
     files,
   };

@@ -12,6 +12,7 @@ const COMMAND_MODULES: Record<Exclude<CommandName, 'help'>, () => Promise<Comman
   call: () => import('./commands/call.js').then((module) => module.callCommand),
   skills: () => import('./commands/skills.js').then((module) => module.skillsCommand),
   mcp: () => import('./commands/mcp.js').then((module) => module.mcpCommand),
+  'mcp-servers': () => import('./commands/mcp-servers.js').then((module) => module.mcpServersCommand),
   config: () => import('./commands/config.js').then((module) => module.configCommand),
 };
 

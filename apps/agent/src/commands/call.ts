@@ -19,7 +19,7 @@ export async function callCommand(line: CommandLine, io: Io): Promise<number> {
   if (!tool) throw new UsageError('Missing the tool name: nexus call <tool> [arguments].');
   const args = parseToolArguments(words);
   const settings = await resolveSettings(line.common, io);
-  const registry = await createRegistry(settings, io.stdin.isTTY ? confirmOnTerminal(io.stdin, io.stderr) : undefined);
+  await using registry = await createRegistry(settings, io.stdin.isTTY ? confirmOnTerminal(io.stdin, io.stderr) : undefined);
   if (!registry.has(tool)) throw new UsageError(`Unknown tool "${tool}"; \`nexus tools --all\` lists them.`);
   const controller = new AbortController();
   void io.interrupted.then(() => controller.abort(new Error('Interrupted.')));

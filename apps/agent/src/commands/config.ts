@@ -18,9 +18,8 @@ export async function configCommand(line: CommandLine, io: Io): Promise<number> 
   expectNoArguments(line);
   const settings = await resolveSettings(line.common, io);
   const permissions = permissionsOf(settings);
-  const enabledTools = (await createRegistry(settings))
-    .getDefinitionsForPermissions(permissions, { format: 'anthropic' })
-    .map((definition) => definition.name);
+  await using registry = await createRegistry(settings);
+  const enabledTools = registry.getDefinitionsForPermissions(permissions, { format: 'anthropic' }).map((definition) => definition.name);
   const exec = { ...settings.exec, ...(await reportExecIsolation(settings)) };
   io.stdout.write(`${JSON.stringify({ ...settings, exec, permissions, enabledTools }, hideSecrets, 2)}\n`);
   return 0;

@@ -28,7 +28,7 @@ export async function mcpCommand(line: CommandLine, io: Io): Promise<number> {
   expectNoArguments(line);
   if (!line.http && (line.port !== undefined || line.host !== undefined)) throw new UsageError('--port and --host only apply with --http.');
   const settings = await resolveSettings(line.common, io);
-  const registry = await createRegistry(settings);
+  await using registry = await createRegistry(settings);
   for (const problem of await skillPackageProblems(settings)) io.stderr.write(`nexus: skill package not loaded: ${problem}\n`);
   const toolCount = registry.getDefinitionsForPermissions(permissionsOf(settings)).length;
 

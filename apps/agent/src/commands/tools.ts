@@ -1,4 +1,3 @@
-import { type AgentPermissions, levelAtLeast, type SkillSpec } from '@nexus/core';
 import type { DefinitionFormat } from '@nexus/registry';
 import { type CommandLine, expectNoArguments, UsageError } from '../command-line.js';
 import { createRegistry, permissionsOf, toolFamilies } from '../create-registry.js';
@@ -6,9 +5,9 @@ import { describeExecIsolation, reportExecIsolation } from '../exec-isolation.js
 import { formatTable } from '../format-table.js';
 import type { Io } from '../io.js';
 import { resolveSettings } from '../resolve-settings.js';
+import { access, leftOutBecause, summary } from '../tool-listing.js';
 
 const FORMATS: readonly DefinitionFormat[] = ['openai', 'anthropic', 'mcp'];
-const DESCRIPTION_WIDTH = 72;
 
 function parseFormat(format: string | undefined, json: boolean): DefinitionFormat {
   if (format === undefined) return 'openai';
@@ -18,38 +17,19 @@ function parseFormat(format: string | undefined, json: boolean): DefinitionForma
   return format as DefinitionFormat;
 }
 
-function access(spec: SkillSpec): string {
-  if (spec.readOnly) return 'read';
-  return spec.destructive ? 'write, destructive' : 'write';
-}
-
-function summary(description: string): string {
-  // A sentence ends before a capital letter, so "e.g." and "1.5" do not end it.
-  const sentence = /^.*?[.!?](?=\s+[A-Z]|\s*$)/s.exec(description)?.[0] ?? description;
-  const line = sentence.replace(/\s+/g, ' ').trim();
-  return line.length > DESCRIPTION_WIDTH ? `${line.slice(0, DESCRIPTION_WIDTH - 1)}…` : line;
-}
-
-/** Why a tool is left out of the list, or `undefined` when it is enabled. */
-function leftOutBecause(spec: SkillSpec, permissions: AgentPermissions): string | undefined {
-  if (permissions.tools[spec.name]?.enabled === false) return 'disabled by config';
-  const minimum = spec.minimumLevel ?? 'sandboxed';
-  return levelAtLeast(permissions.level, minimum) ? undefined : `needs --preset ${minimum}`;
-}
-
 /** `nexus tools`: the enabled tools as a table (with `--all`, also where commands run), or their definitions as JSON. */
 export async function toolsCommand(line: CommandLine, io: Io): Promise<number> {
   expectNoArguments(line);
   const format = parseFormat(line.format, line.json);
   const settings = await resolveSettings(line.common, io);
-  const registry = await createRegistry(settings);
+  await using registry = await createRegistry(settings);
   const permissions = permissionsOf(settings);
   if (line.json) {
     const definitions = line.all ? registry.getDefinitions({ format }) : registry.getDefinitionsForPermissions(permissions, { format });
     io.stdout.write(`${JSON.stringify(definitions, null, 2)}\n`);
     return 0;
   }
-  const families = await toolFamilies(settings);
+  const families = await toolFamilies(settings, registry);
   const specs = registry.list();
   const leftOut = specs.filter((spec) => leftOutBecause(spec, permissions));
   const shown = line.all ? specs : specs.filter((spec) => !leftOutBecause(spec, permissions));
