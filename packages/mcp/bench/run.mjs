@@ -1,0 +1,103 @@
+// Benchmarks of importing MCP servers, run against the builds (`pnpm build` first; the proxy figure
+// needs apps/agent's too). Every figure is printed beside a baseline measured in the same run (no
+// pass/fail):
+//  1. a call to an imported tool through `nexus mcp` (SDK client → Nexus → server-everything's
+//     `echo`) against the same client calling server-everything directly (goal ≤ 1.3×), and, to
+//     show what one stdio hop costs, the client calling nexus's own `echo`;
+//  2. importing 5 servers cold, started in parallel, against the slowest of them imported alone
+//     (goal ≤ 1.2×).
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { median, printRatios, sampleInterleaved, time } from '../../../scripts/bench-stats.mjs';
+import { importMcpServer } from '../dist/index.js';
+
+const CALLS = 500;
+const CALL_WARM_UP = 50;
+const COLD_ROUNDS = 8;
+
+const require = createRequire(import.meta.url);
+const everything = { command: process.execPath, args: [require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] };
+const nexusCli = join(import.meta.dirname, '..', '..', '..', 'apps', 'agent', 'dist', 'cli.js');
+
+const dir = await realpath(await mkdtemp(join(tmpdir(), 'nexus-mcp-bench-')));
+const filesystem = { command: process.execPath, args: [require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), dir] };
+const hostile = { command: process.execPath, args: [join(import.meta.dirname, '..', 'test', 'hostile-mcp-server.mjs')] };
+
+async function connect(command, args, env) {
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command, args, ...(env ? { env } : {}), stderr: 'ignore' }));
+  return client;
+}
+
+async function roundTrips() {
+  if (!existsSync(nexusCli)) {
+    console.log(`Round trip through nexus mcp: not measured (build apps/agent first: ${nexusCli} is missing).\n`);
+    return;
+  }
+  const configHome = join(dir, 'config');
+  await mkdir(join(configHome, 'nexus'), { recursive: true });
+  await writeFile(join(configHome, 'nexus', 'nexus.config.json'), JSON.stringify({ mcpServers: { everything } }));
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, XDG_CONFIG_HOME: configHome };
+  const direct = await connect(everything.command, everything.args);
+  const proxied = await connect(process.execPath, [nexusCli, 'mcp', '--preset', 'yolo', '--families', 'utility', '--cwd', dir], env);
+  try {
+    const arguments_ = { message: 'hello' };
+    const contenders = {
+      'client → server-everything': () => direct.callTool({ name: 'echo', arguments: arguments_ }),
+      'client → nexus mcp → server': () => proxied.callTool({ name: 'mcp__everything__echo', arguments: arguments_ }),
+      'client → nexus mcp (own echo)': () => proxied.callTool({ name: 'echo', arguments: arguments_ }),
+    };
+    const check = await contenders['client → nexus mcp → server']();
+    if (check.isError) throw new Error(`The proxied call failed: ${JSON.stringify(check.content)}`);
+    const samples = await sampleInterleaved(contenders, { runs: CALLS, warmUp: CALL_WARM_UP });
+    console.log('Round trip of one echo call over stdio:');
+    printRatios(samples, 'client → server-everything');
+    const [direct_, proxied_, own] = Object.values(samples).map(median);
+    console.log(`  Nexus's part beyond the second stdio hop: ${(proxied_ - direct_ - own).toFixed(2)} ms per call`);
+    console.log('  goal: through nexus mcp ≤ 1.30× direct\n');
+  } finally {
+    await Promise.all([direct.close(), proxied.close()]);
+  }
+}
+
+async function coldImports() {
+  const servers = { everything, filesystem, hostile, 'everything (2)': everything, 'filesystem (2)': filesystem };
+  const importAndClose = async (entries) => {
+    const imported = await Promise.all(entries.map(([name, config]) => importMcpServer(name.replace(/\W/g, ''), config)));
+    await Promise.all(imported.map((server) => server.close()));
+  };
+  const alone = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
+  const together = [];
+  for (let round = 0; round <= COLD_ROUNDS; round++) {
+    for (const entry of Object.entries(servers)) {
+      const elapsed = await time(() => importAndClose([entry]));
+      if (round > 0) alone[entry[0]].push(elapsed);
+    }
+    const elapsed = await time(() => importAndClose(Object.entries(servers)));
+    if (round > 0) together.push(elapsed);
+  }
+  const slowest = Math.max(...Object.values(alone).map(median));
+  console.log(`Importing servers cold (start, initialize, tools/list, close), median of ${COLD_ROUNDS} rounds:`);
+  for (const [name, values] of Object.entries(alone))
+    console.log(`  ${`${name} alone`.padEnd(32)} ${median(values).toFixed(1).padStart(7)} ms`);
+  const sum = Object.values(alone)
+    .map(median)
+    .reduce((total, value) => total + value, 0);
+  console.log(
+    `  ${'all 5 in parallel'.padEnd(32)} ${median(together).toFixed(1).padStart(7)} ms   ${(median(together) / slowest).toFixed(2)}× the slowest alone`,
+  );
+  console.log(`  (one after another they would take ${sum.toFixed(1)} ms; ${availableParallelism()} CPUs)`);
+  console.log('  goal: all 5 in parallel ≤ 1.20× the slowest alone');
+}
+
+try {
+  await roundTrips();
+  await coldImports();
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
