@@ -1,8 +1,10 @@
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { runCli } from './run-cli.js';
 
-const interrupted = Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]).then(() => undefined);
+const interrupts = new EventEmitter();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => interrupts.emit('interrupt'));
+const interrupted = once(interrupts, 'interrupt').then(() => undefined);
 
 process.exitCode = await runCli(process.argv.slice(2), {
   stdin: process.stdin,
@@ -12,4 +14,8 @@ process.exitCode = await runCli(process.argv.slice(2), {
   cwd: process.cwd(),
   cliPath: fileURLToPath(import.meta.url),
   interrupted,
+  onInterrupt(listener) {
+    interrupts.on('interrupt', listener);
+    return () => interrupts.off('interrupt', listener);
+  },
 });

@@ -9,7 +9,7 @@ export class UsageError extends Error {
 }
 
 /** The subcommands. */
-export const COMMANDS = ['tools', 'call', 'skills', 'mcp', 'mcp-servers', 'config', 'help'] as const;
+export const COMMANDS = ['tools', 'call', 'run', 'chat', 'models', 'skills', 'mcp', 'mcp-servers', 'config', 'help'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -29,6 +29,9 @@ const COMMAND_OPTIONS = {
   tools: { json: { type: 'boolean' }, format: { type: 'string' }, all: { type: 'boolean' } },
   call: { json: { type: 'boolean' } },
   skills: { json: { type: 'boolean' }, all: { type: 'boolean' }, user: { type: 'boolean' } },
+  run: { model: { type: 'string' }, json: { type: 'boolean' } },
+  chat: { model: { type: 'string' } },
+  models: { json: { type: 'boolean' } },
   mcp: { http: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string' } },
   'mcp-servers': { json: { type: 'boolean' } },
   config: {},
@@ -39,6 +42,7 @@ const ALL_OPTIONS = Object.assign({}, COMMON_OPTIONS, ...Object.values(COMMAND_O
   (typeof COMMAND_OPTIONS)['tools'] &
   (typeof COMMAND_OPTIONS)['call'] &
   (typeof COMMAND_OPTIONS)['skills'] &
+  (typeof COMMAND_OPTIONS)['run'] &
   (typeof COMMAND_OPTIONS)['mcp'];
 
 /** A parsed command line. */
@@ -59,6 +63,8 @@ export interface CommandLine {
   host: string | undefined;
   /** `nexus skills new --user`: create the package in the user's skills folder. */
   user: boolean;
+  /** `--model`: a model alias of the config file. */
+  model: string | undefined;
 }
 
 /** `--http 8080` and `--http=8080` become `--http --port 8080`: parseArgs has no optional values. */
@@ -139,5 +145,6 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     port: values.port,
     host: values.host,
     user: values.user ?? false,
+    model: values.model,
   };
 }

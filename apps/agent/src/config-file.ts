@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { AgentDefaults, AgentSettings } from '@nexus/agents';
 import { ConfigError, formatSchemaIssues, PERMISSION_LEVELS, type PermissionLevel } from '@nexus/core';
 import { EXEC_SANDBOX_MODES } from '@nexus/process';
 import type { GitLabSettings } from '@nexus/skills-gitlab';
@@ -51,11 +52,19 @@ const configFileSchema = z.strictObject({
   exec: execSchema.optional(),
   /** GitLab instances (see `@nexus/skills-gitlab`), checked by `parseGitLabSettings`. */
   gitlab: z.custom<GitLabSettings>().optional(),
-  /** MCP servers whose tools to import, in MCP clients' shape (see `@nexus/mcp`), checked by `checkMcpServers`. */
-  mcpServers: z.record(z.string().min(1), z.custom<McpServerEntry>()).optional(),
   /** SKILL.md skill packages (see `@nexus/skills-md`). */
   skills: skillsSchema.optional(),
+  /** MCP servers whose tools to import, in MCP clients' shape (see `@nexus/mcp`), checked by `checkMcpServers`. */
+  mcpServers: z.record(z.string().min(1), z.custom<McpServerEntry>()).optional(),
+  /** LLM endpoints and model aliases (see `@nexus/agents`), checked by `parseAgentSettings`. */
+  providers: z.custom<AgentSettings['providers']>().optional(),
+  models: z.custom<AgentSettings['models']>().optional(),
+  defaultModel: z.string().min(1).optional(),
+  /** Defaults of `nexus run` / `nexus chat` agents. */
+  agent: z.custom<AgentDefaults>().optional(),
 });
+
+const LLM_FIELDS = ['providers', 'models', 'defaultModel', 'agent'] as const;
 
 /** A validated `nexus.config.json`. */
 export type ConfigFile = z.infer<typeof configFileSchema>;
@@ -77,6 +86,17 @@ async function parseConfigFile(value: unknown, file: string): Promise<ConfigFile
     // Loaded only here: the MCP SDK is large, and most runs import no server.
     const { checkMcpServers } = await import('./mcp-servers.js');
     checkMcpServers(result.data.mcpServers, file);
+  }
+  if (LLM_FIELDS.some((field) => result.data[field] !== undefined)) {
+    // Loaded only here: the agents package brings the AI SDK.
+    const { parseAgentSettings } = await import('@nexus/agents');
+    const { providers, models, agent } = result.data;
+    try {
+      // `defaultModel` may name a model of another file; it is checked once the files are merged.
+      parseAgentSettings({ providers, models, agent });
+    } catch (error) {
+      throw new ConfigError(`${file}: ${(error as Error).message}`, { cause: error });
+    }
   }
   return result.data;
 }

@@ -35,13 +35,19 @@ const CONFIGURATION = `Configuration
       "http": { "port": 8808 },
       "exec": { "sandbox": "auto", "network": true },
       "mcpServers": { "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv/docs"] } },
-      "gitlab": { "instances": { "work": { "url": "https://gitlab.example.com", "tokenEnv": "GITLAB_TOKEN" } } }
+      "gitlab": { "instances": { "work": { "url": "https://gitlab.example.com", "tokenEnv": "GITLAB_TOKEN" } } },
+      "providers": { "local": { "type": "openai-compatible", "baseUrl": "http://127.0.0.1:11434/v1" } },
+      "models": { "fast": { "provider": "local", "id": "qwen3:8b", "contextWindow": 32768 } },
+      "defaultModel": "fast",
+      "agent": { "maxToolIterations": 100, "toolTimeoutSeconds": 120, "compactAt": 0.9 }
     }
   Flags win over the working directory's file, which wins over yours. A file in the
   working directory comes with the project, so it may only narrow permissions (block
   paths, disable tools, lower the preset); widening belongs in your own file or flags.
   GitLab instances are read from your own file only, and the gitlab family is on once
-  one is configured. Relative paths resolve against the working directory.
+  one is configured. So are LLM providers and models (they decide where API keys go);
+  provider types: openai, anthropic, openai-compatible; "apiKeyEnv" names the variable
+  holding the key (baseUrl: https, or http on a loopback address). Relative paths resolve against the working directory.
   exec.sandbox: commands run inside bubblewrap ("auto": at trusted where it is
   installed; "bubblewrap": always, refused where missing; "none": never).
   mcpServers: MCP servers whose tools to import, from your own file only (see
@@ -58,6 +64,9 @@ Commands
   tools               List the tools the current permissions enable
   call <tool> [args]  Run one tool and print its output
   skills <action>     SKILL.md skill packages: list, check, trust, run, new
+  run <prompt | ->    Run one agent turn with the enabled tools, answer on stdout
+  chat                Talk with an agent interactively
+  models              List the configured model aliases
   mcp                 Serve the tools over MCP: stdio, or --http [port]
   mcp-servers list    List the imported MCP servers: state, tool count, last error
   mcp-servers tools <name>
@@ -76,11 +85,13 @@ Environment
   XDG_CONFIG_HOME    Where your config directory is (default ~/.config)
   NEXUS_MCP_TOKEN    Bearer token for nexus mcp --http (default: random per run)
 
-Exit status: 0 success, 1 a tool failed or an unexpected error, 2 bad usage or configuration.
+Exit status: 0 success, 1 a tool failed, the model provider failed or an unexpected
+error, 2 bad usage or configuration, 130 interrupted.
 
 Examples
   nexus tools
   nexus call read_file '{"path": "README.md"}'
+  nexus run "Summarise README.md in three lines"
   nexus mcp --preset trusted
   nexus mcp --http 8808
 
@@ -117,6 +128,60 @@ Options
 ${COMMON}
 
 ${PERMISSIONS}`;
+
+const RUN = `Usage: nexus run [--model <alias>] [--json] <prompt | ->
+
+Run one agent turn: the model (default: the config's defaultModel) gets the prompt
+(\`-\`: read from stdin) and the tools these permissions enable; every tool call goes
+through the same policy as \`nexus call\`. The answer streams to stdout; each tool call
+and its result is one line on stderr:
+  → read_file path=a.txt
+  ✓ read_file 12 lines
+  ✗ write_file forbidden: …
+
+Exit status: 0 on an answer (also when the turn stopped at agent.maxToolIterations,
+with a warning), 1 when the model provider failed, 2 on bad usage or configuration
+(unknown alias, the key's variable unset), 130 on Ctrl-C (the turn is cancelled and
+every command it started is stopped).
+Confirmations are asked on the terminal; when stdin is not a terminal they are refused.
+
+Options
+  --model <alias>    A model alias from the config's "models"
+  --json             Print { content, request_id, halted_at_iteration_limit, usage,
+                     tool_calls: [{ name, arguments, success, kind }] } instead
+
+${COMMON}
+
+${PERMISSIONS}`;
+
+const CHAT = `Usage: nexus chat [--model <alias>]
+
+Talk with an agent: the answer streams as it comes, tool calls show as they run, and
+confirmations are asked inline. Ctrl-C cancels the running turn; at the prompt it exits.
+When stdin is not a terminal, each line is a message (for scripts).
+
+Commands in the chat
+  /status    Tokens and context of the conversation, as JSON
+  /compact   Summarise older messages now
+  /clear     Forget the conversation
+  /exit      Leave (so does end of input)
+
+Options
+  --model <alias>    A model alias from the config's "models"
+
+${COMMON}
+
+${PERMISSIONS}`;
+
+const MODELS = `Usage: nexus models [--json]
+
+List the configured model aliases: provider, type, endpoint host, model id, whether the
+API key's variable is set (never the key) and which is the default.
+
+Options
+  --json             Print [{ alias, provider, type, host, id, keySet, default }]
+
+${COMMON}`;
 
 const mcpHelp = (cliPath: string) => `Usage: nexus mcp [options]
 
@@ -216,7 +281,7 @@ ${COMMON}`;
 
 const HELP = `Usage: nexus help [command]
 
-Show help for nexus or one of its commands: ${['tools', 'call', 'skills', 'mcp', 'mcp-servers', 'config'].join(', ')}.`;
+Show help for nexus or one of its commands: ${['tools', 'call', 'skills', 'run', 'chat', 'models', 'mcp', 'mcp-servers', 'config'].join(', ')}.`;
 
 /** The help text of a command, or of `nexus` itself; `cliPath` is the script MCP clients should start. */
 export function helpText(command: CommandName | undefined, cliPath: string): string {
@@ -224,6 +289,9 @@ export function helpText(command: CommandName | undefined, cliPath: string): str
     tools: TOOLS,
     call: CALL,
     skills: SKILLS,
+    run: RUN,
+    chat: CHAT,
+    models: MODELS,
     mcp: mcpHelp(cliPath),
     'mcp-servers': MCP_SERVERS,
     config: CONFIG,

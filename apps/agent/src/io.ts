@@ -12,4 +12,6 @@ export interface Io {
   cliPath: string;
   /** Settles when the user asks the process to stop (Ctrl-C, SIGTERM). */
   interrupted: Promise<void>;
+  /** Calls `listener` at every Ctrl-C or SIGTERM (a chat cancels a turn at the first, exits at the next); returns the unsubscribe. */
+  onInterrupt(listener: () => void): () => void;
 }

@@ -1,5 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import type { AgentSettings } from '@nexus/agents';
 import { ConfigError, levelAtLeast, normalizePath, type PermissionLevel, type ToolPermission } from '@nexus/core';
 import { type ExecSettings, parseExecSettings } from '@nexus/process';
 import type { GitLabSettings } from '@nexus/skills-gitlab';
@@ -35,10 +36,12 @@ export interface Settings {
   exec: ExecSettings;
   /** GitLab instances, from the user's config file only. */
   gitlab?: GitLabSettings;
-  /** MCP servers whose tools are imported, from the user's config file only. */
-  mcpServers: Record<string, McpServerEntry>;
   /** Where the skills family finds packages (`@nexus/skills-md`). */
   skills: SkillsSettings;
+  /** MCP servers whose tools are imported, from the user's config file only. */
+  mcpServers: Record<string, McpServerEntry>;
+  /** LLM providers and models (the user's config file only), the default model and agent defaults. */
+  llm: AgentSettings;
   /** The config files that were read. */
   files: { user?: string; workingDirectory?: string };
 }
@@ -87,12 +90,14 @@ function assertOnlyNarrows(config: ConfigFile, file: string, ceiling: Permission
   // A project may ask for bubblewrap and turn the network off, never the reverse.
   if (config.exec?.sandbox !== undefined && config.exec.sandbox !== 'bubblewrap') refuse('exec.sandbox');
   if (config.exec?.network === true) refuse('exec.network');
-  // Instance URLs decide where tokens are sent.
+  // Instance URLs decide where tokens are sent, provider entries where API keys go.
   if (config.gitlab !== undefined) refuse('gitlab');
-  // Servers are programs to run, and their entries decide where headers are sent.
-  if (config.mcpServers !== undefined) refuse('mcpServers');
   // Roots of user skills are trusted: their commands run without `nexus skills trust`.
   if (config.skills?.roots !== undefined) refuse('skills.roots');
+  // Servers are programs to run, and their entries decide where headers are sent.
+  if (config.mcpServers !== undefined) refuse('mcpServers');
+  if (config.providers !== undefined) refuse('providers');
+  if (config.models !== undefined) refuse('models');
 }
 
 /** The enabled families: as chosen, else every family whose settings exist (GitLab needs instances) except `skills`, which is opt-in. */
@@ -102,6 +107,21 @@ function chooseFamilies(chosen: readonly FamilyName[] | undefined, gitlab: GitLa
   }
   const wanted = chosen ?? FAMILY_NAMES.filter((family) => family !== 'skills' && (family !== 'gitlab' || gitlab));
   return FAMILY_NAMES.filter((family) => wanted.includes(family));
+}
+
+/** The LLM settings: endpoints and models from the user's file, the default model and agent defaults from either. */
+function mergeLlm(user: ConfigFile | undefined, project: ConfigFile | undefined): AgentSettings {
+  const defaultModel = project?.defaultModel ?? user?.defaultModel;
+  if (defaultModel !== undefined && !Object.hasOwn(user?.models ?? {}, defaultModel)) {
+    throw new ConfigError(`\`defaultModel\`: No model named "${defaultModel}" in your user config file's \`models\`.`);
+  }
+  const agent = user?.agent || project?.agent ? { ...user?.agent, ...project?.agent } : undefined;
+  return {
+    ...(user?.providers ? { providers: user.providers } : {}),
+    ...(user?.models ? { models: user.models } : {}),
+    ...(defaultModel ? { defaultModel } : {}),
+    ...(agent ? { agent } : {}),
+  };
 }
 
 /** The skills settings: roots from the user's file, the output directory from either, the user's directories from the environment. */
@@ -170,8 +190,9 @@ export async function resolveSettings(flags: CommonFlags, environment: Environme
     http: { ...user?.http, ...project?.http },
     exec: parseExecSettings({ ...user?.exec, ...project?.exec }),
     ...(user?.gitlab ? { gitlab: user.gitlab } : {}),
-    mcpServers: user?.mcpServers ?? {},
     skills: skillsSettings(user, project, cwd, environment.env),
+    mcpServers: user?.mcpServers ?? {},
+    llm: mergeLlm(user, project),
     files,
   };
 }
