@@ -2,13 +2,12 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { memoryIo } from './testing/memory-io.js';
-import { CLI_PATH, ensureBuilt, nexusEnv } from './testing/nexus-process.js';
+import { connectToNexusMcp, ensureBuilt, textOf } from './testing/nexus-process.js';
 
 const require = createRequire(import.meta.url);
 /** @nexus/mcp's misbehaving test server: tools that touch a marker, report their pid, crash … */
@@ -150,19 +149,10 @@ describe('nexus mcp as a proxy in front of imported servers, with the SDK client
   });
 
   async function connect(args: string[], client = new Client({ name: 'proxy-test', version: '1.0.0' })): Promise<Client> {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI_PATH, 'mcp', '--families', 'utility', ...args],
-      cwd: dir.join('project'),
-      env: nexusEnv(dir.join('config')),
-      stderr: 'pipe',
-    });
-    await client.connect(transport);
-    clients.push(client);
+    const options = { cwd: dir.join('project'), configHome: dir.join('config') };
+    clients.push(await connectToNexusMcp(client, ['--families', 'utility', ...args], options));
     return client;
   }
-
-  const textOf = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as { text: string }[])[0]?.text ?? '';
 
   it('offers and calls only what the policy allows at sandboxed', async () => {
     await userConfig({ mcpServers: { files: files(), hostile: hostile() } });

@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, ListRootsRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CLI_PATH, ensureBuilt, nexusEnv } from './testing/nexus-process.js';
+import { CLI_PATH, connectToNexusMcp, ensureBuilt, nexusEnv, textOf } from './testing/nexus-process.js';
 
 let dir: TestDir;
 const clients: Client[] = [];
@@ -23,20 +22,8 @@ afterEach(async () => {
 
 /** Starts `nexus mcp <args>` in the project directory and connects the SDK client to it over stdio. */
 async function connect(args: string[] = [], client = new Client({ name: 'stdio-test', version: '1.0.0' })): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI_PATH, 'mcp', ...args],
-    cwd: dir.join('project'),
-    env: nexusEnv(dir.join('config')),
-    stderr: 'pipe',
-  });
-  await client.connect(transport);
-  clients.push(client);
+  clients.push(await connectToNexusMcp(client, args, { cwd: dir.join('project'), configHome: dir.join('config') }));
   return client;
-}
-
-function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
-  return (result.content as { text: string }[])[0]?.text ?? '';
 }
 
 describe('nexus mcp over stdio, with the SDK client', () => {

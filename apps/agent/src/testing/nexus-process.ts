@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const appDir = fileURLToPath(new URL('../..', import.meta.url));
 const rootDir = join(appDir, '..', '..');
@@ -149,4 +151,26 @@ export function startHttpNexus(args: readonly string[], options: Omit<RunOptions
       }
     });
   });
+}
+
+/** Starts `nexus mcp <args>` in `cwd`, with `configHome` as its config directory, and connects `client` to it over stdio. */
+export async function connectToNexusMcp(
+  client: Client,
+  args: readonly string[],
+  options: { cwd: string; configHome: string },
+): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI_PATH, 'mcp', ...args],
+    cwd: options.cwd,
+    env: nexusEnv(options.configHome),
+    stderr: 'pipe',
+  });
+  await client.connect(transport);
+  return client;
+}
+
+/** The text of a tool result's first content item. */
+export function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
+  return (result.content as { text: string }[])[0]?.text ?? '';
 }
