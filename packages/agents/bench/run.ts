@@ -1,0 +1,124 @@
+// Benchmarks of @nexus/agents against the LLM stand-in, run on the build (`pnpm build` first) with
+// tsx (the stand-in is TypeScript). Every figure is printed beside a baseline from the same run (no
+// pass/fail):
+//  1. a 5-step tool loop through Agent.send against a bare streamText loop with the same tools and
+//     the same registry (goal ≤ 1.1×, and under 2 ms of the loop's own per step);
+//  2. memory of 100 idle agents, each with its own registry and one finished turn (goal ≤ 2 MB each);
+//  3. 50 agents running a 5-step loop at once (goal: none failing).
+import { defineSkill, resolvePreset, ServiceContainer, type SkillFamily, ToolResult } from '@nexus/core';
+import { SkillRegistry } from '@nexus/registry';
+import { fsSkills } from '@nexus/skills-fs';
+import { type LlmRequestRecord, startLlmStandIn } from '@nexus/test-utils';
+import { jsonSchema, type ModelMessage, streamText, type ToolSet } from 'ai';
+import { median, printRatios, sampleInterleaved } from '../../../scripts/bench-stats.mjs';
+import { Agent, parseAgentSettings, resolveModel } from '../dist/index.js';
+
+const STEPS = 5;
+const ROUNDS = 100;
+const WARM_UP = 10;
+const IDLE_AGENTS = 100;
+const CONCURRENT_AGENTS = 50;
+const MB = 1024 * 1024;
+
+const noopSkill = defineSkill({
+  name: 'noop',
+  description: 'Does nothing.',
+  parameters: { type: 'object', properties: { step: { type: 'integer' } }, additionalProperties: false },
+  readOnly: true,
+  create: () => () => ToolResult.ok('done'),
+});
+const families: SkillFamily[] = [fsSkills, { name: 'bench', skills: [noopSkill] }];
+
+function toolResultCount(request: LlmRequestRecord): number {
+  return (request.body.messages as Array<{ role: string }>).filter((message) => message.role === 'tool').length;
+}
+
+const llm = await startLlmStandIn();
+// Every conversation: STEPS - 1 steps calling `noop`, then an answer.
+llm.respondWith((request) => {
+  const done = toolResultCount(request);
+  return done < STEPS - 1 ? { toolCalls: [{ name: 'noop', arguments: { step: done + 1 } }] } : { text: 'All steps done.' };
+});
+const settings = parseAgentSettings({
+  providers: { local: { type: 'openai-compatible', baseUrl: llm.url } },
+  models: { fast: { provider: 'local', id: 'bench-model' } },
+  defaultModel: 'fast',
+});
+const cwd = process.cwd();
+function createRegistry(): SkillRegistry {
+  const services = new ServiceContainer().register('cwd', cwd).register('permissions', resolvePreset('sandboxed', { cwd }));
+  return new SkillRegistry(services).use(...families);
+}
+const newAgent = (registry = createRegistry()) => new Agent({ model: resolveModel(settings), registry, systemPrompt: 'Bench.' });
+
+// 1. The loop against a bare streamText loop with the same tools and registry.
+const registry = createRegistry();
+const model = resolveModel(settings).model;
+const tools: ToolSet = Object.fromEntries(
+  registry
+    .getDefinitions()
+    .map(({ function: tool }) => [tool.name, { description: tool.description, inputSchema: jsonSchema(tool.parameters as never) }]),
+);
+async function bareLoop(): Promise<void> {
+  const messages: ModelMessage[] = [{ role: 'user', content: 'Go.' }];
+  for (;;) {
+    const result = streamText({ model, system: 'Bench.', messages, tools });
+    const calls: Array<{ toolCallId: string; toolName: string; input: unknown }> = [];
+    for await (const part of result.fullStream) if (part.type === 'tool-call') calls.push(part);
+    messages.push(...(await result.response).messages);
+    if (calls.length === 0) return;
+    const results = await Promise.all(calls.map((call) => registry.execute(call.toolName, call.input as Record<string, unknown>)));
+    messages.push({
+      role: 'tool',
+      content: calls.map((call, index) => ({
+        type: 'tool-result' as const,
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        output: { type: 'text' as const, value: results[index]?.output ?? '' },
+      })),
+    });
+  }
+}
+const agent = newAgent(registry);
+const samples = await sampleInterleaved(
+  {
+    'bare streamText loop': bareLoop,
+    'Agent.send': async () => {
+      await agent.clear();
+      await agent.send('Go.');
+    },
+  },
+  { runs: ROUNDS, warmUp: WARM_UP },
+);
+console.log(`A ${STEPS}-step tool loop against the stand-in (fs tools + noop):`);
+printRatios(samples, 'bare streamText loop');
+const perStep = (median(samples['Agent.send']) - median(samples['bare streamText loop'])) / STEPS;
+console.log(`  the loop's own cost per step beyond the bare loop: ${perStep.toFixed(2)} ms (goal < 2 ms; ratio goal ≤ 1.10×)\n`);
+
+// 2. Memory of idle agents.
+const gc = globalThis.gc;
+if (gc) {
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const idle = Array.from({ length: IDLE_AGENTS }, () => newAgent());
+  for (const each of idle) await each.send('Go.');
+  gc();
+  const perAgent = (process.memoryUsage().heapUsed - before) / IDLE_AGENTS / MB;
+  console.log(
+    `Memory of ${IDLE_AGENTS} idle agents (own registry each, one finished ${STEPS}-step turn): ${perAgent.toFixed(2)} MB each (goal ≤ 2 MB)\n`,
+  );
+  idle.length = 0;
+} else {
+  console.log('Memory of idle agents: skipped (run node with --expose-gc)\n');
+}
+
+// 3. Many agents at once.
+const crowd = Array.from({ length: CONCURRENT_AGENTS }, () => newAgent());
+const started = performance.now();
+const outcomes = await Promise.allSettled(crowd.map((each) => each.send('Go.')));
+const failed = outcomes.filter((outcome) => outcome.status === 'rejected' || outcome.value.content !== 'All steps done.').length;
+console.log(
+  `${CONCURRENT_AGENTS} agents running a ${STEPS}-step loop at once: ${failed} failed, ${(performance.now() - started).toFixed(0)} ms in all (goal: none failing)`,
+);
+
+await llm.close();
