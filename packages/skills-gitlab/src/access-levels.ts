@@ -1,6 +1,16 @@
 /** GitLab access levels by the names the skills accept. */
 const LEVELS: Record<string, number> = { no_access: 0, developer: 30, maintainer: 40 };
-const NAMES: Record<number, string> = { 0: 'no_access', 30: 'developer', 40: 'maintainer', 60: 'admin' };
+const NAMES: Record<number, string> = {
+  0: 'no_access',
+  5: 'minimal_access',
+  10: 'guest',
+  15: 'planner',
+  20: 'reporter',
+  30: 'developer',
+  40: 'maintainer',
+  50: 'owner',
+  60: 'admin',
+};
 
 /** The names `push_level`, `merge_level` and `create_level` accept. */
 export const ACCESS_LEVEL_NAMES = Object.keys(LEVELS);
@@ -11,7 +21,7 @@ export function accessLevel(name: string | undefined): number {
 }
 
 /** The name of a numeric level (`level_N` for unnamed ones). */
-function accessLevelName(level: number): string {
+export function accessLevelName(level: number): string {
   return NAMES[level] ?? `level_${level}`;
 }
 

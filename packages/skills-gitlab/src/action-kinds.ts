@@ -25,6 +25,14 @@ export const READ_ONLY_ACTIONS: ReadonlySet<string> = new Set([
   'stats',
   'rules',
   'whoami',
+  'tree',
+  'get-commit',
+  'compare',
+  'members',
+  'links',
+  'approval-state',
+  'list-releases',
+  'get-release',
 ]);
 
 /** Whether an action changes something on the server or on disk. */
@@ -34,5 +42,5 @@ export function isMutatingAction(action: string): boolean {
 
 /** Whether an action destroys data (feeds the MCP `destructiveHint`). */
 export function isDestructiveAction(action: string): boolean {
-  return /^(delete|remove|erase|unprotect)/.test(action);
+  return /^(delete|remove|erase|unprotect|unlink)/.test(action);
 }

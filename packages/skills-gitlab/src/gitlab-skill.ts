@@ -205,11 +205,13 @@ function isMissing(value: unknown): boolean {
 function buildParameters<A extends GitLabArguments>(definition: GitLabSkillDefinition<A>): JsonSchemaObject {
   const names = Object.keys(definition.actions);
   const scopes = new Set(Object.values(definition.actions).map((action) => action.scope ?? definition.scope));
-  const takesProject = scopes.has('project') || scopes.has('any-project') || scopes.has('project-or-group');
-  const takesGroup = scopes.has('group') || scopes.has('project-or-group');
+  const takesProject = scopes.has('project') || scopes.has('any-project') || scopes.has('project-or-group') || scopes.has('anywhere');
+  const takesGroup = scopes.has('group') || scopes.has('project-or-group') || scopes.has('anywhere');
   const projectDescription =
     definition.projectDescription ??
-    (scopes.has('project-or-group') ? 'Project path or id; "this" = git remote' : 'Project path or id; default: git remote');
+    (scopes.has('project-or-group') || scopes.has('anywhere')
+      ? 'Project path or id; "this" = git remote'
+      : 'Project path or id; default: git remote');
   const properties: Record<string, JsonSchema> = {
     action: { type: 'string', enum: names },
     ...(takesProject ? { project: { type: 'string', description: projectDescription } } : {}),
@@ -217,7 +219,8 @@ function buildParameters<A extends GitLabArguments>(definition: GitLabSkillDefin
       ? {
           group: {
             type: 'string',
-            description: scopes.has('project-or-group') ? 'Group path or id (instead of project)' : 'Group path or id',
+            description:
+              scopes.has('project-or-group') || scopes.has('anywhere') ? 'Group path or id (instead of project)' : 'Group path or id',
           },
         }
       : {}),

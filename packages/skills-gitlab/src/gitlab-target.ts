@@ -9,14 +9,17 @@ import { namespaceSegment } from './url-segments.js';
  * - `project`: a project, given or detected from the git remote;
  * - `any-project`: like `project`, but omitted means every project (issue and MR lists);
  * - `group`: a group, always given;
- * - `project-or-group`: `group` when given, else a given project (`"this"` = the git remote).
+ * - `project-or-group`: `group` when given, else a given project (`"this"` = the git remote);
+ * - `anywhere`: `group` when given, else a given project (`"this"` = the git remote), else the whole instance (search).
  */
-export type Scope = 'none' | 'project' | 'any-project' | 'group' | 'project-or-group';
+export type Scope = 'none' | 'project' | 'any-project' | 'group' | 'project-or-group' | 'anywhere';
 
 /** The resolved target of a call. */
 export interface Target {
   /** API path prefix: `/projects/<enc>`, `/groups/<enc>`, or `''`. */
   base: string;
+  /** The project path or id the base encodes (`group/name`), when the target is a project. */
+  project?: string;
   /** Words for messages: `project group/name`, `group g`, or `all projects`. */
   label: string;
 }
@@ -77,7 +80,7 @@ export async function resolveTarget(
   const group = args.group?.trim() || undefined;
   const forProject = async (value: string): Promise<Target> => {
     const path = isThis(value) ? await detectProject(remote, instance.name, instance.url) : value;
-    return { base: `/projects/${namespaceSegment(path, 'project')}`, label: `project ${path}` };
+    return { base: `/projects/${namespaceSegment(path, 'project')}`, label: `project ${path}`, project: path };
   };
   switch (scope) {
     case 'none':
@@ -91,6 +94,9 @@ export async function resolveTarget(
       return forProject(project);
     case 'any-project':
       return project ? forProject(project) : { base: '', label: 'all projects' };
+    case 'anywhere':
+      if (group) return { base: `/groups/${namespaceSegment(group, 'group')}`, label: `group ${group}` };
+      return project ? forProject(project) : { base: '', label: 'the whole instance' };
     case 'project':
       return forProject(project ?? 'this');
   }

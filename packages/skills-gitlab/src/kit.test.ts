@@ -4,49 +4,53 @@ import { type GitLabStandIn, startGitLabStandIn, type TestDir, testdir } from '@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defineGitLabSkill, type GitLabArguments, reply, segment } from './kit.js';
 
-interface WikiArguments extends GitLabArguments {
+interface SnippetArguments extends GitLabArguments {
   slug?: string;
   title?: string;
   content?: string;
 }
 
-interface WikiPage {
+interface Snippet {
   slug: string;
   title: string;
   content?: string;
 }
 
-// A skill a plugin author could write: GitLab's project wiki API, which the family does not cover.
-const wikiSkill = defineGitLabSkill<WikiArguments>({
-  name: 'gitlab_wiki',
-  summary: 'GitLab project wiki pages.',
+// A skill a plugin author could write: GitLab's project snippets API, which the family does not cover.
+const snippetSkill = defineGitLabSkill<SnippetArguments>({
+  name: 'gitlab_snippet',
+  summary: 'GitLab project snippets.',
   scope: 'project',
   properties: { slug: { type: 'string' }, title: { type: 'string' }, content: { type: 'string' } },
   actions: {
     list: {
       async run(context) {
-        const pages = await context.list<WikiPage>(`${context.base}/wikis`);
+        const pages = await context.list<Snippet>(`${context.base}/snippets`);
         return reply(pages.map((page) => page.slug).join('\n'), pages);
       },
     },
     get: {
       required: ['slug'],
       async run(context) {
-        const page = await context.get<WikiPage>(`${context.base}/wikis/${segment(context.args.slug ?? '', 'slug')}`);
+        const page = await context.get<Snippet>(`${context.base}/snippets/${segment(context.args.slug ?? '', 'slug')}`);
         return reply(`# ${page.title}\n${page.content ?? ''}`, page);
       },
     },
     create: {
       required: ['title', 'content'],
       run: (context) =>
-        context.send<WikiPage>(
-          { method: 'POST', path: `${context.base}/wikis`, body: { title: context.args.title ?? '', content: context.args.content ?? '' } },
-          (page) => `Created wiki page ${page.slug}.`,
+        context.send<Snippet>(
+          {
+            method: 'POST',
+            path: `${context.base}/snippets`,
+            body: { title: context.args.title ?? '', content: context.args.content ?? '' },
+          },
+          (page) => `Created snippet ${page.slug}.`,
         ),
     },
   },
 });
-const wikiFamily: SkillFamily = { name: 'wiki', skills: [wikiSkill] };
+const snippetFamily: SkillFamily = { name: 'snippets', skills: [snippetSkill] };
 
 let server: GitLabStandIn;
 let dir: TestDir;
@@ -60,20 +64,20 @@ afterAll(async () => {
 });
 beforeEach(() => {
   server.reset();
-  server.route('GET', '/projects/:project/wikis', () => ({ paginated: [{ slug: 'home', title: 'Home' }] }));
-  server.route('GET', '/projects/:project/wikis/:slug', (request) => ({
+  server.route('GET', '/projects/:project/snippets', () => ({ paginated: [{ slug: 'home', title: 'Home' }] }));
+  server.route('GET', '/projects/:project/snippets/:slug', (request) => ({
     slug: request.params.slug,
     title: 'Home',
     content: `token ${server.token}`,
   }));
-  server.route('POST', '/projects/:project/wikis', (request) => ({ ...(request.body as object), slug: 'notes' }));
+  server.route('POST', '/projects/:project/snippets', (request) => ({ ...(request.body as object), slug: 'notes' }));
 });
 
 function agent(preset: 'sandboxed' | 'trusted', confirm?: boolean) {
   return createTestAgent({
     cwd: dir.path,
     preset,
-    families: [wikiFamily],
+    families: [snippetFamily],
     ...(confirm === undefined ? {} : { confirm }),
     services: { gitlab: { instances: { work: { url: server.url, token: server.token } } } },
   });
@@ -81,9 +85,9 @@ function agent(preset: 'sandboxed' | 'trusted', confirm?: boolean) {
 
 describe('a skill written with the kit', () => {
   it('gets the schema, description and level of the built-in skills', () => {
-    expect(wikiSkill.minimumLevel).toBe('trusted');
-    expect(wikiSkill.description).toBe('GitLab project wiki pages. Actions: list, get(slug), create(title,content).');
-    expect(Object.keys(wikiSkill.parameters.properties ?? {})).toEqual([
+    expect(snippetSkill.minimumLevel).toBe('trusted');
+    expect(snippetSkill.description).toBe('GitLab project snippets. Actions: list, get(slug), create(title,content).');
+    expect(Object.keys(snippetSkill.parameters.properties ?? {})).toEqual([
       'action',
       'project',
       'slug',
@@ -96,9 +100,9 @@ describe('a skill written with the kit', () => {
 
   it('reads without asking and masks the token in what it returns', async () => {
     const { call, confirmations } = agent('trusted', false);
-    expect((await call('gitlab_wiki', { action: 'list', project: 'group/project' })).output).toBe('home');
-    const page = await call('gitlab_wiki', { action: 'get', project: 'group/project', slug: '../../users' });
-    expect(server.requests.at(-1)?.path).toBe('/projects/group%2Fproject/wikis/..%2F..%2Fusers');
+    expect((await call('gitlab_snippet', { action: 'list', project: 'group/project' })).output).toBe('home');
+    const page = await call('gitlab_snippet', { action: 'get', project: 'group/project', slug: '../../users' });
+    expect(server.requests.at(-1)?.path).toBe('/projects/group%2Fproject/snippets/..%2F..%2Fusers');
     expect(page.output).toBe('# Home\ntoken ****');
     expect(JSON.stringify(page)).not.toContain(server.token);
     expect(confirmations).toEqual([]);
@@ -107,18 +111,18 @@ describe('a skill written with the kit', () => {
   it('asks before a change, sends nothing when refused, and offers dry_run', async () => {
     const create = { action: 'create', project: 'group/project', title: 'Notes', content: 'x' };
     const refusing = agent('trusted', false);
-    expect((await refusing.call('gitlab_wiki', create)).kind).toBe('forbidden');
+    expect((await refusing.call('gitlab_snippet', create)).kind).toBe('forbidden');
     expect(refusing.confirmations.map((request) => request.detail)).toEqual([
-      `POST ${server.url}/api/v4/projects/group%2Fproject/wikis {"title":"Notes","content":"x"}`,
+      `POST ${server.url}/api/v4/projects/group%2Fproject/snippets {"title":"Notes","content":"x"}`,
     ]);
-    expect((await refusing.call('gitlab_wiki', { ...create, dry_run: true })).data).toMatchObject({ dry_run: true });
+    expect((await refusing.call('gitlab_snippet', { ...create, dry_run: true })).data).toMatchObject({ dry_run: true });
     expect(server.writes()).toEqual([]);
-    expect((await agent('trusted', true).call('gitlab_wiki', create)).output).toBe('Created wiki page notes.');
+    expect((await agent('trusted', true).call('gitlab_snippet', create)).output).toBe('Created snippet notes.');
     expect(server.writes()).toHaveLength(1);
   });
 
   it('is refused below trusted before any request', async () => {
-    const result = await agent('sandboxed').call('gitlab_wiki', { action: 'list', project: 'group/project' });
+    const result = await agent('sandboxed').call('gitlab_snippet', { action: 'list', project: 'group/project' });
     expect(result.kind).toBe('forbidden');
     expect(server.requests).toEqual([]);
   });

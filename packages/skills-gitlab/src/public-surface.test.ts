@@ -4,7 +4,7 @@ import * as gitlab from './index.js';
 import * as kit from './kit.js';
 
 describe('the @nexus/skills-gitlab surface', () => {
-  it('exports the family, its 21 skills, settings validation and the error class, nothing internal', () => {
+  it('exports the family, its 24 skills, settings validation and the error class, nothing internal', () => {
     expect(Object.keys(gitlab).sort()).toEqual([
       'GitLabApiError',
       'gitlabApprovalSkill',
@@ -17,6 +17,7 @@ describe('the @nexus/skills-gitlab surface', () => {
       'gitlabDraftSkill',
       'gitlabEpicSkill',
       'gitlabFeatureFlagSkill',
+      'gitlabFileSkill',
       'gitlabIssueSkill',
       'gitlabIterationSkill',
       'gitlabJobSkill',
@@ -25,10 +26,12 @@ describe('the @nexus/skills-gitlab surface', () => {
       'gitlabMrSkill',
       'gitlabPipelineSkill',
       'gitlabRepoSkill',
+      'gitlabSearchSkill',
       'gitlabSkills',
       'gitlabTagSkill',
       'gitlabTimeSkill',
       'gitlabVariableSkill',
+      'gitlabWikiSkill',
       'parseGitLabSettings',
     ]);
   });

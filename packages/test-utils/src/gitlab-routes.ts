@@ -79,11 +79,15 @@ const numberOf = (value: string | undefined): number => Number(value ?? 1);
 
 /** The zip archive every job's artifacts download returns. */
 export function standInArtifactsZip(): Uint8Array {
-  return zipSync({
-    'report.txt': new TextEncoder().encode('all tests passed\n'),
-    'coverage/index.html': new TextEncoder().encode('<html>87.5%</html>\n'),
-    'coverage/lcov.info': new TextEncoder().encode('TN:\nSF:src/app.ts\nend_of_record\n'),
-  });
+  // A fixed time, so every build of the archive has the same bytes.
+  return zipSync(
+    {
+      'report.txt': new TextEncoder().encode('all tests passed\n'),
+      'coverage/index.html': new TextEncoder().encode('<html>87.5%</html>\n'),
+      'coverage/lcov.info': new TextEncoder().encode('TN:\nSF:src/app.ts\nend_of_record\n'),
+    },
+    { mtime: new Date('2024-05-01T09:30:00Z') },
+  );
 }
 
 const P = '/projects/:project';
@@ -549,17 +553,21 @@ export function defaultGitLabRoutes(options: RouteOptions): StandInRoute[] {
 
     // wikis.md
     ...withCreate(
-      collection(`${P}/wikis`, (slug, request) => fixture.wikiPage(slug, request.query.with_content === 'true'), {
-        verbs: {
-          list: { optional: ['with_content'] },
-          get: { optional: ['render_html', 'version'] },
-          create: { required: ['title', 'content'], optional: ['format'] },
-          update: { optional: ['title', 'content', 'format'] },
-          delete: NONE,
+      collection(
+        `${P}/wikis`,
+        (slug, request) => fixture.wikiPage(slug, Boolean(request.params.slug) || request.query.with_content === 'true'),
+        {
+          verbs: {
+            list: { optional: ['with_content'] },
+            get: { optional: ['render_html', 'version'] },
+            create: { required: ['title', 'content'], optional: ['format'] },
+            update: { optional: ['title', 'content', 'format'] },
+            delete: NONE,
+          },
+          ids: ['home', 'guides/setup'],
+          idParam: 'slug',
         },
-        ids: ['home', 'guides/setup'],
-        idParam: 'slug',
-      }),
+      ),
       (request) => ({ ...fixture.wikiPage(String(body(request).title).toLowerCase().replace(/\s+/g, '-'), true), ...body(request) }),
     ),
 

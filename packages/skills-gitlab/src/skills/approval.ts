@@ -83,6 +83,20 @@ export const gitlabApprovalSkill = defineGitLabSkill<GitLabApprovalArguments>({
         return reply(output, approvals);
       },
     },
+    'approval-state': {
+      required: ['iid'],
+      async run(context) {
+        const state = await context.get<{
+          approval_rules_overwritten?: boolean;
+          rules?: Array<Rule & { approved?: boolean; approved_by?: Person[] }>;
+        }>(mrPath(context, '/approval_state'));
+        const rules = state.rules ?? [];
+        const line = (rule: Rule & { approved?: boolean; approved_by?: Person[] }) =>
+          `${rule.approved ? '[approved]' : '[pending]'} ${ruleLines(rule)}\n  approved by: ${(rule.approved_by ?? []).map(person).join(', ') || 'nobody yet'}`;
+        const note = state.approval_rules_overwritten ? '\n(approval rules overwritten on this MR)' : '';
+        return reply(`${listText('approval rules', rules, line)}${note}`, state);
+      },
+    },
     approve: {
       required: ['iid'],
       run: (context) =>

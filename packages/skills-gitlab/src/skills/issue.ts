@@ -1,8 +1,8 @@
-import type { ToolResult } from '@nexus/core';
+import type { JsonObject, ToolResult } from '@nexus/core';
 import { day, detailText, listText, stateMark, usernames } from '../format.js';
 import { type ActionContext, defineGitLabSkill, reply } from '../gitlab-skill.js';
 import { requireFields } from '../request-body.js';
-import { choice, DEFAULT_LIMIT } from '../schema.js';
+import { choice, DEFAULT_LIMIT, integer, text } from '../schema.js';
 import { type WorkItemArguments, workItemFields, workItemListQuery, workItemProperties } from '../work-items.js';
 
 interface Issue {
@@ -22,7 +22,17 @@ interface Issue {
 }
 
 /** Arguments of `gitlab_issue`. */
-type GitLabIssueArguments = WorkItemArguments;
+interface GitLabIssueArguments extends WorkItemArguments {
+  target_iid?: number;
+  target_project?: string;
+  link_type?: string;
+  link_id?: number;
+}
+
+interface LinkedIssue extends Issue {
+  issue_link_id: number;
+  link_type: string;
+}
 
 function labelSuffix(labels: string[] | undefined): string {
   return labels && labels.length > 0 ? ` [${labels.join(', ')}]` : '';
@@ -36,13 +46,20 @@ async function setState(context: ActionContext<GitLabIssueArguments>, event: 'cl
   );
 }
 
-/** `gitlab_issue`: list, read, create, update, close, reopen and comment on issues. */
+/** `gitlab_issue`: list, read, create, update, close, reopen, link and comment on issues. */
 export const gitlabIssueSkill = defineGitLabSkill<GitLabIssueArguments>({
   name: 'gitlab_issue',
   summary: 'GitLab issues.',
   scope: 'project',
   projectDescription: 'Project path or id; default: git remote (list without it: all projects, "this" = git remote)',
-  properties: { ...workItemProperties, state: choice(['opened', 'closed', 'all'], 'List filter (default opened)') },
+  properties: {
+    ...workItemProperties,
+    state: choice(['opened', 'closed', 'all'], 'List filter (default opened)'),
+    target_iid: integer('link: the other issue'),
+    target_project: text('link: project of the other issue (default: the same)'),
+    link_type: choice(['relates_to', 'blocks', 'is_blocked_by'], 'link (default relates_to; blocks: Premium)'),
+    link_id: integer('unlink: issue_link_id from links'),
+  },
   actions: {
     list: {
       scope: 'any-project',
@@ -106,6 +123,38 @@ export const gitlabIssueSkill = defineGitLabSkill<GitLabIssueArguments>({
     },
     close: { required: ['iid'], run: (context) => setState(context, 'close') },
     reopen: { required: ['iid'], run: (context) => setState(context, 'reopen') },
+    links: {
+      required: ['iid'],
+      async run(context) {
+        const links = await context.get<LinkedIssue[]>(`${context.base}/issues/${context.args.iid}/links`);
+        const line = (issue: LinkedIssue) =>
+          `${issue.link_type} ${issue.references?.full ?? `#${issue.iid}`} ${issue.title} [${issue.state}] (link_id ${issue.issue_link_id})`;
+        return reply(listText('linked issues', links, line), links);
+      },
+    },
+    link: {
+      required: ['iid', 'target_iid'],
+      run(context) {
+        const { iid, target_iid, target_project, link_type } = context.args;
+        const body: JsonObject = {
+          target_project_id: target_project || (context.target.project as string),
+          target_issue_iid: target_iid as number,
+        };
+        if (link_type) body.link_type = link_type;
+        return context.send<{ link_type: string; target_issue: Issue }>(
+          { method: 'POST', path: `${context.base}/issues/${iid}/links`, body },
+          (link) => `Linked issue #${iid} ${link.link_type} ${link.target_issue.references?.full ?? `#${link.target_issue.iid}`}.`,
+        );
+      },
+    },
+    unlink: {
+      required: ['iid', 'link_id'],
+      run: (context) =>
+        context.send(
+          { method: 'DELETE', path: `${context.base}/issues/${context.args.iid}/links/${context.args.link_id}` },
+          () => `Removed link ${context.args.link_id} from issue #${context.args.iid}.`,
+        ),
+    },
     comment: {
       required: ['iid', 'body'],
       run: (context) =>

@@ -53,6 +53,14 @@ function milestoneFields(args: GitLabMilestoneArguments): JsonObject {
 const milestonePath = (context: ActionContext<GitLabMilestoneArguments>, suffix = '') =>
   `${context.base}/milestones/${context.args.milestone_id}${suffix}`;
 
+/** GitLab closes a milestone with `close` and reopens it with `activate`. */
+function setState(context: ActionContext<GitLabMilestoneArguments>, event: 'close' | 'activate') {
+  return context.send<Milestone>(
+    { method: 'PUT', path: milestonePath(context), body: { state_event: event } },
+    (milestone) => `Milestone #${milestone.id} ${milestone.title} is now ${milestone.state}.`,
+  );
+}
+
 function itemList(noun: string, prefix: string, suffix: string) {
   return {
     required: ['milestone_id'] as const,
@@ -133,13 +141,12 @@ export const gitlabMilestoneSkill = defineGitLabSkill<GitLabMilestoneArguments>(
           (milestone) => `Updated milestone #${milestone.id}: ${milestone.title}.`,
         ),
     },
-    close: {
+    close: { required: ['milestone_id'], run: (context) => setState(context, 'close') },
+    reopen: { required: ['milestone_id'], run: (context) => setState(context, 'activate') },
+    delete: {
       required: ['milestone_id'],
       run: (context) =>
-        context.send<Milestone>(
-          { method: 'PUT', path: milestonePath(context), body: { state_event: 'close' } },
-          (milestone) => `Milestone #${milestone.id} ${milestone.title} is now ${milestone.state}.`,
-        ),
+        context.send({ method: 'DELETE', path: milestonePath(context) }, () => `Deleted milestone #${context.args.milestone_id}.`),
     },
     issues: itemList('issues', '#', '/issues'),
     'merge-requests': itemList('merge requests', '!', '/merge_requests'),

@@ -1,4 +1,5 @@
 import type { JsonObject, ToolResult } from '@nexus/core';
+import { changeLines, diffStats, type FileDiff } from '../diff-stats.js';
 import { day, detailText, listText, minute, shortSha, stateMark, usernames } from '../format.js';
 import { type ActionContext, defineGitLabSkill, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
@@ -14,6 +15,8 @@ interface GitLabMrArguments extends WorkItemArguments {
   draft?: boolean;
   squash?: boolean;
   remove_source_branch?: boolean;
+  auto_merge?: boolean;
+  skip_ci?: boolean;
 }
 
 interface MergeRequest {
@@ -38,15 +41,6 @@ interface MergeRequest {
   references?: { full?: string };
 }
 
-interface Diff {
-  old_path: string;
-  new_path: string;
-  new_file?: boolean;
-  renamed_file?: boolean;
-  deleted_file?: boolean;
-  diff?: string;
-}
-
 interface Commit {
   short_id?: string;
   id: string;
@@ -59,24 +53,6 @@ interface Pipeline {
   status: string;
   ref?: string;
   created_at?: string;
-}
-
-/** Lines added and removed in one file's unified diff (headers `+++`/`---` excluded). */
-function diffStats(diff: string | undefined): { added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  for (const line of (diff ?? '').split('\n')) {
-    if (line.startsWith('+') && !line.startsWith('+++')) added++;
-    else if (line.startsWith('-') && !line.startsWith('---')) removed++;
-  }
-  return { added, removed };
-}
-
-function changeLetter(diff: Diff): string {
-  if (diff.new_file) return 'A';
-  if (diff.deleted_file) return 'D';
-  if (diff.renamed_file) return 'R';
-  return 'M';
 }
 
 function mrPath(context: ActionContext<GitLabMrArguments>, suffix = ''): string {
@@ -102,7 +78,7 @@ async function createBody(context: ActionContext<GitLabMrArguments>): Promise<Js
   return body;
 }
 
-/** `gitlab_mr`: merge requests — list, read, create, update, merge, close, reopen, comment, diff, commits, pipelines. */
+/** `gitlab_mr`: merge requests — list, read, create, update, merge (now or when the pipeline succeeds), rebase, close, reopen, comment, diff, commits, pipelines. */
 export const gitlabMrSkill = defineGitLabSkill<GitLabMrArguments>({
   name: 'gitlab_mr',
   summary: 'GitLab merge requests.',
@@ -118,6 +94,8 @@ export const gitlabMrSkill = defineGitLabSkill<GitLabMrArguments>({
     draft: flag(),
     squash: flag(),
     remove_source_branch: flag(),
+    auto_merge: flag('merge: merge when the pipeline succeeds instead of now'),
+    skip_ci: flag('rebase: no pipeline for the rebased branch'),
   },
   actions: {
     list: {
@@ -183,15 +161,44 @@ export const gitlabMrSkill = defineGitLabSkill<GitLabMrArguments>({
     merge: {
       required: ['iid'],
       async run(context) {
-        const { squash, remove_source_branch } = context.args;
+        const { squash, remove_source_branch, auto_merge } = context.args;
         const body: JsonObject = {};
         if (squash !== undefined) body.squash = squash;
         if (remove_source_branch !== undefined) body.should_remove_source_branch = remove_source_branch;
-        return context.send<MergeRequest>(
+        // `merge_when_pipeline_succeeds` is deprecated for `auto_merge` (17.11), but every version takes it;
+        // an older GitLab would ignore an unknown `auto_merge` and merge at once.
+        if (auto_merge) body.merge_when_pipeline_succeeds = true;
+        return context.send<MergeRequest & { merge_when_pipeline_succeeds?: boolean }>(
           { method: 'PUT', path: mrPath(context, '/merge'), ...(Object.keys(body).length ? { body } : {}) },
-          (mr) => `Merged MR !${mr.iid}: ${mr.title} (state: ${mr.state})`,
+          (mr) =>
+            mr.state === 'merged' || !auto_merge
+              ? `Merged MR !${mr.iid}: ${mr.title} (state: ${mr.state})`
+              : `MR !${mr.iid} will be merged when its pipeline succeeds.`,
         );
       },
+    },
+    'cancel-auto-merge': {
+      required: ['iid'],
+      run: (context) =>
+        context.send<MergeRequest>(
+          { method: 'POST', path: mrPath(context, '/cancel_merge_when_pipeline_succeeds') },
+          (mr) => `MR !${mr.iid} will no longer be merged automatically.`,
+        ),
+    },
+    rebase: {
+      required: ['iid'],
+      run: (context) =>
+        context.send<{ rebase_in_progress?: boolean }>(
+          {
+            method: 'PUT',
+            path: mrPath(context, '/rebase'),
+            ...(context.args.skip_ci ? { body: { skip_ci: true } } : {}),
+          },
+          (answer) =>
+            answer?.rebase_in_progress
+              ? `Rebase of MR !${context.args.iid} started; GitLab rebases in the background (get shows when it is done).`
+              : `Rebased MR !${context.args.iid}.`,
+        ),
     },
     close: { required: ['iid'], run: (context) => setState(context, 'close') },
     reopen: { required: ['iid'], run: (context) => setState(context, 'reopen') },
@@ -206,17 +213,13 @@ export const gitlabMrSkill = defineGitLabSkill<GitLabMrArguments>({
     diff: {
       required: ['iid'],
       async run(context) {
-        const diffs = await context.list<Diff>(mrPath(context, '/diffs'), {}, 1000);
-        let added = 0;
-        let removed = 0;
-        const lines = diffs.map((diff) => {
-          const stats = diffStats(diff.diff);
-          added += stats.added;
-          removed += stats.removed;
-          const path = diff.renamed_file ? `${diff.old_path} → ${diff.new_path}` : diff.new_path;
-          return `${changeLetter(diff)} ${path} (+${stats.added}/-${stats.removed})`;
-        });
-        const output = [`MR !${context.args.iid} changes (${diffs.length} file(s), +${added}/-${removed}):`, ...lines].join('\n');
+        const diffs = await context.list<FileDiff>(mrPath(context, '/diffs'), {}, 1000);
+        const totals = diffs.map((diff) => diffStats(diff.diff));
+        const added = totals.reduce((sum, stats) => sum + stats.added, 0);
+        const removed = totals.reduce((sum, stats) => sum + stats.removed, 0);
+        const output = [`MR !${context.args.iid} changes (${diffs.length} file(s), +${added}/-${removed}):`, ...changeLines(diffs)].join(
+          '\n',
+        );
         return reply(
           output,
           diffs.map(({ diff: patch, ...file }) => ({ ...file, ...diffStats(patch) })),

@@ -1,7 +1,10 @@
-import { detailText, listText, preview } from '../format.js';
+import { accessLevelName } from '../access-levels.js';
+import { changeLines, type FileDiff } from '../diff-stats.js';
+import { day, detailText, listText, preview, shortSha } from '../format.js';
 import type { GitLabArguments } from '../gitlab-skill.js';
 import { defineGitLabSkill, reply } from '../gitlab-skill.js';
 import { DEFAULT_LIMIT, flag, limit, text } from '../schema.js';
+import { segment } from '../url-segments.js';
 
 /** Arguments of `gitlab_repo`. */
 interface GitLabRepoArguments extends GitLabArguments {
@@ -10,6 +13,48 @@ interface GitLabRepoArguments extends GitLabArguments {
   search?: string;
   namespace?: string;
   limit?: number;
+  path?: string;
+  ref?: string;
+  recursive?: boolean;
+  sha?: string;
+  from?: string;
+  to?: string;
+  since?: string;
+  until?: string;
+}
+
+interface TreeEntry {
+  name: string;
+  path: string;
+  type: string;
+}
+
+interface Commit {
+  id: string;
+  short_id?: string;
+  title?: string;
+  message?: string;
+  author_name?: string;
+  author_email?: string;
+  committed_date?: string;
+  parent_ids?: string[];
+  stats?: { additions: number; deletions: number; total: number };
+  web_url?: string;
+}
+
+interface Comparison {
+  commits: Commit[];
+  diffs: FileDiff[];
+  compare_same_ref?: boolean;
+  compare_timeout?: boolean;
+  web_url?: string;
+}
+
+interface Member {
+  username: string;
+  name?: string;
+  access_level: number;
+  expires_at?: string | null;
 }
 
 interface Project {
@@ -28,10 +73,13 @@ interface Project {
   web_url?: string;
 }
 
-/** `gitlab_repo`: view, list, search and fork projects; show who the token belongs to. */
+const COMMIT_LINE = (commit: Commit) =>
+  `${commit.short_id ?? shortSha(commit.id)} ${day(commit.committed_date)} ${commit.author_name ?? ''}: ${commit.title ?? ''}`;
+
+/** `gitlab_repo`: projects (view, list, search, fork, members), their tree, commits and comparisons; who the token belongs to. */
 export const gitlabRepoSkill = defineGitLabSkill<GitLabRepoArguments>({
   name: 'gitlab_repo',
-  summary: 'GitLab projects and your identity.',
+  summary: 'GitLab projects, their tree, commits, comparisons and members, and your identity.',
   scope: 'project',
   properties: {
     owned: flag('list: only yours'),
@@ -39,6 +87,14 @@ export const gitlabRepoSkill = defineGitLabSkill<GitLabRepoArguments>({
     search: text(),
     namespace: text('fork: target namespace path'),
     limit,
+    path: text('tree, commits: path in the repository'),
+    ref: text('tree, commits: branch, tag or SHA (default: default branch)'),
+    recursive: flag('tree: all levels'),
+    sha: text('get-commit: commit SHA'),
+    from: text('compare: base branch, tag or SHA'),
+    to: text('compare: head branch, tag or SHA'),
+    since: text('commits: ISO 8601 date'),
+    until: text('commits: ISO 8601 date'),
   },
   actions: {
     get: {
@@ -91,6 +147,79 @@ export const gitlabRepoSkill = defineGitLabSkill<GitLabRepoArguments>({
           },
           (fork) => `Forked to ${fork.path_with_namespace}\n${fork.web_url ?? ''}`.trim(),
         ),
+    },
+    tree: {
+      async run(context) {
+        const { path, ref, recursive, limit: max } = context.args;
+        const entries = await context.list<TreeEntry>(
+          `${context.base}/repository/tree`,
+          { path, ref, recursive: recursive || undefined },
+          max ?? 100,
+        );
+        return reply(
+          listText('entries', entries, (entry) => `${entry.type === 'tree' ? `${entry.path}/` : entry.path}`),
+          entries,
+        );
+      },
+    },
+    commits: {
+      async run(context) {
+        const { ref, path, since, until, limit: max } = context.args;
+        const commits = await context.list<Commit>(
+          `${context.base}/repository/commits`,
+          { ref_name: ref, path, since, until },
+          max ?? DEFAULT_LIMIT,
+        );
+        return reply(listText('commits', commits, COMMIT_LINE), commits);
+      },
+    },
+    'get-commit': {
+      required: ['sha'],
+      async run(context) {
+        const path = `${context.base}/repository/commits/${segment(context.args.sha ?? '', 'sha')}`;
+        const commit = await context.get<Commit>(path);
+        const diffs = await context.list<FileDiff>(`${path}/diff`, {}, 1000);
+        const output = detailText(
+          `${shortSha(commit.id, 12)} ${commit.title ?? ''}`,
+          [
+            ['Author', `${commit.author_name ?? '?'} <${commit.author_email ?? '?'}>`],
+            ['Date', commit.committed_date],
+            ['Parents', (commit.parent_ids ?? []).map((id) => shortSha(id))],
+            ['Stats', commit.stats ? `+${commit.stats.additions}/-${commit.stats.deletions}` : undefined],
+            ['URL', commit.web_url],
+          ],
+          [commit.message?.trim() ?? '', '', ...changeLines(diffs)].join('\n'),
+        );
+        return reply(output, { commit, diffs });
+      },
+    },
+    compare: {
+      required: ['from', 'to'],
+      async run(context) {
+        const { from, to } = context.args as Required<Pick<GitLabRepoArguments, 'from' | 'to'>>;
+        const comparison = await context.get<Comparison>(`${context.base}/repository/compare`, { from, to });
+        const output = comparison.compare_same_ref
+          ? `${from} and ${to} are the same.`
+          : [
+              `${from}...${to}: ${comparison.commits.length} commit(s), ${comparison.diffs.length} file(s)${comparison.compare_timeout ? ' (GitLab timed out; the diff is incomplete)' : ''}`,
+              ...comparison.commits.map(COMMIT_LINE),
+              '',
+              ...changeLines(comparison.diffs),
+            ].join('\n');
+        return reply(output, comparison);
+      },
+    },
+    members: {
+      async run(context) {
+        const members = await context.list<Member>(
+          `${context.base}/members/all`,
+          { query: context.args.search },
+          context.args.limit ?? 100,
+        );
+        const line = (member: Member) =>
+          `@${member.username}${member.name ? ` (${member.name})` : ''}: ${accessLevelName(member.access_level)}${member.expires_at ? `, until ${member.expires_at}` : ''}`;
+        return reply(listText('members', members, line), members);
+      },
     },
     whoami: {
       scope: 'none',

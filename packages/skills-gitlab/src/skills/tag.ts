@@ -3,7 +3,8 @@ import { ACCESS_LEVEL_NAMES, accessLevel, accessLevelNames } from '../access-lev
 import { day, detailText, listText, preview, shortSha } from '../format.js';
 import { followUpFailed } from '../gitlab-api-error.js';
 import type { GitLabRequest } from '../gitlab-client.js';
-import { defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
+import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, DEFAULT_LIMIT, limit, text } from '../schema.js';
 import { segment } from '../url-segments.js';
 
@@ -17,6 +18,16 @@ interface GitLabTagArguments extends GitLabArguments {
   order_by?: string;
   create_level?: string;
   limit?: number;
+  release_name?: string;
+}
+
+interface Release {
+  tag_name: string;
+  name?: string | null;
+  description?: string | null;
+  released_at?: string;
+  author?: { username: string };
+  _links?: { self?: string };
 }
 
 interface Tag {
@@ -32,16 +43,19 @@ interface ProtectedTag {
   create_access_levels?: Array<{ access_level: number }>;
 }
 
-/** `gitlab_tag`: tags and protected tag patterns. */
+const releasePath = (context: ActionContext<GitLabTagArguments>) => `${context.base}/releases/${segment(context.args.name ?? '', 'name')}`;
+
+/** `gitlab_tag`: tags, their releases, and protected tag patterns. */
 export const gitlabTagSkill = defineGitLabSkill<GitLabTagArguments>({
   name: 'gitlab_tag',
-  summary: 'GitLab tags and protected tag patterns.',
+  summary: 'GitLab tags, releases and protected tag patterns.',
   scope: 'project',
   properties: {
-    name: text('Tag name (protect/unprotect: pattern like v*)'),
-    ref: text('create: branch or SHA'),
+    name: text('Tag name (protect/unprotect: pattern like v*; releases: their tag)'),
+    ref: text('create, create-release (new tag): branch or SHA'),
     message: text('create: annotation (annotated tag)'),
-    release_description: text('create: also create a release with these notes'),
+    release_description: text('create: also create a release with these notes; create-release, update-release: the notes'),
+    release_name: text('create-release, update-release: release title (default: the tag)'),
     search: text(),
     order_by: choice(['name', 'updated', 'version']),
     create_level: choice(ACCESS_LEVEL_NAMES, 'protect (default maintainer)'),
@@ -128,6 +142,65 @@ export const gitlabTagSkill = defineGitLabSkill<GitLabTagArguments>({
         context.send(
           { method: 'DELETE', path: `${context.base}/protected_tags/${segment(context.args.name ?? '', 'name')}` },
           () => `Removed protection from tags matching ${context.args.name}.`,
+        ),
+    },
+    'list-releases': {
+      async run(context) {
+        const releases = await context.list<Release>(`${context.base}/releases`, {}, context.args.limit ?? DEFAULT_LIMIT);
+        const line = (release: Release) =>
+          `${release.tag_name}${release.name && release.name !== release.tag_name ? ` — ${release.name}` : ''} (${day(release.released_at)})`;
+        return reply(listText('releases', releases, line), releases);
+      },
+    },
+    'get-release': {
+      required: ['name'],
+      async run(context) {
+        const release = await context.get<Release>(releasePath(context));
+        const output = detailText(
+          release.name || release.tag_name,
+          [
+            ['Tag', release.tag_name],
+            ['Released', day(release.released_at)],
+            ['Author', release.author ? `@${release.author.username}` : undefined],
+            ['URL', release._links?.self],
+          ],
+          release.description || '(no notes)',
+        );
+        return reply(output, release);
+      },
+    },
+    'create-release': {
+      required: ['name'],
+      run(context) {
+        const { name, ref, release_name, release_description } = context.args;
+        const body: JsonObject = { tag_name: name as string };
+        setIfPresent(body, 'name', release_name);
+        setIfPresent(body, 'description', release_description);
+        setIfPresent(body, 'ref', ref);
+        return context.send<Release>(
+          { method: 'POST', path: `${context.base}/releases`, body },
+          (release) => `Created release ${release.name || release.tag_name} for tag ${release.tag_name}.`,
+        );
+      },
+    },
+    'update-release': {
+      required: ['name'],
+      run(context) {
+        const body: JsonObject = {};
+        setIfPresent(body, 'name', context.args.release_name);
+        setIfPresent(body, 'description', context.args.release_description);
+        return context.send<Release>(
+          { method: 'PUT', path: releasePath(context), body: requireFields(body) },
+          (release) => `Updated release ${release.name || release.tag_name}.`,
+        );
+      },
+    },
+    'delete-release': {
+      required: ['name'],
+      run: (context) =>
+        context.send(
+          { method: 'DELETE', path: releasePath(context) },
+          () => `Deleted the release of tag ${context.args.name} (the tag stays).`,
         ),
     },
     'list-protected': {

@@ -7,9 +7,10 @@ import { codeReviewCases } from './code-review.cases.js';
 import { configCases } from './config.cases.js';
 import { foundationCases } from './foundation.cases.js';
 import { projectManagementCases } from './project-management.cases.js';
+import { reachCases } from './reach.cases.js';
 import { createHarness, type Harness } from './test-harness.js';
 
-const cases: ActionCase[] = [...foundationCases, ...projectManagementCases, ...codeReviewCases, ...ciCases, ...configCases];
+const cases: ActionCase[] = [...foundationCases, ...projectManagementCases, ...codeReviewCases, ...ciCases, ...configCases, ...reachCases];
 
 let h: Harness;
 beforeAll(async () => {

@@ -205,7 +205,9 @@ describe('parameters', () => {
     h = await createHarness();
     const skill = h.registry.require('gitlab_issue');
     const result = await skill.execute({ action: 'destroy' });
-    expect(result.error).toBe('Unknown action: destroy. Expected one of: list, get, create, update, close, reopen, comment.');
+    expect(result.error).toBe(
+      'Unknown action: destroy. Expected one of: list, get, create, update, close, reopen, links, link, unlink, comment.',
+    );
   });
 });
 

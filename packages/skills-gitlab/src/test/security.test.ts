@@ -128,7 +128,7 @@ describe('permissions', () => {
       services: { gitlab: { instances: { work: { url: h.server.url, token: TOKEN } } } },
     });
     expect(registry.getDefinitionsForPermissions(resolvePreset('sandboxed', { cwd: dir.path }))).toEqual([]);
-    expect(registry.getDefinitionsForPermissions(resolvePreset('trusted', { cwd: dir.path }))).toHaveLength(21);
+    expect(registry.getDefinitionsForPermissions(resolvePreset('trusted', { cwd: dir.path }))).toHaveLength(24);
     const result = await registry.execute('gitlab_repo', { action: 'whoami' });
     expect(result.kind).toBe('forbidden');
     expect(h.server.requests).toEqual([]);
