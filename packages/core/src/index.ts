@@ -1,3 +1,5 @@
+export type { AgentServerConnection } from './agent-server-connection.js';
+export { AgentRpcError, RPC_ERROR_CODES } from './agent-server-connection.js';
 export type { AtomicContent, AtomicWriteOptions } from './atomic-write.js';
 export { atomicWriteVerified } from './atomic-write.js';
 export type {

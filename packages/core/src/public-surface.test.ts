@@ -8,6 +8,7 @@ const sourceDir = fileURLToPath(new URL('.', import.meta.url));
 describe('the @nexus/core barrel', () => {
   it('exports exactly the protocol, sandbox and helpers it documents (no unverified writes)', () => {
     expect(Object.keys(core).sort()).toEqual([
+      'AgentRpcError',
       'CancelledError',
       'ConfigError',
       'InvalidOptionError',
@@ -17,6 +18,7 @@ describe('the @nexus/core barrel', () => {
       'PERMISSION_LEVELS',
       'PathSecurityError',
       'PermissionDeniedError',
+      'RPC_ERROR_CODES',
       'ServiceContainer',
       'SkillExecutionError',
       'SkillNotFoundError',

@@ -1,3 +1,4 @@
+import type { AgentServerConnection } from './agent-server-connection.js';
 import { ConfigError } from './errors.js';
 import type { AgentPermissions, PathAccess, PermissionLevel } from './permissions.js';
 import { resolveToolAllowedPaths } from './permissions.js';
@@ -37,6 +38,8 @@ export interface Services {
   confirm: ConfirmFunction;
   /** Id of the agent these services belong to. */
   agentId: string;
+  /** The agent server the agent-control skills talk to (in-process inside `nexus serve`). */
+  agentServer: AgentServerConnection;
 }
 
 /** A service key. */
