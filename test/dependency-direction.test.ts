@@ -42,6 +42,7 @@ const DIRECTION: readonly DirectionRule[] = [
     never: { pattern: /^(ai|@ai-sdk\/.+)$/, reason: 'skills-agents installs without any LLM package' },
     rule: 'skill families → core and process only',
   },
+  { from: '@nexus/skills-md', may: ['@nexus/core', '@nexus/process'], rule: 'skill families → core and process only (skills-md too)' },
   { from: /^@nexus\/skills-/, may: ['@nexus/core', '@nexus/process'], rule: 'skill families → core and process only' },
   {
     from: '@nexus/mcp',

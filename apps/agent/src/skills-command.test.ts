@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from './run-cli.js';
 import { memoryIo } from './testing/memory-io.js';
 import { CLI_PATH, ensureBuilt, nexusEnv } from './testing/nexus-process.js';
@@ -123,11 +123,14 @@ describe('nexus skills', () => {
     expect(pending.stderr.split('\n')[0]).toBe('⏸️ skills ParamMissing: greeter: run needs who');
     const missing = await run(['skills', 'run', 'nobody', '--preset', 'trusted']);
     expect(missing.stderr).toContain('❌ skills SkillNotFound: nobody: No skill package is named "nobody"');
+    // The usage record is written in the background, after the result.
+    await vi.waitFor(async () =>
+      expect(JSON.parse(await readFile(join(dir.join('state'), 'nexus', 'skills-usage.json'), 'utf8'))).toMatchObject({
+        greeter: { count: 1 },
+      }),
+    );
     const list = await run(['skills', 'list']);
     expect(list.stdout.split('\n').find((line) => line.startsWith('greeter'))).toMatch(/ 1 \(last \d{4}-\d\d-\d\d\) /);
-    expect(JSON.parse(await readFile(join(dir.join('state'), 'nexus', 'skills-usage.json'), 'utf8'))).toMatchObject({
-      greeter: { count: 1 },
-    });
   });
 
   it('refuses bad usage', async () => {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { processesWithArgument } from '@nexus/process/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { executable, type SkillWorld, skillPackage, skillWorld } from './test-fixtures.js';
 import { readSkillUsage } from './usage-records.js';
 
@@ -57,7 +57,12 @@ describe('a command skill, run through the registry', () => {
     const written = await readFile(join(world.cwd, data.data.output_path as string), 'utf8');
     expect(written).toBe('<p># Title; $(not a command) `x` | y</p>');
     expect(data.data.stdout).toBe(`converted ${join(world.cwd, 'README.md')} to html\n`);
-    expect((await readSkillUsage(world.stateDirectory))['markdown-converter']).toMatchObject({ count: 1, commands: { run: { count: 1 } } });
+    await vi.waitFor(async () =>
+      expect((await readSkillUsage(world.stateDirectory))['markdown-converter']).toMatchObject({
+        count: 1,
+        commands: { run: { count: 1 } },
+      }),
+    );
   });
 
   it('asks before a write-category command at trusted, and refuses without an answer', async () => {

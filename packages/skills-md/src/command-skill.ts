@@ -268,8 +268,8 @@ export function commandSkill(options: CommandSkillOptions): SkillSpec {
         };
         const data = skillResultData(full);
         const fallback = toSkillToolResult(full, data);
-        if (full.state === 'success')
-          await recordSkillUsage(runtime.stateDirectory, skillPackage.name, command.name).catch(() => undefined);
+        // Recorded in the background: the record is bookkeeping, and a locked atomic write would double a short command's time.
+        if (full.state === 'success') void recordSkillUsage(runtime.stateDirectory, skillPackage.name, command.name).catch(() => undefined);
         const text = await renderResultTemplate(
           [join(runtime.templatesDirectory, skillPackage.name), join(skillPackage.folder, 'templates')],
           full.state === 'success',

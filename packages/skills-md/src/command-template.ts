@@ -37,7 +37,7 @@ export class CommandTemplateError extends Error {
 
 function realpathInside(path: string, folder: string): string | undefined {
   try {
-    const real = realpathSync(path);
+    const real = realpathSync.native(path);
     return isWithin(real, folder) ? real : undefined;
   } catch {
     return undefined;

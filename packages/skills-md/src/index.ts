@@ -22,4 +22,4 @@ export { SKILLS_FAMILY_NAME } from './skills-md-family.js';
 export type { TrustRecord } from './trust-records.js';
 export { readTrustRecords, recordTrust } from './trust-records.js';
 export type { CommandUsage, SkillUsage } from './usage-records.js';
-export { readSkillUsage } from './usage-records.js';
+export { flushSkillUsage, readSkillUsage } from './usage-records.js';

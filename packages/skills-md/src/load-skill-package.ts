@@ -1,4 +1,5 @@
-import { access, realpath } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isWithin } from '@nexus/core';
 import { type CommandTemplate, CommandTemplateError, compileCommandTemplate } from './command-template.js';
@@ -265,10 +266,8 @@ export async function loadSkillPackage(location: PackageLocation, context: Packa
   const trust = await trustOf(location, context);
   const trusted = trust === 'user' || trust === 'trusted';
   const commands = templateCommands(skill, manifest, location, name, collected);
-  const hasScripts = await access(join(location.folder, SCRIPT_COMMANDS_FILE)).then(
-    () => true,
-    () => false,
-  );
+  // existsSync: a failed asynchronous check costs an Error with its stack, per package.
+  const hasScripts = location.entries.includes('scripts') && existsSync(join(location.folder, SCRIPT_COMMANDS_FILE));
   const listScripts = hasScripts && trusted && context.listScriptCommands;
   if (listScripts) commands.push(...(await scriptCommands(location, name, context, collected)));
   duplicateCommands(commands, skillFile, collected);

@@ -20,6 +20,7 @@ describe('the public surface of @nexus/skills-md', () => {
       'defaultConfigDirectory',
       'defaultStateDirectory',
       'defineSkillCommand',
+      'flushSkillUsage',
       'formatDiagnostic',
       'hashSkillPackage',
       'loadSkillPackages',

@@ -4,6 +4,7 @@ import type { PresetName, Services, ToolPermission } from '@nexus/core';
 import { createTestAgent, type TestAgent } from '@nexus/registry/testing';
 import { type TestDir, type Tree, testdir, writeTree } from '@nexus/test-utils';
 import { type LoadedSkillPackages, type LoadSkillPackagesOptions, loadSkillPackages } from './load-skill-packages.js';
+import { flushSkillUsage } from './usage-records.js';
 
 /** A `SKILL.md` from frontmatter lines and a body. */
 export function skillMd(frontmatter: string, body = '# Instructions\n\nUse it well.\n'): string {
@@ -49,12 +50,13 @@ export interface SkillWorld {
   }): Promise<TestAgent & { loaded: LoadedSkillPackages }>;
 }
 
-/** Makes a {@link SkillWorld}; `cleanup()` its `dir` afterwards. */
+/** Makes a {@link SkillWorld}; `cleanup()` its `dir` afterwards (which waits for usage records still being written). */
 export async function skillWorld(): Promise<SkillWorld> {
-  const dir = await testdir(
+  const made = await testdir(
     { work: { '.nexus': { skills: {} } }, config: { nexus: { skills: {} } }, state: {}, home: {} },
     'nexus-skills-md-',
   );
+  const dir = { ...made, cleanup: () => flushSkillUsage().then(made.cleanup) };
   const world: SkillWorld = {
     dir,
     cwd: dir.join('work'),

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type SkillWorld, skillPackage, skillWorld } from './test-fixtures.js';
 import { readSkillUsage, recordSkillUsage } from './usage-records.js';
 
@@ -17,6 +17,8 @@ describe('usage records', () => {
     await agent.call('tool__ok');
     await agent.call('tool__ok');
     await agent.call('tool__bad');
+    // Written in the background, after the result.
+    await vi.waitFor(async () => expect((await readSkillUsage(world.stateDirectory)).tool?.count).toBe(2));
     const usage = await readSkillUsage(world.stateDirectory);
     expect(usage).toEqual({
       tool: {

@@ -154,6 +154,8 @@ async function runAction(settings: Settings, line: CommandLine, io: Io): Promise
   const controller = new AbortController();
   void io.interrupted.then(() => controller.abort(new Error('Interrupted.')));
   const result = await loaded.call(registry, reference, args, { signal: controller.signal });
+  const { flushSkillUsage } = await import('@nexus/skills-md');
+  await flushSkillUsage();
   if (line.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else if (result.success) io.stdout.write(withNewline(result.output));
   else io.stderr.write(withNewline(result.error));
