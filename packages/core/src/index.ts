@@ -26,6 +26,7 @@ export {
 } from './errors.js';
 export type { FileLockOptions } from './file-lock.js';
 export { withFileLocks } from './file-lock.js';
+export { hasBearerToken, readBody, tokenDigest } from './http-request.js';
 export { isValidAgentId, isValidToolName, validateAgentId, validateToolName } from './identifiers.js';
 export type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue } from './json.js';
 export type { LineEnding } from './line-endings.js';

@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { hasBearerToken } from '@nexus/core';
 
 /** Why a request is turned away before it reaches MCP. */
 export interface Refusal {
@@ -13,28 +13,13 @@ export interface GuardPolicy {
   hosts: ReadonlySet<string>;
   /** Accepted `Origin` header values; a request without `Origin` (not from a browser) passes. */
   origins: ReadonlySet<string>;
-  /** SHA-256 of the bearer token. */
+  /** SHA-256 of the bearer token (core's `tokenDigest`). */
   tokenDigest: Buffer;
   /** The one path MCP is served on. */
   path: string;
 }
 
 const METHODS = new Set(['GET', 'POST', 'DELETE']);
-
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
-}
-
-/** The SHA-256 a {@link GuardPolicy} keeps instead of the token itself. */
-export function tokenDigest(token: string): Buffer {
-  return digest(token);
-}
-
-/** Compares digests, so the time taken says nothing about the token, not even its length. */
-function hasToken(authorization: string | undefined, expected: Buffer): boolean {
-  const match = /^Bearer +(\S+)\s*$/i.exec(authorization ?? '');
-  return match?.[1] !== undefined && timingSafeEqual(digest(match[1]), expected);
-}
 
 /** Whether a `Content-Type` header names JSON (parameters such as `charset` allowed). */
 function isJsonContentType(contentType: string | undefined): boolean {
@@ -57,7 +42,7 @@ export function guardRequest(
     return { status: 403, message: `Host "${headers.host ?? ''}" is not allowed.` };
   if (headers.origin !== undefined && !policy.origins.has(headers.origin))
     return { status: 403, message: `Origin "${headers.origin}" is not allowed.` };
-  if (!hasToken(headers.authorization, policy.tokenDigest)) return { status: 401, message: 'Missing or wrong bearer token.' };
+  if (!hasBearerToken(headers.authorization, policy.tokenDigest)) return { status: 401, message: 'Missing or wrong bearer token.' };
   if (new URL(url ?? '/', 'http://localhost').pathname !== policy.path)
     return { status: 404, message: `Not found; MCP is served on ${policy.path}.` };
   if (!METHODS.has(method ?? '')) return { status: 405, message: `Method ${method ?? ''} is not allowed; use POST, GET or DELETE.` };

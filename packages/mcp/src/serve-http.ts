@@ -3,11 +3,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CancelledNotificationSchema, isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { expectOption, isPositiveNumber } from '@nexus/core';
+import { expectOption, isPositiveNumber, readBody, tokenDigest } from '@nexus/core';
 import type { SkillRegistry } from '@nexus/registry';
 import { createMcpServer, type McpServerOptions } from './create-mcp-server.js';
-import { type GuardPolicy, guardRequest, tokenDigest } from './http-guard.js';
-import { readBody } from './read-body.js';
+import { type GuardPolicy, guardRequest } from './http-guard.js';
 import { SessionPool } from './session-pool.js';
 
 /** Options of {@link serveHttp}. */
