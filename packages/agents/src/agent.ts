@@ -207,6 +207,8 @@ export class Agent {
       this.#haltedAtIterationLimit = halted;
       return { content: text, requestId, haltedAtIterationLimit: halted, cancelled: wasCancelled, usage, toolCalls };
     };
+    // A turn cancelled while it waited for the one before leaves no trace in the conversation.
+    if (signal.aborted) return finish('', false, true);
     this.#messages.push({ role: 'user', content });
     for (let iteration = 1; ; iteration++) {
       this.#lastIterationCount = iteration;

@@ -69,6 +69,28 @@ describe('cancelling a turn', () => {
     expect(fed[2]?.content).toBe('Error (cancelled): cancelled by the user');
   });
 
+  it('while queued behind another turn: the conversation keeps no trace of it', async () => {
+    fixture = await createFixture();
+    const { llm, agent } = fixture;
+    llm.script({ text: 'first' }, { text: 'third' });
+    const controller = new AbortController();
+
+    const first = agent.send('one');
+    const second = agent.send('two', { signal: controller.signal });
+    controller.abort();
+    const third = agent.send('three');
+
+    expect((await first).content).toBe('first');
+    expect(await second).toMatchObject({ cancelled: true, content: '' });
+    expect((await third).content).toBe('third');
+    expect(agent.messages.map((message) => message.content)).toEqual([
+      'one',
+      [{ type: 'text', text: 'first' }],
+      'three',
+      [{ type: 'text', text: 'third' }],
+    ]);
+  });
+
   it('before the first model call: nothing is sent', async () => {
     fixture = await createFixture();
     const controller = new AbortController();
