@@ -66,6 +66,7 @@ export type {
   SkillSpec,
 } from './skill.js';
 export { defineSkill } from './skill.js';
+export { nexusStateDir } from './state-dir.js';
 export type { FailOptions, ToolErrorKind, ToolResultJson } from './tool-result.js';
 export { TOOL_ERROR_KINDS, ToolResult } from './tool-result.js';
 export type { VerifiedDirectory } from './verified-open.js';

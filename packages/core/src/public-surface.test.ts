@@ -47,6 +47,7 @@ describe('the @nexus/core barrel', () => {
       'isValidToolName',
       'isWithin',
       'levelAtLeast',
+      'nexusStateDir',
       'normalizePath',
       'openVerified',
       'openVerifiedDirectory',
