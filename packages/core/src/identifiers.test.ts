@@ -20,11 +20,16 @@ describe('tool names', () => {
 });
 
 describe('agent ids', () => {
-  it.each(['worker-1', 'a', 'Agent_2.review'])('accepts %s', (id) => expect(validateAgentId(id)).toBe(id));
-  it.each(['', '../etc', '.hidden', '-flag', 'a/b', 'a..b', 'x'.repeat(65), 'a b', null])('refuses %s naming agent_id', (id) => {
-    expect(isValidAgentId(id)).toBe(false);
-    expect(() => validateAgentId(id)).toThrow(/agent_id/);
-  });
+  it.each(['worker-1', 'a', 'Agent_2.review', '.1', '.temp-worker', 'x'.repeat(62), `.${'x'.repeat(62)}`])('accepts %s', (id) =>
+    expect(validateAgentId(id)).toBe(id),
+  );
+  it.each(['', '.', '..', '../etc', '.-hidden', '-flag', 'a/b', 'a\\b', 'a..b', 'x'.repeat(63), 'a b', null])(
+    'refuses %s naming agent_id',
+    (id) => {
+      expect(isValidAgentId(id)).toBe(false);
+      expect(() => validateAgentId(id)).toThrow(/agent_id/);
+    },
+  );
 });
 
 describe('line endings', () => {

@@ -1,7 +1,8 @@
 import { InvalidParametersError } from './errors.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-const AGENT_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+// specs/agent-server.md §6: a leading dot marks a temporary agent (never saved).
+const AGENT_ID = /^\.?[A-Za-z0-9][A-Za-z0-9_.-]{0,61}$/;
 
 /** Whether `name` is a valid tool name: 1–64 letters, digits, `_` or `-` (what OpenAI, Anthropic and MCP accept). */
 export function isValidToolName(name: unknown): name is string {
@@ -18,7 +19,10 @@ export function validateToolName(name: unknown): string {
   return name;
 }
 
-/** Whether `id` is a valid agent id: 1–64 characters of letters, digits, `_`, `.`, `-`, starting with a letter or digit, no `..`. */
+/**
+ * Whether `id` is a valid agent id: up to 62 letters, digits, `_`, `.`, `-`, starting with a letter or
+ * digit after an optional `.` (a temporary agent), no `..`.
+ */
 export function isValidAgentId(id: unknown): id is string {
   return typeof id === 'string' && AGENT_ID.test(id) && !id.includes('..');
 }
@@ -27,7 +31,7 @@ export function isValidAgentId(id: unknown): id is string {
 export function validateAgentId(id: unknown): string {
   if (!isValidAgentId(id)) {
     throw new InvalidParametersError(
-      `Invalid agent_id ${JSON.stringify(id)}: expected 1–64 letters, digits, "_", "." or "-", starting with a letter or digit, without "..".`,
+      `Invalid agent_id ${JSON.stringify(id)}: expected up to 62 letters, digits, "_", "." or "-", starting with a letter or digit (after one "." for a temporary agent), without "..".`,
       { parameter: 'agent_id' },
     );
   }
