@@ -13,18 +13,23 @@ function defaultSystemPrompt(settings: Settings): string {
   ].join(' ');
 }
 
+/** An agent of one command, holding what its registry started (MCP servers): dispose of it (`await using`) to end them. */
+export interface CommandAgent extends AsyncDisposable {
+  readonly agent: Agent;
+}
+
 /**
  * The agent of `nexus run` and `nexus chat`: the model alias chosen with `--model` (else the
  * config's `defaultModel`), the tools the settings enable, and the config's `agent` defaults.
  * Throws a `ConfigError` (exit status 2) for an unknown alias or an unset key variable.
  */
-export async function createAgent(line: CommandLine, io: Io, confirm?: ConfirmFunction): Promise<Agent> {
+export async function createAgent(line: CommandLine, io: Io, confirm?: ConfirmFunction): Promise<CommandAgent> {
   const settings = await resolveSettings(line.common, io);
   const { Agent, resolveModel } = await import('@nexus/agents');
   const model = resolveModel(settings.llm, line.model, io.env);
   const registry = await createRegistry(settings, confirm);
   const { systemPrompt = defaultSystemPrompt(settings), maxToolIterations, toolTimeoutSeconds, compactAt } = settings.llm.agent ?? {};
-  return new Agent({
+  const agent = new Agent({
     model,
     registry,
     systemPrompt,
@@ -32,4 +37,5 @@ export async function createAgent(line: CommandLine, io: Io, confirm?: ConfirmFu
     ...(toolTimeoutSeconds ? { toolTimeoutMs: toolTimeoutSeconds * 1000 } : {}),
     ...(compactAt ? { compactAt } : {}),
   });
+  return { agent, [Symbol.asyncDispose]: () => registry[Symbol.asyncDispose]() };
 }

@@ -61,7 +61,8 @@ export async function chatCommand(line: CommandLine, io: Io): Promise<number> {
   const unsubscribe = io.onInterrupt(interrupt);
   prompt.on('SIGINT', interrupt);
   try {
-    const agent = await createAgent(line, io, terminal ? askInChat(prompt) : undefined);
+    await using session = await createAgent(line, io, terminal ? askInChat(prompt) : undefined);
+    const { agent } = session;
     if (terminal) io.stdout.write(`nexus chat with ${agent.model.alias} (${agent.model.id} at ${agent.model.host}); ${CHAT_COMMANDS}\n`);
     prompt.setPrompt('> ');
     if (terminal) prompt.prompt();

@@ -62,7 +62,8 @@ export function printTurnEvents(io: Io, options: { text: boolean }): (event: Age
 export async function runCommand(line: CommandLine, io: Io): Promise<number> {
   const prompt = await readPrompt(line, io);
   const canAsk = io.stdin.isTTY === true && line.positionals.join(' ') !== '-';
-  const agent = await createAgent(line, io, canAsk ? confirmOnTerminal(io.stdin, io.stderr) : undefined);
+  await using session = await createAgent(line, io, canAsk ? confirmOnTerminal(io.stdin, io.stderr) : undefined);
+  const { agent } = session;
   const controller = new AbortController();
   const unsubscribe = io.onInterrupt(() => controller.abort());
   let result: TurnResult;
