@@ -10,8 +10,15 @@ export type {
   TurnUsage,
 } from './agent.js';
 export { Agent, DEFAULT_COMPACT_AT, DEFAULT_MAX_TOOL_ITERATIONS } from './agent.js';
+export type { AgentPoolOptions, PoolSendOptions, Requester } from './agent-pool.js';
+export { AgentPool, TOKEN_HOLDER } from './agent-pool.js';
 export type { AgentDefaults, AgentSettings, ModelSettings, ProviderSettings, ProviderType } from './agent-settings.js';
 export { agentSettingsSchema, DEFAULT_CONTEXT_WINDOW, PROVIDER_TYPES, parseAgentSettings } from './agent-settings.js';
+export { MAX_AGENT_DEPTH } from './child-permissions.js';
 export { ProviderError } from './provider-error.js';
 export type { ModelSummary, ResolvedModel } from './resolve-model.js';
 export { resolveModel, summarizeModels } from './resolve-model.js';
+export type { AgentServer, ServeAgentsOptions } from './serve-agents.js';
+export { DEFAULT_AGENT_SERVER_PORT, serveAgents } from './serve-agents.js';
+export type { Session } from './session-store.js';
+export { SessionFileError } from './session-store.js';

@@ -1,0 +1,271 @@
+import { once } from 'node:events';
+import { rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import {
+  AgentRpcError,
+  ConfigError,
+  hasBearerToken,
+  isLoopbackHost,
+  isValidAgentId,
+  nexusStateDir,
+  RPC_ERROR_CODES,
+  readBody,
+  tokenDigest,
+} from '@nexus/core';
+import type { AgentEvent } from './agent.js';
+import { type AgentPool, TOKEN_HOLDER } from './agent-pool.js';
+import { newToken, tokenFilePath, tokenFromEnvironment, writeTokenFile } from './server-token.js';
+import { SessionFileError } from './session-store.js';
+
+/** Port of `nexus serve` when none is given. */
+export const DEFAULT_AGENT_SERVER_PORT = 8765;
+/** Largest request body accepted. */
+export const MAX_RPC_BODY_BYTES = 1024 * 1024;
+/** Largest request headers accepted. */
+export const MAX_RPC_HEADER_BYTES = 32 * 1024;
+/** Most connections served at once. */
+export const MAX_RPC_CONNECTIONS = 32;
+/** Length a streamed tool result's output is cut to. */
+const STREAMED_OUTPUT_LENGTH = 2000;
+
+/** Options of {@link serveAgents}. */
+export interface ServeAgentsOptions {
+  /** Default {@link DEFAULT_AGENT_SERVER_PORT}; 0 for any free port. */
+  port?: number;
+  /** A loopback address (default `127.0.0.1`); anything else is refused. */
+  host?: string;
+  /** Where `NEXUS_API_KEY` is read (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /** Where the token file goes (default `nexusStateDir(env)`). */
+  stateDir?: string;
+  /** Browser origins allowed to call; by default a request with an `Origin` is refused. */
+  allowedOrigins?: readonly string[];
+}
+
+/** A running agent server. */
+export interface AgentServer {
+  readonly url: string;
+  readonly port: number;
+  /** The bearer token clients send. */
+  readonly token: string;
+  /** Where the token was written (`undefined` when it came from `NEXUS_API_KEY`). */
+  readonly tokenFile: string | undefined;
+  /** Settles once the server has stopped (after `close()` or `shutdown_server`). */
+  readonly closed: Promise<void>;
+  /** Stops the server: running turns are cancelled, the token file removed. */
+  close(): Promise<void>;
+}
+
+interface RpcRequest {
+  id: string | number | null;
+  method: string;
+  params: unknown;
+}
+
+class HttpRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly rpcCode: number = RPC_ERROR_CODES.invalidRequest,
+    readonly id: string | number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  response.end(text);
+}
+
+function rpcError(id: string | number | null, code: number, message: string) {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+/** Checks a JSON-RPC 2.0 envelope: one request (no batch), `"2.0"`, a method, named params, a string or integer id. */
+function parseEnvelope(text: string): RpcRequest {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new HttpRefusal(400, 'Parse error: the body is not JSON.', RPC_ERROR_CODES.parseError);
+  }
+  if (Array.isArray(body)) throw new HttpRefusal(400, 'Invalid request: batches are not supported.');
+  if (typeof body !== 'object' || body === null) throw new HttpRefusal(400, 'Invalid request: expected a JSON-RPC object.');
+  const { jsonrpc, method, params, id = null } = body as Record<string, unknown>;
+  if (!(typeof id === 'string' || Number.isInteger(id) || id === null))
+    throw new HttpRefusal(400, 'Invalid request: `id` must be a string or an integer.');
+  const requestId = id as string | number | null;
+  if (jsonrpc !== '2.0') throw new HttpRefusal(400, 'Invalid request: `jsonrpc` must be "2.0".', RPC_ERROR_CODES.invalidRequest, requestId);
+  if (typeof method !== 'string')
+    throw new HttpRefusal(400, 'Invalid request: `method` must be a string.', RPC_ERROR_CODES.invalidRequest, requestId);
+  if (Array.isArray(params))
+    throw new HttpRefusal(200, 'Invalid params: params must be named (an object).', RPC_ERROR_CODES.invalidParams, requestId);
+  if (params !== undefined && (typeof params !== 'object' || params === null))
+    throw new HttpRefusal(200, 'Invalid params: params must be an object.', RPC_ERROR_CODES.invalidParams, requestId);
+  return { id: requestId, method, params };
+}
+
+/** `/` and `/rpc` are the server's; `/agent/<id>` an agent's. */
+function route(url: string | undefined): { agentId?: string } {
+  const path = new URL(url ?? '/', 'http://localhost').pathname;
+  if (path === '/' || path === '/rpc') return {};
+  const match = /^\/agent\/([^/]+)$/.exec(path);
+  const agentId = match?.[1] === undefined ? undefined : decodeURIComponent(match[1]);
+  if (agentId === undefined || !isValidAgentId(agentId)) throw new HttpRefusal(404, `Not found: ${path}.`);
+  return { agentId };
+}
+
+function streamedEvent(event: AgentEvent): [string, object] | undefined {
+  switch (event.type) {
+    case 'text':
+      return ['text', { delta: event.text }];
+    case 'tool-call':
+      return ['tool_call', { id: event.id, name: event.name, arguments: event.arguments }];
+    case 'tool-result':
+      return [
+        'tool_result',
+        {
+          id: event.id,
+          name: event.name,
+          success: event.success,
+          ...(event.kind ? { kind: event.kind } : {}),
+          output: event.output.slice(0, STREAMED_OUTPUT_LENGTH),
+        },
+      ];
+    default:
+      return undefined;
+  }
+}
+
+function writeEvent(response: ServerResponse, name: string, data: unknown): void {
+  response.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+function errorOf(error: unknown): { status: number; code: number; message: string } {
+  if (AgentRpcError.isInstance(error))
+    return { status: error.kind === 'not_found' ? 404 : 200, code: error.rpcCode, message: error.message };
+  if (SessionFileError.isInstance(error)) return { status: 500, code: RPC_ERROR_CODES.serverError, message: error.message };
+  return { status: 200, code: RPC_ERROR_CODES.internalError, message: `Internal error: ${(error as Error).message}` };
+}
+
+/**
+ * Serves an {@link AgentPool} as specs/agent-server.md describes: JSON-RPC 2.0 over HTTP POST on
+ * a loopback address, every request the token holder's (`Authorization: Bearer`, compared in
+ * constant time; missing → 401, wrong → 403), `Host` and `Origin` checked against DNS rebinding,
+ * 1 MiB bodies, 32 KiB headers and 32 connections at most; `send` with `stream: true` answers with
+ * server-sent events, and a client that goes away cancels its turn. The token is `NEXUS_API_KEY`
+ * when set, else a fresh one written to `<stateDir>/rpc-<port>.token` (0600).
+ */
+export async function serveAgents(pool: AgentPool, options: ServeAgentsOptions = {}): Promise<AgentServer> {
+  const { port: wantedPort = DEFAULT_AGENT_SERVER_PORT, host = '127.0.0.1', env = process.env, allowedOrigins = [] } = options;
+  if (!isLoopbackHost(host)) throw new ConfigError(`The agent server listens on loopback only (127.0.0.1, ::1, localhost), got "${host}".`);
+  const fromEnvironment = tokenFromEnvironment(env);
+  const token = fromEnvironment ?? newToken();
+  const digest = tokenDigest(token);
+  const origins = new Set(allowedOrigins);
+  const hosts = new Set<string>();
+  const sockets = new Set<Socket>();
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    if (sockets.size > MAX_RPC_CONNECTIONS) throw new HttpRefusal(503, `Too many connections (at most ${MAX_RPC_CONNECTIONS}); try again.`);
+    if (!hosts.has((request.headers.host ?? '').toLowerCase()))
+      throw new HttpRefusal(403, `Host "${request.headers.host ?? ''}" is not allowed.`);
+    if (request.headers.origin !== undefined && !origins.has(request.headers.origin))
+      throw new HttpRefusal(403, `Origin "${request.headers.origin}" is not allowed.`);
+    if (request.headers.authorization === undefined) throw new HttpRefusal(401, 'Missing `Authorization: Bearer <token>`.');
+    if (!hasBearerToken(request.headers.authorization, digest)) throw new HttpRefusal(403, 'Wrong bearer token.');
+    if (request.method !== 'POST') throw new HttpRefusal(405, `Method ${request.method} is not allowed; use POST.`);
+    const { agentId } = route(request.url);
+    const text = await readBody(request, MAX_RPC_BODY_BYTES);
+    if (text === undefined) throw new HttpRefusal(413, `The body is over ${MAX_RPC_BODY_BYTES} bytes.`);
+    const rpc = parseEnvelope(text);
+    const streaming = rpc.method === 'send' && (rpc.params as { stream?: unknown } | undefined)?.stream === true;
+    if (streaming) return streamSend(rpc, agentId, response);
+    try {
+      const result = await pool.call(rpc.method, rpc.params, TOKEN_HOLDER, agentId);
+      sendJson(response, 200, { jsonrpc: '2.0', id: rpc.id, result });
+    } catch (error) {
+      const { status, code, message } = errorOf(error);
+      sendJson(response, status, rpcError(rpc.id, code, message));
+    }
+  };
+
+  const streamSend = async (rpc: RpcRequest, agentId: string | undefined, response: ServerResponse) => {
+    const controller = new AbortController();
+    response.on('close', () => {
+      if (!response.writableFinished) controller.abort();
+    });
+    const { stream: _stream, ...params } = rpc.params as Record<string, unknown>;
+    const onEvent = (event: AgentEvent) => {
+      const streamed = streamedEvent(event);
+      if (!response.headersSent) response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      if (streamed) writeEvent(response, ...streamed);
+    };
+    try {
+      const result = await pool.call('send', params, TOKEN_HOLDER, agentId, { onEvent, signal: controller.signal });
+      if (!response.headersSent) response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      writeEvent(response, 'result', result);
+    } catch (error) {
+      const { status, code, message } = errorOf(error);
+      if (!response.headersSent) return sendJson(response, status, rpcError(rpc.id, code, message));
+      writeEvent(response, 'error', { code, message });
+    }
+    response.end();
+  };
+
+  const server = createServer({ maxHeaderSize: MAX_RPC_HEADER_BYTES }, (request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      const refusal =
+        error instanceof HttpRefusal
+          ? error
+          : new HttpRefusal(500, `Internal error: ${(error as Error).message}`, RPC_ERROR_CODES.internalError);
+      if (response.headersSent) return response.end();
+      if (refusal.status === 401) response.setHeader('www-authenticate', 'Bearer realm="nexus"');
+      sendJson(response, refusal.status, rpcError(refusal.id, refusal.rpcCode, refusal.message));
+      // A refused request's body is not read; the connection is closed rather than drained.
+      if (!request.complete) response.on('finish', () => request.socket.destroy());
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.listen(wantedPort, host);
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+  const hostName = host.includes(':') ? `[${host}]` : host;
+  for (const name of [hostName, 'localhost', '127.0.0.1', '[::1]']) hosts.add(`${name}:${port}`.toLowerCase());
+  pool.port = port;
+
+  const stateDir = options.stateDir ?? nexusStateDir(env);
+  const tokenFile = fromEnvironment === undefined ? tokenFilePath(stateDir, port) : undefined;
+  if (tokenFile) await writeTokenFile(tokenFile, token);
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      pool.close();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await stopped;
+      if (tokenFile) await rm(tokenFile, { force: true });
+    })();
+    return closing;
+  };
+  let markClosed: () => void = () => {};
+  const closed = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
+  pool.once('shutdown', () => void close().then(markClosed));
+  return {
+    url: `http://${hostName}:${port}`,
+    port,
+    token,
+    tokenFile,
+    closed,
+    close: () => close().then(markClosed),
+  };
+}

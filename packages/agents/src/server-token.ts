@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { atomicWriteVerified, ConfigError } from '@nexus/core';
+
+/** Shortest token `NEXUS_API_KEY` may hold. */
+export const MIN_TOKEN_LENGTH = 16;
+
+/** The token file of a server on `port`: `<stateDir>/rpc-<port>.token`. */
+export function tokenFilePath(stateDir: string, port: number): string {
+  return join(stateDir, `rpc-${port}.token`);
+}
+
+/** A fresh token: `nxk_` and 32 random bytes, base64url. */
+export function newToken(): string {
+  return `nxk_${randomBytes(32).toString('base64url')}`;
+}
+
+/** The token from `NEXUS_API_KEY`, or `undefined` when it is unset; too short a key is a {@link ConfigError}. */
+export function tokenFromEnvironment(env: NodeJS.ProcessEnv): string | undefined {
+  const key = env.NEXUS_API_KEY;
+  if (!key) return undefined;
+  if (key.length < MIN_TOKEN_LENGTH) throw new ConfigError(`NEXUS_API_KEY must be at least ${MIN_TOKEN_LENGTH} characters long.`);
+  return key;
+}
+
+/**
+ * Writes the token where clients look for it: the stale file removed first, then the new one
+ * written atomically with mode 0600 in a 0700 directory.
+ */
+export async function writeTokenFile(file: string, token: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  await rm(file, { force: true });
+  await atomicWriteVerified(file, Buffer.from(`${token}\n`), { mode: 0o600 });
+}

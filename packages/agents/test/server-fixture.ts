@@ -1,0 +1,71 @@
+import type { SkillFamily } from '@nexus/core';
+import { fsSkills } from '@nexus/skills-fs';
+import { type LlmStandIn, startLlmStandIn, type TestDir, type Tree, testdir } from '@nexus/test-utils';
+import { AgentPool, type AgentServer, parseAgentSettings, serveAgents } from '../src/index.js';
+import { KEY_VARIABLE, SECRET_KEY, testFamily } from './agent-fixture.js';
+
+/** A JSON-RPC answer as the server sent it, with its HTTP status. */
+export interface RpcAnswer {
+  status: number;
+  body: { result?: unknown; error?: { code: number; message: string }; id?: unknown };
+}
+
+export interface ServerFixture {
+  llm: LlmStandIn;
+  dir: TestDir;
+  pool: AgentPool;
+  server: AgentServer;
+  /** POSTs a JSON-RPC request (`path` `/` or `/agent/<id>`) with the server's token unless `headers` say otherwise. */
+  rpc(path: string, method: string, params?: unknown, headers?: Record<string, string>): Promise<RpcAnswer>;
+  /** The result of a call that must succeed. */
+  result<T = Record<string, unknown>>(path: string, method: string, params?: unknown): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** An agent server on 127.0.0.1 over a pool whose agents use the LLM stand-in and the fixture's tools. */
+export async function createServerFixture(
+  options: { files?: Tree; families?: SkillFamily[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<ServerFixture> {
+  const llm = await startLlmStandIn();
+  const dir = await testdir({ work: options.files ?? {}, state: {} });
+  const settings = parseAgentSettings({
+    providers: { local: { type: 'openai-compatible', baseUrl: llm.url, apiKeyEnv: KEY_VARIABLE } },
+    models: { fast: { provider: 'local', id: 'test-model' } },
+    defaultModel: 'fast',
+  });
+  const stateDir = dir.join('state');
+  const pool = new AgentPool({
+    settings,
+    families: options.families ?? [fsSkills, testFamily],
+    cwd: dir.join('work'),
+    env: { [KEY_VARIABLE]: SECRET_KEY },
+    stateDir,
+  });
+  const server = await serveAgents(pool, { port: 0, env: options.env ?? {}, stateDir });
+  const rpc = async (path: string, method: string, params?: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : {} };
+  };
+  return {
+    llm,
+    dir,
+    pool,
+    server,
+    rpc,
+    async result<T>(path: string, method: string, params?: unknown) {
+      const answer = await rpc(path, method, params);
+      if (answer.status !== 200 || answer.body.error) throw new Error(`${method} failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+      return answer.body.result as T;
+    },
+    async close() {
+      await server.close();
+      await llm.close();
+      await dir.cleanup();
+    },
+  };
+}
