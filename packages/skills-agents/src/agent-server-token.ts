@@ -1,0 +1,67 @@
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AgentRpcError, nexusStateDir, RPC_ERROR_CODES } from '@nexus/core';
+
+/** The port `nexus serve` listens on unless told otherwise. */
+export const DEFAULT_AGENT_SERVER_PORT = 8765;
+
+/** The command that starts an agent server on `port`, for messages. */
+export function serveCommandFor(port: number): string {
+  return `\`nexus serve${port === DEFAULT_AGENT_SERVER_PORT ? '' : ` --port ${port}`}\``;
+}
+
+const API_KEY_VARIABLE = 'NEXUS_API_KEY';
+const MINIMUM_KEY_LENGTH = 16;
+
+/**
+ * Where `nexus serve --port <port>` writes its token: `$XDG_STATE_HOME/nexus/rpc-<port>.token`,
+ * by default `~/.local/state/nexus/rpc-<port>.token` (specs/agent-server.md §2).
+ */
+export function agentServerTokenPath(port: number, env: NodeJS.ProcessEnv = process.env): string {
+  return join(nexusStateDir(env), `rpc-${port}.token`);
+}
+
+function tokenError(message: string, kind: 'forbidden' | 'execution_failed' = 'execution_failed'): AgentRpcError {
+  return new AgentRpcError(message, { rpcCode: RPC_ERROR_CODES.serverError, kind });
+}
+
+/**
+ * The bearer token of the agent server on `port`: `NEXUS_API_KEY` when set, else the server's token
+ * file. A file others may read or write is refused (anyone could have read or planted it).
+ */
+export async function readAgentServerToken(port: number, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const key = env[API_KEY_VARIABLE];
+  if (key !== undefined && key !== '') {
+    if (key.length < MINIMUM_KEY_LENGTH)
+      throw tokenError(`${API_KEY_VARIABLE} is shorter than ${MINIMUM_KEY_LENGTH} characters; the agent server refuses such a key.`);
+    return key;
+  }
+  const path = agentServerTokenPath(port, env);
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw tokenError(
+        `No token for an agent server on port ${port}: ${API_KEY_VARIABLE} is not set and ${path} does not exist — start one with ${serveCommandFor(port)}.`,
+      );
+    }
+    throw tokenError(`Cannot read the agent server's token file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw tokenError(`The agent server's token file ${path} is not a regular file.`, 'forbidden');
+    if ((stats.mode & 0o077) !== 0) {
+      const mode = (stats.mode & 0o777).toString(8).padStart(4, '0');
+      throw tokenError(
+        `The agent server's token file ${path} is open to other users (mode ${mode}), so it is not used; run \`chmod 600 ${path}\` if you trust it.`,
+        'forbidden',
+      );
+    }
+    const token = (await handle.readFile('utf8')).trim();
+    if (token === '') throw tokenError(`The agent server's token file ${path} is empty.`);
+    return token;
+  } finally {
+    await handle.close();
+  }
+}

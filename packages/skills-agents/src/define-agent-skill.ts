@@ -1,0 +1,93 @@
+import {
+  type AgentServerConnection,
+  defineSkill,
+  type JsonSchema,
+  type JsonValue,
+  PermissionDeniedError,
+  type ServiceContainer,
+  type SkillContext,
+  type SkillMetadata,
+  type SkillSpec,
+  ToolResult,
+  validateAgentId,
+} from '@nexus/core';
+import { DEFAULT_AGENT_SERVER_PORT } from './agent-server-token.js';
+import { connectToAgentServer } from './connect-to-agent-server.js';
+
+/**
+ * Agent ids of specs/agent-server.md, for the schema an LLM reads: a leading `.` marks a temporary
+ * agent; `.`, `..`, `/` and `\` can never match. Core's `validateAgentId` (also refusing `..` inside)
+ * has the last word.
+ */
+export const AGENT_ID_PATTERN = '^\\.?[a-zA-Z0-9][a-zA-Z0-9._-]{0,61}$';
+
+/** The `agent_id` parameter, described for the skill at hand. */
+export function agentIdParameter(description: string): JsonSchema {
+  return { type: 'string', pattern: AGENT_ID_PATTERN, description: `${description} Letters, digits, ".", "_" and "-".` };
+}
+
+const PORT_PARAMETER: JsonSchema = {
+  type: 'integer',
+  minimum: 1,
+  maximum: 65_535,
+  description: `Port of the agent server (default: the server this agent runs in, else ${DEFAULT_AGENT_SERVER_PORT}).`,
+};
+
+/** Which agent server a call goes to. */
+export interface AgentServerRoute {
+  readonly connection: AgentServerConnection;
+  /** The server this agent runs in (which knows the agent as the caller), not one reached over HTTP as the token holder. */
+  readonly inProcess: boolean;
+}
+
+/** What an agent-control skill's body answers: the method's result, and a line the model should not miss. */
+export interface AgentSkillAnswer {
+  result: unknown;
+  warning?: string;
+}
+
+/** What {@link defineAgentSkill} takes. */
+export interface AgentSkillDefinition<Args> extends Omit<SkillMetadata, 'parameters'> {
+  name: string;
+  /** The skill's own parameters; `port` is added to every skill. */
+  properties: Record<string, JsonSchema>;
+  required: readonly string[];
+  run(args: Args, route: AgentServerRoute, call: { services: ServiceContainer; context: SkillContext }): Promise<AgentSkillAnswer>;
+}
+
+/**
+ * The server a call goes to: the one this agent runs in (the `agentServer` service) when `port` is
+ * absent or its port; otherwise the server on `port` over HTTP. Inside a server, reaching another
+ * one over HTTP would act as that server's token holder, beyond this agent's own permissions — only
+ * a `yolo` agent may.
+ */
+function routeFor(services: ServiceContainer, port: number | undefined, tool: string): AgentServerRoute {
+  const own = services.get('agentServer');
+  if (own && (port === undefined || port === own.port)) return { connection: own, inProcess: true };
+  if (own && services.getPermissionLevel() !== 'yolo') {
+    throw new PermissionDeniedError(
+      `${tool} may reach only the agent server this agent runs in (port ${own.port}), not port ${port}: over HTTP it would act as that server's token holder.`,
+    );
+  }
+  return { connection: connectToAgentServer({ port: port ?? DEFAULT_AGENT_SERVER_PORT }), inProcess: false };
+}
+
+/**
+ * Defines an agent-control skill: `port` added to its parameters (closed to others), `agent_id`
+ * checked by core's rule, the server chosen by {@link routeFor}, and the method's result given back as pretty JSON text and as `data`,
+ * with the body's warning after it.
+ */
+export function defineAgentSkill<Args extends { port?: number }>(definition: AgentSkillDefinition<Args>): SkillSpec {
+  const { run, properties, required, ...metadata } = definition;
+  return defineSkill<Args>({
+    ...metadata,
+    parameters: { type: 'object', properties: { ...properties, port: PORT_PARAMETER }, required, additionalProperties: false },
+    create: (services) => async (args, context) => {
+      if ('agent_id' in properties) validateAgentId((args as { agent_id?: unknown }).agent_id);
+      const route = routeFor(services, args.port, metadata.name);
+      const { result, warning } = await run(args, route, { services, context });
+      const text = JSON.stringify(result ?? null, null, 2);
+      return ToolResult.ok(warning === undefined ? text : `${text}\n\n${warning}`, (result ?? null) as JsonValue);
+    },
+  });
+}

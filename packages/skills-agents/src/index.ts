@@ -1,0 +1,16 @@
+export { agentServerTokenPath, DEFAULT_AGENT_SERVER_PORT } from './agent-server-token.js';
+export { agentSkills } from './agents-family.js';
+export type { ConnectToAgentServerOptions } from './connect-to-agent-server.js';
+export { connectToAgentServer } from './connect-to-agent-server.js';
+export type { NexusCancelArguments } from './nexus-cancel-skill.js';
+export { nexusCancelSkill } from './nexus-cancel-skill.js';
+export type { NexusCreateArguments } from './nexus-create-skill.js';
+export { nexusCreateSkill } from './nexus-create-skill.js';
+export type { NexusDestroyArguments } from './nexus-destroy-skill.js';
+export { nexusDestroySkill } from './nexus-destroy-skill.js';
+export type { NexusSendArguments } from './nexus-send-skill.js';
+export { nexusSendSkill } from './nexus-send-skill.js';
+export type { NexusShutdownArguments } from './nexus-shutdown-skill.js';
+export { nexusShutdownSkill } from './nexus-shutdown-skill.js';
+export type { NexusStatusArguments } from './nexus-status-skill.js';
+export { nexusStatusSkill } from './nexus-status-skill.js';

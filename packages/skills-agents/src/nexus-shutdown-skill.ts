@@ -1,0 +1,19 @@
+import { defineAgentSkill } from './define-agent-skill.js';
+
+/** Arguments of `nexus_shutdown`. */
+export interface NexusShutdownArguments {
+  port?: number;
+}
+
+/** `nexus_shutdown`: stops the agent server and every agent in it (`shutdown_server`). */
+export const nexusShutdownSkill = defineAgentSkill<NexusShutdownArguments>({
+  name: 'nexus_shutdown',
+  description: 'Shut the Nexus agent server down: it answers, then stops every agent (this one too, when it runs there) and exits.',
+  minimumLevel: 'trusted',
+  destructive: true,
+  properties: {},
+  required: [],
+  async run(_args, { connection }) {
+    return { result: await connection.call('shutdown_server', {}) };
+  },
+});
