@@ -1,3 +1,4 @@
+export type { ChangingSkillFamily, RegistryChange } from './changing-family.js';
 export { SUPPORTED_KEYWORDS } from './schema-shape.js';
 export type { DefinitionOptions, ExecuteOptions, SkillRegistryOptions } from './skill-registry.js';
 export { DEFAULT_EXECUTION_TIMEOUT_MS, SkillRegistry } from './skill-registry.js';

@@ -16,6 +16,7 @@ import {
   ToolResult,
   validateToolName,
 } from '@nexus/core';
+import { type ChangingSkillFamily, isChangingFamily, type RegistryChange } from './changing-family.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { dropOptionalNulls } from './drop-optional-nulls.js';
 import { ParameterValidator } from './parameter-validator.js';
@@ -66,6 +67,19 @@ function isSkill(value: unknown): value is Skill {
   );
 }
 
+/** Throws a {@link ConfigError} for a spec the registry cannot hold: a bad name, no description or factory, an invalid schema. */
+function checkSpec(spec: SkillSpec): void {
+  const { name, description, parameters, factory } = spec;
+  try {
+    validateToolName(name);
+  } catch (error) {
+    throw new ConfigError((error as Error).message, { cause: error });
+  }
+  if (typeof description !== 'string' || description === '') throw new ConfigError(`Skill "${name}" needs a description.`);
+  if (typeof factory !== 'function') throw new ConfigError(`Skill "${name}" needs a factory function.`);
+  checkSchemaShape(name, parameters);
+}
+
 function checkTimeout(timeoutMs: unknown, option: 'timeoutMs' | 'maxTotalMs' = 'timeoutMs'): number {
   expectOption(isPositiveNumber(timeoutMs), option, 'a positive number of milliseconds', timeoutMs);
   return timeoutMs as number;
@@ -76,11 +90,21 @@ function checkTimeout(timeoutMs: unknown, option: 'timeoutMs' | 'maxTotalMs' = '
  * (once, on first use), produces tool definitions without instantiating anything, and runs every
  * call through one pipeline — look-up, permission gate, validation, confirmation, the skill with
  * cancellation and a time limit — that always returns a {@link ToolResult}.
+ *
+ * Skills can be replaced and removed while the registry is in use, and a {@link ChangingSkillFamily}
+ * is followed as it changes; every change is one {@link RegistryChange} to `onChange` listeners. A
+ * call runs on the version it found: one that started before a change finishes on the old skill.
  */
 export class SkillRegistry {
   /** The services skills are built with. */
   readonly services: ServiceContainer;
   readonly #entries = new Map<string, Entry>();
+  /** Changing families in use, with the names of the skills each registered. */
+  readonly #changing = new Map<ChangingSkillFamily, Set<string>>();
+  /** The changing family each of its skills came from. */
+  readonly #owners = new Map<string, ChangingSkillFamily>();
+  readonly #listeners = new Set<(change: RegistryChange) => void>();
+  #version = 0;
   readonly #validator = new ParameterValidator();
   readonly #timeoutMs: number;
   readonly #maxTotalMs: number;
@@ -117,24 +141,120 @@ export class SkillRegistry {
     } else {
       entry = { spec: first };
     }
-    const { name, description, parameters, factory } = entry.spec;
-    try {
-      validateToolName(name);
-    } catch (error) {
-      throw new ConfigError((error as Error).message, { cause: error });
-    }
+    const { name } = entry.spec;
+    checkSpec(entry.spec);
     if (this.#entries.has(name)) throw new ConfigError(`A skill named "${name}" is already registered.`);
-    if (typeof description !== 'string' || description === '') throw new ConfigError(`Skill "${name}" needs a description.`);
-    if (typeof factory !== 'function') throw new ConfigError(`Skill "${name}" needs a factory function.`);
-    checkSchemaShape(name, parameters);
     this.#entries.set(name, entry);
+    this.#emit({ added: [name], removed: [], changed: [] });
     return this;
   }
 
-  /** Registers every skill of each family. */
+  /**
+   * Registers every skill of each family. A {@link ChangingSkillFamily} is followed from then on:
+   * when it changes, its skills are added, replaced and removed to match (all or none: new skills
+   * that are invalid or take another family's name make the family's listener throw a
+   * {@link ConfigError}, and nothing changes).
+   */
   use(...families: SkillFamily[]): this {
-    for (const family of families) for (const spec of family.skills) this.register(spec);
+    for (const family of families) {
+      const specs = [...family.skills];
+      for (const spec of specs) checkSpec(spec);
+      const names = specs.map((spec) => spec.name);
+      const taken = names.find((name, index) => this.#entries.has(name) || names.indexOf(name) !== index);
+      if (taken !== undefined) throw new ConfigError(`A skill named "${taken}" is already registered.`);
+      for (const spec of specs) this.#entries.set(spec.name, { spec });
+      if (isChangingFamily(family)) {
+        this.#changing.set(family, new Set(names));
+        for (const name of names) this.#owners.set(name, family);
+        family.onChange(() => this.#follow(family));
+      }
+      if (names.length > 0) this.#emit({ added: names, removed: [], changed: [] });
+    }
     return this;
+  }
+
+  /**
+   * Replaces the skill of the same name with `spec` (or adds it): definitions and new calls use the
+   * new version, calls already running finish on the old one. Throws a {@link ConfigError} for an
+   * invalid spec.
+   */
+  replace(spec: SkillSpec): this {
+    checkSpec(spec);
+    const existed = this.#entries.has(spec.name);
+    this.#release(spec.name);
+    this.#entries.set(spec.name, { spec });
+    this.#emit({ added: existed ? [] : [spec.name], removed: [], changed: existed ? [spec.name] : [] });
+    return this;
+  }
+
+  /** Removes a skill (calls already running finish); `false` when none had that name. */
+  unregister(name: string): boolean {
+    if (!this.#entries.delete(name)) return false;
+    this.#release(name);
+    this.#emit({ added: [], removed: [name], changed: [] });
+    return true;
+  }
+
+  /**
+   * Calls `listener` after each change of the registered skills — a registration, a replacement, a
+   * removal, a changing family's update — with what changed; returns a function that stops it.
+   */
+  onChange(listener: (change: RegistryChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** A number that grows with every change of the registered skills: compare two readings to know whether anything changed between them. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /**
+   * Asks every changing family in use to bring its skills up to date (skill packages look at their
+   * files); call it before listing tools. `execute` does the same for the family of the tool called.
+   */
+  async refresh(): Promise<void> {
+    await Promise.all([...this.#changing.keys()].map((family) => family.refresh?.()));
+  }
+
+  /** A changing family's skill stops being its: it was removed or replaced from outside. */
+  #release(name: string): void {
+    const owner = this.#owners.get(name);
+    if (!owner) return;
+    this.#owners.delete(name);
+    this.#changing.get(owner)?.delete(name);
+  }
+
+  /** Brings the registry in line with a changing family's current skills, in one change. */
+  #follow(family: ChangingSkillFamily): void {
+    const owned = this.#changing.get(family) ?? new Set<string>();
+    const specs = new Map(family.skills.map((spec) => [spec.name, spec]));
+    for (const spec of specs.values()) {
+      checkSpec(spec);
+      if (this.#entries.has(spec.name) && !owned.has(spec.name))
+        throw new ConfigError(`A skill named "${spec.name}" is already registered by another family.`);
+    }
+    const change = { added: [] as string[], removed: [] as string[], changed: [] as string[] };
+    for (const name of owned) {
+      if (specs.has(name)) continue;
+      this.#entries.delete(name);
+      this.#owners.delete(name);
+      change.removed.push(name);
+    }
+    for (const [name, spec] of specs) {
+      const entry = this.#entries.get(name);
+      if (entry?.spec === spec) continue;
+      (entry ? change.changed : change.added).push(name);
+      this.#entries.set(name, { spec });
+      this.#owners.set(name, family);
+    }
+    this.#changing.set(family, new Set(specs.keys()));
+    if (change.added.length + change.removed.length + change.changed.length > 0) this.#emit(change);
+  }
+
+  #emit(change: RegistryChange): void {
+    this.#version++;
+    for (const listener of this.#listeners) listener(change);
   }
 
   /** Whether a skill of that name is registered. */
@@ -160,7 +280,10 @@ export class SkillRegistry {
   /** The skill, instantiated on first request and cached; `undefined` when unknown. */
   get(name: string): Skill | undefined {
     const entry = this.#entries.get(name);
-    if (!entry) return undefined;
+    return entry && this.#instance(entry);
+  }
+
+  #instance(entry: Entry): Skill {
     entry.instance ??= entry.spec.factory(this.services);
     return entry.instance;
   }
@@ -200,6 +323,7 @@ export class SkillRegistry {
    */
   async execute(name: string, args: Record<string, unknown> = {}, options: ExecuteOptions = {}): Promise<ToolResult> {
     try {
+      if (this.#changing.size > 0) await this.#refreshFor(name);
       const entry = this.#entries.get(name);
       if (!entry) {
         return ToolResult.fail(`Unknown tool "${name}". Available tools: ${this.names.join(', ') || 'none'}.`, 'not_found');
@@ -217,11 +341,17 @@ export class SkillRegistry {
         );
         if (!approved) return ToolResult.fail(`Running ${name} needs confirmation, and it was not given.`, 'forbidden');
       }
-      const skill = this.require(name);
-      return await this.#run(name, skill, outcome.args, options);
+      return await this.#run(name, this.#instance(entry), outcome.args, options);
     } catch (error) {
       return ToolResult.fromError(error);
     }
+  }
+
+  /** Lets the changing family of `name` (every changing family, for a name none has) bring its skills up to date first. */
+  async #refreshFor(name: string): Promise<void> {
+    const owner = this.#owners.get(name);
+    if (owner) await owner.refresh?.(name);
+    else if (!this.#entries.has(name)) await Promise.all([...this.#changing.keys()].map((family) => family.refresh?.(name)));
   }
 
   #gate(spec: SkillSpec): ToolResult | undefined {
