@@ -193,13 +193,39 @@ export class Agent {
    */
   send(content: string, options: SendOptions = {}): Promise<TurnResult> {
     expectOption(typeof content === 'string' && content.trim() !== '', 'content', 'a non-blank string', content);
-    const turn = this.#queue.then(() => this.#runTurn(content, options));
+    const turnOptions = { ...options, requestId: options.requestId ?? randomUUID() };
+    let started = false;
+    const turn = this.#queue.then(() => {
+      started = true;
+      return this.#runTurn(content, turnOptions);
+    });
     this.#queue = turn.catch(() => {});
-    return turn;
+    const { signal } = options;
+    if (!signal) return turn;
+    // A turn cancelled while it waits for the one before answers at once (and later runs to nothing).
+    return new Promise<TurnResult>((resolve, reject) => {
+      const cancelWhileQueued = () => {
+        if (!started) resolve(this.#cancelledTurn(turnOptions.requestId));
+      };
+      if (signal.aborted) cancelWhileQueued();
+      signal.addEventListener('abort', cancelWhileQueued, { once: true });
+      turn.then(resolve, reject).finally(() => signal.removeEventListener('abort', cancelWhileQueued));
+    });
   }
 
-  async #runTurn(content: string, options: SendOptions): Promise<TurnResult> {
-    const { signal = new AbortController().signal, requestId = randomUUID(), onEvent = () => {}, confirm = this.#confirm } = options;
+  #cancelledTurn(requestId: string): TurnResult {
+    return {
+      content: '',
+      requestId,
+      haltedAtIterationLimit: false,
+      cancelled: true,
+      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, estimated: false },
+      toolCalls: [],
+    };
+  }
+
+  async #runTurn(content: string, options: SendOptions & { requestId: string }): Promise<TurnResult> {
+    const { signal = new AbortController().signal, requestId, onEvent = () => {}, confirm = this.#confirm } = options;
     const usage: TurnUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0, estimated: false };
     const toolCalls: ToolCallRecord[] = [];
     const tools = turnTools(this.registry, this.model.type, this.model.strictTools);

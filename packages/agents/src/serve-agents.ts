@@ -224,9 +224,9 @@ export async function serveAgents(pool: AgentPool, options: ServeAgentsOptions =
           : new HttpRefusal(500, `Internal error: ${(error as Error).message}`, RPC_ERROR_CODES.internalError);
       if (response.headersSent) return response.end();
       if (refusal.status === 401) response.setHeader('www-authenticate', 'Bearer realm="nexus"');
+      // A refused request's body may be unread: the connection ends after the answer rather than being reused.
+      if (!request.complete) response.setHeader('connection', 'close');
       sendJson(response, refusal.status, rpcError(refusal.id, refusal.rpcCode, refusal.message));
-      // A refused request's body is not read; the connection is closed rather than drained.
-      if (!request.complete) response.on('finish', () => request.socket.destroy());
     });
   });
   server.on('connection', (socket) => {

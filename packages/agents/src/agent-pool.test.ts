@@ -1,0 +1,166 @@
+import { mkdir } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
+import { type AgentPool, type Requester, TOKEN_HOLDER } from './index.js';
+
+let fixture: ServerFixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+const as = (id: string): Requester => ({ kind: 'agent', id });
+
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason as Error & { rpcCode?: number },
+  );
+  expect(error?.rpcCode).toBe(-32602);
+  return error?.message ?? '';
+}
+
+/** The tool names a turn of agent `id` offered the model. */
+async function offeredTools(current: ServerFixture, id: string): Promise<string[]> {
+  current.llm.script({ text: 'ok' });
+  await current.pool.call('send', { content: 'hi' }, TOKEN_HOLDER, id);
+  const tools = current.llm.requests.at(-1)?.body.tools as Array<{ function: { name: string } }>;
+  return tools.map((tool) => tool.function.name);
+}
+
+describe('creating agents: the permission rules', () => {
+  it('a child is strictly below its parent, and a sandboxed agent creates nothing', async () => {
+    fixture = await createServerFixture();
+    const { pool } = fixture;
+    await pool.call('create_agent', { agent_id: 'boss', preset: 'trusted' }, TOKEN_HOLDER);
+
+    expect(await refusal(pool.call('create_agent', { agent_id: 'peer', preset: 'trusted' }, as('boss')))).toMatch(
+      /must have a lower level than trusted, got "trusted"/,
+    );
+    expect(await pool.call('create_agent', { agent_id: 'helper', preset: 'sandboxed' }, as('boss'))).toMatchObject({ agent_id: 'helper' });
+    expect(await refusal(pool.call('create_agent', { agent_id: 'grandchild' }, as('helper')))).toMatch(
+      /"helper" is sandboxed and may not create agents/,
+    );
+    expect(await refusal(pool.call('create_agent', { agent_id: 'x', preset: 'yolo' }, TOKEN_HOLDER))).toMatch(
+      /yolo agent cannot be created/,
+    );
+    const { agents } = (await pool.call('list_agents', {}, TOKEN_HOLDER)) as { agents: Array<Record<string, unknown>> };
+    expect(agents.find((agent) => agent.agent_id === 'helper')).toMatchObject({ parent_agent_id: 'boss', permission_level: 'sandboxed' });
+    expect(agents.find((agent) => agent.agent_id === 'boss')).toMatchObject({ child_count: 1 });
+  });
+
+  it('the token holder naming a parent gets that parent’s ceiling, read from the live parent', async () => {
+    fixture = await createServerFixture();
+    const { pool } = fixture;
+    await pool.call('create_agent', { agent_id: 'boss', preset: 'trusted', disable_tools: ['grep'] }, TOKEN_HOLDER);
+
+    expect(await refusal(pool.call('create_agent', { agent_id: 'c', preset: 'trusted', parent_agent_id: 'boss' }, TOKEN_HOLDER))).toMatch(
+      /lower level/,
+    );
+    expect(await refusal(pool.call('create_agent', { agent_id: 'c', parent_agent_id: 'ghost' }, TOKEN_HOLDER))).toMatch(
+      /No parent agent "ghost"/,
+    );
+    expect(await refusal(pool.call('create_agent', { agent_id: 'c', parent_agent_id: 'other' }, as('boss')))).toMatch(
+      /only its own children/,
+    );
+    await pool.call('create_agent', { agent_id: 'c', parent_agent_id: 'boss', allowed_write_paths: ['.'] }, TOKEN_HOLDER);
+
+    expect(await offeredTools(fixture, 'c')).not.toContain('grep');
+  });
+
+  it('cwd and write paths stay inside what the parent may reach', async () => {
+    fixture = await createServerFixture();
+    const { pool, dir } = fixture;
+    await mkdir(dir.join('work', 'sub'));
+    await mkdir(dir.join('elsewhere'));
+    await pool.call('create_agent', { agent_id: 'boss', preset: 'trusted' }, TOKEN_HOLDER);
+
+    expect(await refusal(pool.call('create_agent', { agent_id: 'c', cwd: 'missing' }, as('boss')))).toMatch(/not an existing directory/);
+    expect(
+      await refusal(pool.call('create_agent', { agent_id: 'c', cwd: 'sub', allowed_write_paths: ['../../elsewhere'] }, as('boss'))),
+    ).toMatch(/outside the agent's sandbox root/);
+    expect(
+      await refusal(pool.call('create_agent', { agent_id: 'c', cwd: dir.join('elsewhere'), allowed_write_paths: ['.'] }, as('boss'))),
+    ).toMatch(/outside what "boss" may write/);
+    await pool.call('create_agent', { agent_id: 'c', cwd: 'sub', allowed_write_paths: ['.'] }, as('boss'));
+    const { agents } = (await pool.call('list_agents', {}, TOKEN_HOLDER)) as { agents: Array<Record<string, unknown>> };
+    expect(agents.find((agent) => agent.agent_id === 'c')).toMatchObject({
+      cwd: dir.join('work', 'sub'),
+      write_paths: [dir.join('work', 'sub')],
+    });
+  });
+
+  it('a sandboxed agent without write paths is offered no tool that writes; with them, it is', async () => {
+    fixture = await createServerFixture();
+    const { pool } = fixture;
+    await pool.call('create_agent', { agent_id: 'reader' }, TOKEN_HOLDER);
+    await pool.call('create_agent', { agent_id: 'writer', allowed_write_paths: ['.'] }, TOKEN_HOLDER);
+
+    const reader = await offeredTools(fixture, 'reader');
+    expect(reader).toEqual(expect.arrayContaining(['read_file', 'grep', 'list_directory']));
+    for (const tool of [
+      'write_file',
+      'edit_file',
+      'edit_lines',
+      'append_file',
+      'regex_replace',
+      'patch',
+      'mkdir',
+      'copy_file',
+      'rename',
+      'record',
+    ])
+      expect(reader).not.toContain(tool);
+    expect(await offeredTools(fixture, 'writer')).toEqual(expect.arrayContaining(['write_file', 'edit_file']));
+  });
+});
+
+describe('who may do what to whom', () => {
+  async function family(current: ServerFixture): Promise<AgentPool> {
+    const { pool } = current;
+    await pool.call('create_agent', { agent_id: 'boss', preset: 'trusted' }, TOKEN_HOLDER);
+    await pool.call('create_agent', { agent_id: 'other', preset: 'trusted' }, TOKEN_HOLDER);
+    await pool.call('create_agent', { agent_id: 'kid1' }, as('boss'));
+    await pool.call('create_agent', { agent_id: 'kid2' }, as('boss'));
+    return pool;
+  }
+
+  it.each([
+    ['a sibling', 'kid1', 'kid2'],
+    ['a child its parent', 'kid1', 'boss'],
+    ['an unrelated agent', 'other', 'boss'],
+    ['an agent another’s child', 'other', 'kid1'],
+  ])('destroying: refused for %s', async (_name, requester, target) => {
+    fixture = await createServerFixture();
+    const pool = await family(fixture);
+    expect(await refusal(pool.call('destroy_agent', { agent_id: target }, as(requester)))).toMatch(
+      /may destroy only itself and its own children/,
+    );
+    expect(pool.ids).toContain(target);
+  });
+
+  it.each([
+    ['itself', 'kid1', 'kid1'],
+    ['its parent → a child', 'boss', 'kid2'],
+    ['the token holder', undefined, 'other'],
+  ])('destroying: allowed for %s', async (_name, requester, target) => {
+    fixture = await createServerFixture();
+    const pool = await family(fixture);
+    expect(await pool.call('destroy_agent', { agent_id: target }, requester ? as(requester) : TOKEN_HOLDER)).toEqual({
+      success: true,
+      agent_id: target,
+    });
+    expect(pool.ids).not.toContain(target);
+  });
+
+  it('a sandboxed agent sends to its parent only, and no agent sends to itself', async () => {
+    fixture = await createServerFixture();
+    const pool = await family(fixture);
+    fixture.llm.script({ text: 'Noted.' });
+
+    expect(await pool.call('send', { content: 'done' }, as('kid1'), 'boss')).toMatchObject({ content: 'Noted.' });
+    expect(await refusal(pool.call('send', { content: 'psst' }, as('kid1'), 'kid2'))).toMatch(/sandboxed and may send only to its parent/);
+    expect(await refusal(pool.call('send', { content: 'hi me' }, as('boss'), 'boss'))).toMatch(/may not send to itself/);
+    expect(await refusal(pool.call('shutdown_server', {}, as('kid1')))).toMatch(/A sandboxed agent may not shut the server down/);
+  });
+});

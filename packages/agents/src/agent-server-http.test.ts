@@ -1,0 +1,140 @@
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
+import { AgentPool, parseAgentSettings, serveAgents } from './index.js';
+
+let fixture: ServerFixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+/** A raw HTTP request, for what fetch will not send (a foreign Host, huge headers, other methods). */
+function raw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, { method: options.method ?? 'POST', headers: options.headers }, (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(options.body);
+  });
+}
+
+describe('the agent server refuses', () => {
+  it.each([
+    ['no Authorization header', {}, 401],
+    ['a wrong token', { authorization: 'Bearer nxk_wrong' }, 403],
+    ['a token of another scheme', { authorization: 'Basic abc' }, 403],
+  ])('%s', async (_name, headers, status) => {
+    fixture = await createServerFixture();
+    const { server } = fixture;
+    const answer = await raw(`${server.url}/`, {
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'list_agents' }),
+    });
+    expect(answer.status).toBe(status);
+  });
+
+  it('a foreign Host (DNS rebinding) and a browser Origin, even with the token', async () => {
+    fixture = await createServerFixture();
+    const { server } = fixture;
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'list_agents' });
+    const auth = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };
+    expect((await raw(`${server.url}/`, { headers: { ...auth, host: `evil.example.com:${server.port}` }, body })).status).toBe(403);
+    expect((await raw(`${server.url}/`, { headers: { ...auth, host: `localhost.evil.com:${server.port}` }, body })).status).toBe(403);
+    expect((await raw(`${server.url}/`, { headers: { ...auth, origin: 'https://evil.example.com' }, body })).status).toBe(403);
+    expect((await raw(`${server.url}/`, { headers: { ...auth, host: `localhost:${server.port}` }, body })).status).toBe(200);
+  });
+
+  it('other methods than POST, unknown paths, bodies over 1 MiB and headers over 32 KiB', async () => {
+    fixture = await createServerFixture();
+    const { server } = fixture;
+    const auth = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'list_agents' });
+    expect((await raw(`${server.url}/`, { method: 'GET', headers: auth })).status).toBe(405);
+    expect((await raw(`${server.url}/agents`, { headers: auth, body })).status).toBe(404);
+    expect((await raw(`${server.url}/agent/..%2Fetc`, { headers: auth, body })).status).toBe(404);
+    expect((await raw(`${server.url}/agent/a/b`, { headers: auth, body })).status).toBe(404);
+    expect(
+      (
+        await raw(`${server.url}/`, {
+          headers: auth,
+          body: `{"jsonrpc":"2.0","id":1,"method":"list_agents","pad":"${'x'.repeat(1024 * 1024)}"}`,
+        })
+      ).status,
+    ).toBe(413);
+    expect((await raw(`${server.url}/`, { headers: { ...auth, 'x-pad': 'x'.repeat(40 * 1024) }, body })).status).toBe(431);
+    expect((await raw(`${server.url}/rpc`, { headers: auth, body })).status).toBe(200);
+  });
+
+  it.each([
+    ['a body that is not JSON', '{"jsonrpc":', 400, -32700],
+    ['a batch', JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'list_agents' }]), 400, -32600],
+    ['a boolean id', JSON.stringify({ jsonrpc: '2.0', id: true, method: 'list_agents' }), 400, -32600],
+    ['another JSON-RPC version', JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'list_agents' }), 400, -32600],
+    ['positional params', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'destroy_agent', params: ['a'] }), 200, -32602],
+    ['an unknown method', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'drop_tables' }), 200, -32601],
+    [
+      'an agent method on the server path',
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'send', params: { content: 'x' } }),
+      200,
+      -32601,
+    ],
+    ['an unknown param', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'list_agents', params: { all: true } }), 200, -32602],
+    ['an invalid agent id', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'create_agent', params: { agent_id: '../x' } }), 200, -32602],
+    ['a yolo agent', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'create_agent', params: { preset: 'yolo' } }), 200, -32602],
+  ])('%s', async (_name, body, status, code) => {
+    fixture = await createServerFixture();
+    const { server } = fixture;
+    const answer = await raw(`${server.url}/`, {
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      body,
+    });
+    expect(answer.status).toBe(status);
+    expect(JSON.parse(answer.body).error.code).toBe(code);
+  });
+
+  it('a send with blank content, an empty or boolean request_id', async () => {
+    fixture = await createServerFixture();
+    const { rpc, result } = fixture;
+    await result('/', 'create_agent', { agent_id: 'a' });
+    for (const params of [{ content: '   ' }, { content: 'x', request_id: '' }, { content: 'x', request_id: false }]) {
+      const answer = await rpc('/agent/a', 'send', params);
+      expect(answer.body.error?.code).toBe(-32602);
+    }
+  });
+});
+
+describe('starting the agent server', () => {
+  const settings = parseAgentSettings({});
+
+  it('listens on loopback only', async () => {
+    const pool = new AgentPool({ settings, families: [], cwd: process.cwd(), stateDir: '/nonexistent' });
+    await expect(serveAgents(pool, { port: 0, host: '0.0.0.0', env: {} })).rejects.toThrow(/loopback only/);
+  });
+
+  it('takes NEXUS_API_KEY as the token and writes no file; a short one is refused', async () => {
+    const pool = new AgentPool({ settings, families: [], cwd: process.cwd(), stateDir: '/nonexistent' });
+    await expect(serveAgents(pool, { port: 0, env: { NEXUS_API_KEY: 'short' } })).rejects.toThrow(/at least 16 characters/);
+    const server = await serveAgents(pool, { port: 0, env: { NEXUS_API_KEY: 'a-long-enough-api-key' }, stateDir: '/nonexistent' });
+    try {
+      expect(server.token).toBe('a-long-enough-api-key');
+      expect(server.tokenFile).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stops when shutdown_server is called, after answering', async () => {
+    fixture = await createServerFixture();
+    const { result, server } = fixture;
+    expect(await result('/', 'shutdown_server')).toEqual({ success: true, message: 'The server is shutting down.' });
+    await server.closed;
+    await expect(fetch(`${server.url}/`, { method: 'POST' })).rejects.toThrow();
+  });
+});

@@ -1,0 +1,174 @@
+import { readFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
+import { AgentPool, parseAgentSettings, TOKEN_HOLDER } from './index.js';
+
+let fixture: ServerFixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 20) {
+    if (waited > 20_000) throw new Error('Gave up waiting.');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('turns on the agent server', () => {
+  it('cancels a running turn and a queued one, and says when there is nothing to cancel', async () => {
+    fixture = await createServerFixture();
+    const { llm, result } = fixture;
+    await result('/', 'create_agent', { agent_id: 'a' });
+    llm.script({ text: 'never finished', stall: true }, { text: 'after' });
+
+    const running = result('/agent/a', 'send', { content: 'one', request_id: 'r1' });
+    await until(() => llm.requests.length === 1);
+    const queued = result('/agent/a', 'send', { content: 'two', request_id: 'r2' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    expect(await result('/agent/a', 'cancel', { request_id: 'r2' })).toEqual({ cancelled: true, request_id: 'r2' });
+    expect(await queued).toEqual({ cancelled: true, request_id: 'r2' });
+    expect(await result('/agent/a', 'cancel', { request_id: 'r1' })).toEqual({ cancelled: true, request_id: 'r1' });
+    expect(await running).toEqual({ cancelled: true, request_id: 'r1' });
+    expect(await result('/agent/a', 'cancel', { request_id: 'r1' })).toEqual({
+      cancelled: false,
+      request_id: 'r1',
+      reason: 'not_found_or_completed',
+    });
+    expect(await result('/agent/a', 'send', { content: 'three' })).toMatchObject({ content: 'after' });
+    expect(llm.requests).toHaveLength(2);
+  });
+
+  it('runs turns of different agents at once', async () => {
+    fixture = await createServerFixture();
+    const { llm, result } = fixture;
+    await result('/', 'create_agent', { agent_id: 'a' });
+    await result('/', 'create_agent', { agent_id: 'b' });
+    llm.script(
+      { toolCalls: [{ name: 'rendezvous', arguments: { group: 'server', parties: 2 } }] },
+      { toolCalls: [{ name: 'rendezvous', arguments: { group: 'server', parties: 2 } }] },
+    );
+    llm.respondWith(() => ({ text: 'met' }));
+
+    const answers = await Promise.all([result('/agent/a', 'send', { content: 'meet' }), result('/agent/b', 'send', { content: 'meet' })]);
+
+    expect(answers.map((answer) => answer.content)).toEqual(['met', 'met']);
+  });
+
+  it('queues an initial message, or waits for its answer', async () => {
+    fixture = await createServerFixture();
+    const { llm, result } = fixture;
+    llm.script({ text: 'first answer' }, { text: 'waited answer' });
+
+    const queued = await result('/', 'create_agent', { agent_id: 'q', initial_message: 'start' });
+    expect(queued).toMatchObject({ agent_id: 'q', initial_status: 'queued', initial_request_id: expect.any(String) });
+    await until(() => llm.requests.length === 1);
+    const waited = await result('/', 'create_agent', { agent_id: 'w', initial_message: 'start', wait_for_initial_response: true });
+    expect(waited).toMatchObject({ agent_id: 'w', response: { content: 'waited answer', halted_at_iteration_limit: false } });
+  });
+
+  it('refuses what needs confirmation, unless the send allowed it', async () => {
+    fixture = await createServerFixture();
+    const { llm, result, dir } = fixture;
+    await result('/', 'create_agent', { agent_id: 't', preset: 'trusted' });
+    const outside = dir.join('outside.txt');
+    llm.script(
+      { toolCalls: [{ name: 'write_file', arguments: { path: outside, content: 'x' } }] },
+      { text: 'refused' },
+      { toolCalls: [{ name: 'write_file', arguments: { path: outside, content: 'allowed' } }] },
+      { text: 'written' },
+    );
+
+    await result('/agent/t', 'send', { content: 'write it' });
+    await expect(readFile(outside)).rejects.toThrow(/ENOENT/);
+    await result('/agent/t', 'send', { content: 'write it', confirm: 'allow' });
+    expect(await readFile(outside, 'utf8')).toBe('allowed');
+  });
+
+  it('streams a send as server-sent events, ending with the result', async () => {
+    fixture = await createServerFixture({ files: { 'a.txt': 'alpha\n' } });
+    const { llm, result, server } = fixture;
+    await result('/', 'create_agent', { agent_id: 's' });
+    llm.script({ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'It says alpha.' });
+
+    const response = await fetch(`${server.url}/agent/s`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'send', params: { content: 'read a.txt', stream: true, request_id: 'x' } }),
+    });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const events = (await response.text())
+      .trim()
+      .split('\n\n')
+      .map((block) => {
+        const [, name, data] = /^event: (\w+)\ndata: (.*)$/s.exec(block) ?? [];
+        return { name, data: JSON.parse(data ?? 'null') };
+      });
+
+    expect(events.map((event) => event.name)).toEqual(['tool_call', 'tool_result', ...events.slice(2, -1).map(() => 'text'), 'result']);
+    expect(events[0]?.data).toMatchObject({ name: 'read_file', arguments: { path: 'a.txt' } });
+    expect(events[1]?.data).toMatchObject({ name: 'read_file', success: true, output: expect.stringContaining('alpha') });
+    expect(events.at(-1)?.data).toEqual({ content: 'It says alpha.', request_id: 'x', halted_at_iteration_limit: false });
+  });
+
+  it('cancels a streamed turn when the client goes away', async () => {
+    fixture = await createServerFixture();
+    const { llm, result, server, pool } = fixture;
+    await result('/', 'create_agent', { agent_id: 's' });
+    llm.script({ text: 'a b c d e f g h', stallAfterChunks: 2 }, { text: 'next' });
+    const controller = new AbortController();
+
+    const response = await fetch(`${server.url}/agent/s`, {
+      method: 'POST',
+      signal: controller.signal,
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'send', params: { content: 'go', stream: true } }),
+    });
+    const reader = response.body?.getReader();
+    await reader?.read();
+    controller.abort();
+
+    // The turn ended (cancelled), so the next one runs at once.
+    expect(await pool.call('send', { content: 'again' }, TOKEN_HOLDER, 's')).toMatchObject({ content: 'next' });
+  });
+});
+
+describe('sessions', () => {
+  it('a new server restores a saved agent once, even under concurrent requests, with its conversation', async () => {
+    fixture = await createServerFixture();
+    const { llm, result, dir } = fixture;
+    await result('/', 'create_agent', { agent_id: 'keeper', system_prompt: 'Remember.' });
+    llm.script({ text: 'noted' });
+    await result('/agent/keeper', 'send', { content: 'my number is 42' });
+
+    const settings = parseAgentSettings({
+      providers: { local: { type: 'openai-compatible', baseUrl: llm.url } },
+      models: { fast: { provider: 'local', id: 'test-model' } },
+      defaultModel: 'fast',
+    });
+    const fresh = new AgentPool({ settings, families: [], cwd: dir.join('work'), stateDir: dir.join('state') });
+    const contexts = await Promise.all(Array.from({ length: 8 }, () => fresh.call('get_context', {}, TOKEN_HOLDER, 'keeper')));
+
+    expect(new Set(contexts.map((context) => JSON.stringify(context))).size).toBe(1);
+    expect(contexts[0]).toMatchObject({ message_count: 2, system_prompt: 'Remember.' });
+    expect(fresh.ids).toEqual(['keeper']);
+  });
+
+  it('a temporary agent is never saved, and a broken session file is reported, not replaced', async () => {
+    fixture = await createServerFixture();
+    const { result, rpc, dir } = fixture;
+    const { agent_id } = await result<{ agent_id: string }>('/', 'create_agent', {});
+    expect(agent_id).toMatch(/^\.\d+$/);
+    const { mkdir, readdir, writeFile } = await import('node:fs/promises');
+    expect(await readdir(dir.join('state', 'sessions')).catch(() => [])).toEqual([]);
+
+    await mkdir(dir.join('state', 'sessions'), { recursive: true });
+    await writeFile(dir.join('state', 'sessions', 'broken.json'), '{ not json');
+    const answer = await rpc('/agent/broken', 'get_context');
+    expect(answer.status).toBe(500);
+    expect(answer.body.error?.message).toMatch(/broken\.json is not a valid session/);
+    expect(await readFile(dir.join('state', 'sessions', 'broken.json'), 'utf8')).toBe('{ not json');
+  });
+});
