@@ -52,8 +52,8 @@ const DIRECTION: readonly DirectionRule[] = [
   {
     from: '@nexus/agents',
     may: ['@nexus/core', '@nexus/registry', '@nexus/process'],
-    // The loop's tests edit real files through the file skills.
-    mayForTests: ['@nexus/skills-fs'],
+    // The loop's tests edit real files through the file skills; the server's drive agents through the agent-control skills.
+    mayForTests: ['@nexus/skills-fs', '@nexus/skills-agents'],
     rule: 'agents → core, registry and process',
   },
   { from: '@nexus/test-utils', may: [], rule: 'the test utilities depend on no workspace package' },
