@@ -2,8 +2,8 @@ import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { InvalidParametersError, isWithin } from '@nexus/core';
 import { splitCommand } from '@nexus/process';
+import { SKILL_DIR_PLACEHOLDER } from './manifest-limits.js';
 import type { ParameterDefinition } from './skill-manifest.js';
-import { SKILL_DIR_PLACEHOLDER } from './skill-manifest.js';
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 

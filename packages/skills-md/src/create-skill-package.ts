@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidParametersError, NexusError } from '@nexus/core';
-import { MAX_NAME_LENGTH } from './skill-manifest.js';
+import { MAX_NAME_LENGTH } from './manifest-limits.js';
 
 const PORTABLE_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 

@@ -22,12 +22,16 @@ export interface PackageLocation {
   readonly root: SkillRoot;
   /** Names of the folder's entries. */
   readonly entries: readonly string[];
+  /** Whether its `SKILL.md` is something other than a regular file (a symlink, say), which loading checks. */
+  readonly irregularSkillFile: boolean;
 }
 
 /** What a scan found, and what it could not load or where it stopped. */
 export interface Discovery {
   readonly locations: PackageLocation[];
   readonly diagnostics: SkillDiagnostic[];
+  /** The directories read that are not packages (roots and the folders between them and packages): where packages come and go. */
+  readonly directories: string[];
 }
 
 async function readEntries(directory: string): Promise<Dirent[] | undefined> {
@@ -68,11 +72,14 @@ async function scanRoot(root: SkillRoot, discovery: Discovery): Promise<void> {
     read++;
     const entries = await readEntries(directory.real);
     if (!entries) continue;
-    if (entries.some((entry) => entry.name === SKILL_FILE_NAME)) {
+    const skillFile = entries.find((entry) => entry.name === SKILL_FILE_NAME);
+    if (skillFile) {
       const folderName = directory.depth === 0 ? basename(directory.real) : directory.name;
-      discovery.locations.push({ folder: directory.real, folderName, root, entries: entries.map((entry) => entry.name) });
+      const names = entries.map((entry) => entry.name);
+      discovery.locations.push({ folder: directory.real, folderName, root, entries: names, irregularSkillFile: !skillFile.isFile() });
       continue;
     }
+    discovery.directories.push(directory.real);
     for (const entry of entries) {
       if (SKIPPED_DIRECTORIES.has(entry.name) || !(entry.isDirectory() || entry.isSymbolicLink())) continue;
       const path = join(directory.path, entry.name);
@@ -120,10 +127,10 @@ async function scanRoot(root: SkillRoot, discovery: Discovery): Promise<void> {
  * are skipped quietly.
  */
 export async function discoverSkillPackages(roots: readonly SkillRoot[]): Promise<Discovery> {
-  const discovery: Discovery = { locations: [], diagnostics: [] };
+  const discovery: Discovery = { locations: [], diagnostics: [], directories: [] };
   const perRoot = await Promise.all(
     roots.map(async (root) => {
-      const own: Discovery = { locations: [], diagnostics: [] };
+      const own: Discovery = { locations: [], diagnostics: [], directories: [] };
       await scanRoot(root, own);
       return own;
     }),
@@ -131,6 +138,7 @@ export async function discoverSkillPackages(roots: readonly SkillRoot[]): Promis
   for (const own of perRoot) {
     discovery.locations.push(...own.locations);
     discovery.diagnostics.push(...own.diagnostics);
+    discovery.directories.push(...own.directories);
   }
   return discovery;
 }

@@ -4,25 +4,21 @@ import { join } from 'node:path';
 import { isWithin } from '@nexus/core';
 import { type CommandTemplate, CommandTemplateError, compileCommandTemplate } from './command-template.js';
 import { type PackageLocation, SKILL_FILE_NAME } from './discover-skill-packages.js';
+import { type CommandCategory, MAX_COMMAND_SECONDS, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, PORTABLE_KEYS } from './manifest-limits.js';
 import { readSkillFile, type SkillFile } from './read-skill-file.js';
 import { runScriptHost, SCRIPT_COMMANDS_FILE } from './script-commands.js';
 import { diagnosticAt, FILE_START, type SkillDiagnostic } from './skill-diagnostic.js';
 import { SkillFileError } from './skill-file-error.js';
 import {
-  type CommandCategory,
   type CommandDefinition,
-  MAX_COMMAND_SECONDS,
-  MAX_DESCRIPTION_LENGTH,
-  MAX_NAME_LENGTH,
   type ParameterDefinition,
-  PORTABLE_KEYS,
   type SkillManifest,
   scriptCommandSchema,
   skillManifestSchema,
 } from './skill-manifest.js';
-import type { BrokenSkillPackage, PackageCommand, SkillPackage, TrustState } from './skill-package.js';
+import type { BrokenSkillPackage, PackageCommand, SkillPackage } from './skill-package.js';
 import { commandToolName } from './tool-names.js';
-import { matchesTrust, type TrustRecord } from './trust-records.js';
+import { packageTrust, type TrustRecord } from './trust-records.js';
 
 const PORTABLE_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** The name of a package's single `command`. */
@@ -214,13 +210,6 @@ async function scriptCommands(
   return commands;
 }
 
-async function trustOf(location: PackageLocation, context: PackageLoadContext): Promise<TrustState> {
-  if (location.root.scope === 'user') return 'user';
-  const record = context.trustRecords[location.folder];
-  if (!record) return 'untrusted';
-  return (await matchesTrust(location.folder, record)) ? 'trusted' : 'changed';
-}
-
 function duplicateCommands(commands: readonly PackageCommand[], file: string, collected: Collected): void {
   const seen = new Set<string>();
   for (const command of commands) {
@@ -263,7 +252,7 @@ export async function loadSkillPackage(location: PackageLocation, context: Packa
   const collected: Collected = { errors: [], others: [] };
   const name = checkIdentity(skill, manifest, location, collected);
   checklist(location, collected);
-  const trust = await trustOf(location, context);
+  const trust = await packageTrust(location, context.trustRecords);
   const trusted = trust === 'user' || trust === 'trusted';
   const commands = templateCommands(skill, manifest, location, name, collected);
   // existsSync: a failed asynchronous check costs an Error with its stack, per package.
@@ -286,9 +275,4 @@ export async function loadSkillPackage(location: PackageLocation, context: Packa
     scriptCommands: hasScripts ? (listScripts ? 'listed' : 'not inspected') : 'none',
     diagnostics: collected.others,
   };
-}
-
-/** Whether a load result is a package that loaded. */
-export function isLoaded(result: SkillPackage | BrokenSkillPackage): result is SkillPackage {
-  return 'commands' in result;
 }

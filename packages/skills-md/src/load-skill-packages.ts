@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { expectOption, isPositiveNumber, type JsonObject, type SkillContext, type SkillFamily, type ToolResult } from '@nexus/core';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '@nexus/process';
 import { discoverSkillPackages } from './discover-skill-packages.js';
-import { isLoaded, loadSkillPackage } from './load-skill-package.js';
+import { settleNames } from './settle-names.js';
 import { diagnosticAt, FILE_START, type SkillDiagnostic } from './skill-diagnostic.js';
 import { defaultConfigDirectory, defaultStateDirectory, type SkillRoot, skillRoots } from './skill-locations.js';
-import type { BrokenSkillPackage, SkillPackage } from './skill-package.js';
+import { type BrokenSkillPackage, isLoaded, type SkillPackage } from './skill-package.js';
 import { resolveSkillPackage, SkillResolutionError } from './skill-resolution.js';
 import { type SkillErrorType, type SkillOutcome, skillResultData, toSkillToolResult } from './skill-result.js';
 import { skillsMdFamily } from './skills-md-family.js';
@@ -84,59 +84,6 @@ export interface LoadedSkillPackages {
   call(executor: ToolExecutor, reference: string, args?: Record<string, unknown>, options?: SkillContext): Promise<ToolResult>;
 }
 
-/** Splits the loaded packages by name: the one in effect, errors for a name taken twice in one root, warnings for shadowed ones. */
-function settleNames(results: readonly (SkillPackage | BrokenSkillPackage)[], roots: readonly SkillRoot[]) {
-  const packages: SkillPackage[] = [];
-  const broken: BrokenSkillPackage[] = results.filter((result) => !isLoaded(result));
-  const shadowed: SkillPackage[] = [];
-  const diagnostics: SkillDiagnostic[] = [];
-  const byName = new Map<string, SkillPackage[]>();
-  for (const result of results) if (isLoaded(result)) byName.set(result.name, [...(byName.get(result.name) ?? []), result]);
-  for (const [name, group] of byName) {
-    const rank = (skillPackage: SkillPackage) => roots.indexOf(skillPackage.root);
-    const first = Math.min(...group.map(rank));
-    const leaders = group.filter((skillPackage) => rank(skillPackage) === first);
-    if (leaders.length > 1) {
-      const folders = leaders.map((skillPackage) => skillPackage.folder).join(' and ');
-      for (const leader of leaders) {
-        const diagnostic = diagnosticAt(
-          'error',
-          leader.skillFile,
-          FILE_START,
-          `two skill packages are named "${name}": ${folders}; neither is loaded`,
-        );
-        broken.push({
-          name,
-          folder: leader.folder,
-          folderName: leader.folderName,
-          root: leader.root,
-          skillFile: leader.skillFile,
-          diagnostics: [diagnostic, ...leader.diagnostics],
-        });
-        diagnostics.push(diagnostic);
-      }
-      continue;
-    }
-    const [leader] = leaders as [SkillPackage];
-    packages.push(leader);
-    for (const hidden of group.filter((skillPackage) => skillPackage !== leader)) {
-      shadowed.push(hidden);
-      const which = leader.root.scope === 'project' && hidden.root.scope === 'user' ? 'project skill' : 'skill';
-      diagnostics.push(
-        diagnosticAt(
-          'warning',
-          leader.skillFile,
-          FILE_START,
-          `this ${which} "${name}" (${leader.folder}) shadows the one in ${hidden.folder}`,
-        ),
-      );
-    }
-  }
-  const order = (item: { root: SkillRoot; folder: string }) => roots.indexOf(item.root);
-  packages.sort((a, b) => order(a) - order(b) || a.name.localeCompare(b.name));
-  return { packages, broken, shadowed, diagnostics };
-}
-
 function normalizeOptions(options: LoadSkillPackagesOptions) {
   const {
     cwd,
@@ -212,10 +159,16 @@ function answer(
 export async function loadSkillPackages(options: LoadSkillPackagesOptions): Promise<LoadedSkillPackages> {
   const settings = normalizeOptions(options);
   const roots = settings.scan ?? skillRoots(settings).filter((root) => !(settings.skipProjectRoots && root.scope === 'project'));
-  const [discovery, trustRecords] = await Promise.all([discoverSkillPackages(roots), readTrustRecords(settings.stateDirectory)]);
+  const [discovery, trustRecords, { loadSkillPackage }] = await Promise.all([
+    discoverSkillPackages(roots),
+    readTrustRecords(settings.stateDirectory),
+    import('./load-skill-package.js'),
+  ]);
   const context = { trustRecords, cwd: settings.cwd, listScriptCommands: settings.listScriptCommands };
   const results = await Promise.all(discovery.locations.map((location) => loadSkillPackage(location, context)));
-  const { packages, broken, shadowed, diagnostics: naming } = settleNames(results, roots);
+  const settled = settleNames(results.filter(isLoaded), roots);
+  const { packages, shadowed, diagnostics: naming } = settled;
+  const broken = [...results.filter((result) => !isLoaded(result)), ...settled.broken];
   const runtime = {
     outputDirectory: settings.outputDirectory,
     stateDirectory: settings.stateDirectory,

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { type Document, isAlias, isMap, LineCounter, parseDocument, visit } from 'yaml';
+import { fileStamp } from './file-stamp.js';
 import { FILE_START, type FilePosition } from './skill-diagnostic.js';
 import { SkillFileError } from './skill-file-error.js';
 
@@ -8,9 +8,6 @@ import { SkillFileError } from './skill-file-error.js';
 export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
 /** How much YAML aliases may expand before the frontmatter counts as an alias bomb (the `yaml` package's measure). */
 export const MAX_YAML_ALIAS_COUNT = 100;
-
-const FENCE = /^---[ \t]*$/;
-const END = /^(---|\.\.\.)[ \t]*$/;
 
 /** A parsed `SKILL.md`: its frontmatter, its body, and where each frontmatter value is in the file. */
 export interface SkillFile {
@@ -24,8 +21,14 @@ export interface SkillFile {
   locate(path: readonly PropertyKey[]): FilePosition;
 }
 
+/** The text of a `SKILL.md` and the {@link fileStamp} of the version read. */
+export interface SkillSource {
+  readonly text: string;
+  readonly stamp: string;
+}
+
 /** Reads at most {@link MAX_SKILL_FILE_BYTES} of a regular file, without blocking on a FIFO planted in its place. */
-async function readBounded(file: string): Promise<string> {
+export async function readSkillSource(file: string): Promise<SkillSource> {
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -41,85 +44,20 @@ async function readBounded(file: string): Promise<string> {
     }
     const buffer = Buffer.alloc(info.size);
     const { bytesRead } = await handle.read(buffer, 0, info.size, 0);
-    return buffer.toString('utf8', 0, bytesRead).replace(/^\uFEFF/, '');
+    return { text: buffer.toString('utf8', 0, bytesRead).replace(/^\uFEFF/, ''), stamp: fileStamp(info) };
   } finally {
     await handle.close();
   }
 }
 
-/** The first line of a `yaml` error message, without its trailing "at line …, column …:". */
-function reasonOf(error: { message: string }): string {
-  return (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
-}
-
-/** Where the first alias of `document` is, for an alias bomb's diagnostic. */
-function firstAlias(document: Document, lines: LineCounter): FilePosition | undefined {
-  let offset: number | undefined;
-  visit(document, {
-    Alias(_key, node) {
-      if (isAlias(node) && node.range) {
-        offset = node.range[0];
-        return visit.BREAK;
-      }
-      return undefined;
-    },
-  });
-  if (offset === undefined) return undefined;
-  const { line, col } = lines.linePos(offset);
-  return { line, column: col };
-}
-
 /**
- * Splits the text of a `SKILL.md` into frontmatter and body and parses the frontmatter (YAML,
- * between a first line `---` and the next `---` or `...` line). Every problem is a
- * {@link SkillFileError} naming the file, line and column: no frontmatter or no closing line,
- * YAML that does not parse or repeats a key, an alias bomb, frontmatter that is not a mapping.
+ * Reads and parses a `SKILL.md`: its frontmatter (YAML, between a first line `---` and the next
+ * `---` or `...` line) and its body. Every problem is a {@link SkillFileError} naming the file,
+ * line and column: over {@link MAX_SKILL_FILE_BYTES} (refused unread), no frontmatter or no
+ * closing line, YAML that does not parse or repeats a key, an alias bomb, frontmatter that is not
+ * a mapping. The YAML parser is loaded on the first call.
  */
-export function parseSkillFile(file: string, text: string): SkillFile {
-  const lines = text.split('\n');
-  if (!FENCE.test((lines[0] ?? '').replace(/\r$/, ''))) {
-    throw new SkillFileError(file, FILE_START, 'SKILL.md must start with a YAML frontmatter block: a first line `---`');
-  }
-  const end = lines.findIndex((line, index) => index > 0 && END.test(line.replace(/\r$/, '')));
-  if (end === -1) throw new SkillFileError(file, FILE_START, 'the frontmatter has no closing `---` line');
-  const yaml = lines.slice(1, end).join('\n');
-  const counter = new LineCounter();
-  // The frontmatter starts on the file's second line.
-  const position = (offset: number): FilePosition => {
-    const { line, col } = counter.linePos(offset);
-    return { line: line + 1, column: col };
-  };
-  const document = parseDocument(yaml, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
-  const [error] = document.errors;
-  if (error) throw new SkillFileError(file, position(error.pos[0]), `the frontmatter is not valid YAML: ${reasonOf(error)}`);
-  if (!isMap(document.contents)) {
-    throw new SkillFileError(file, { line: 2, column: 1 }, 'the frontmatter must be a YAML mapping of keys to values');
-  }
-  let frontmatter: Record<string, unknown>;
-  try {
-    frontmatter = document.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT }) as Record<string, unknown>;
-  } catch (cause) {
-    const alias = firstAlias(document, counter);
-    const at = alias ? { line: alias.line + 1, column: alias.column } : { line: 2, column: 1 };
-    throw new SkillFileError(file, at, `the frontmatter's aliases expand too much (a YAML alias bomb): ${reasonOf(cause as Error)}`, {
-      cause,
-    });
-  }
-  return {
-    file,
-    frontmatter,
-    body: lines.slice(end + 1).join('\n'),
-    locate(path) {
-      for (let depth = path.length; depth >= 0; depth--) {
-        const node = document.getIn(path.slice(0, depth) as unknown[], true) as { range?: [number, number, number] } | undefined;
-        if (node?.range) return position(node.range[0]);
-      }
-      return { line: 2, column: 1 };
-    },
-  };
-}
-
-/** Reads and parses a `SKILL.md` (see {@link parseSkillFile}); one over {@link MAX_SKILL_FILE_BYTES} is refused unread. */
 export async function readSkillFile(file: string): Promise<SkillFile> {
-  return parseSkillFile(file, await readBounded(file));
+  const [source, { parseSkillFile }] = await Promise.all([readSkillSource(file), import('./parse-skill-file.js')]);
+  return parseSkillFile(file, source.text);
 }

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { JsonValue } from '@nexus/core';
 import { type RunOptions, type RunResult, runProcess } from '@nexus/process';
+import type { CommandCategory, ParameterType } from './manifest-limits.js';
 import { SCRIPT_HOST_SOURCE } from './script-host.js';
-import type { CommandCategory, ParameterType } from './skill-manifest.js';
 
 /** Where a package's script commands live, relative to its folder. */
 export const SCRIPT_COMMANDS_FILE = join('scripts', 'commands.mjs');

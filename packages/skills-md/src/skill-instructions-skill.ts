@@ -2,6 +2,16 @@ import { defineSkill, type SkillSpec, ToolResult } from '@nexus/core';
 import { listPackageFiles } from './package-hash.js';
 import { readSkillFile } from './read-skill-file.js';
 import type { SkillPackage } from './skill-package.js';
+
+/** What the `skill` tool shows of a package: a loaded one, or one only listed so far. */
+export type ListedSkillPackage = Pick<
+  SkillPackage,
+  'name' | 'folderName' | 'description' | 'folder' | 'skillFile' | 'trust' | 'trusted'
+> & {
+  /** Its tools. */
+  readonly tools: readonly string[];
+};
+
 import { resolveSkillPackage } from './skill-resolution.js';
 
 /** The instructions tool's name. */
@@ -14,7 +24,7 @@ export interface SkillInstructionsArguments {
   name: string;
 }
 
-function describeTrust(skillPackage: SkillPackage): string {
+function describeTrust(skillPackage: ListedSkillPackage): string {
   if (skillPackage.trusted) return '';
   const why = skillPackage.trust === 'changed' ? 'changed since it was trusted' : 'not trusted yet';
   return ` [untrusted project skill, ${why}: its commands are off until the user runs \`nexus skills trust ${skillPackage.name}\`]`;
@@ -30,7 +40,7 @@ function escapeAttribute(value: string): string {
  * with the folder and the list of its other files (not their contents). Level `sandboxed`: it only
  * reads what the user installed or the project brought, and marks untrusted project skills.
  */
-export function skillInstructionsSkill(packages: readonly SkillPackage[]): SkillSpec {
+export function skillInstructionsSkill(packages: readonly ListedSkillPackage[]): SkillSpec {
   const words = [...new Set(packages.flatMap((skillPackage) => [skillPackage.name, skillPackage.folderName]))];
   const listing = packages
     .map((skillPackage) => `- ${skillPackage.name}: ${skillPackage.description}${describeTrust(skillPackage)}`)
@@ -69,7 +79,7 @@ export function skillInstructionsSkill(packages: readonly SkillPackage[]): Skill
         folder: skillPackage.folder,
         trusted: skillPackage.trusted,
         files,
-        commands: skillPackage.trusted ? skillPackage.commands.map((command) => command.tool) : [],
+        commands: skillPackage.trusted ? [...skillPackage.tools] : [],
       });
     },
   });

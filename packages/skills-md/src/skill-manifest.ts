@@ -1,29 +1,10 @@
 import { z } from 'zod';
+import { COMMAND_CATEGORIES, MAX_DESCRIPTION_LENGTH, PARAMETER_TYPES, SKILL_DIR_PLACEHOLDER } from './manifest-limits.js';
 
-/** What a command does, seed 004's categories: `read` / `view` change nothing, `write` / `workflow` may destroy, `general` neither. */
-export const COMMAND_CATEGORIES = ['read', 'view', 'write', 'workflow', 'general'] as const;
-/** A command's category. */
-export type CommandCategory = (typeof COMMAND_CATEGORIES)[number];
-
-/** The types a command parameter may have: JSON Schema's, plus `path` and `output_path` checked through the sandbox. */
-export const PARAMETER_TYPES = ['string', 'integer', 'number', 'boolean', 'enum', 'path', 'output_path'] as const;
-/** A parameter's type. */
-export type ParameterType = (typeof PARAMETER_TYPES)[number];
-
-/** Frontmatter keys of the portable specification (agentskills.io); any other key makes a package not portable. */
-export const PORTABLE_KEYS: ReadonlySet<string> = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools']);
-
-/** The longest portable name and description. */
-export const MAX_NAME_LENGTH = 64;
-export const MAX_DESCRIPTION_LENGTH = 1024;
 const MAX_COMPATIBILITY_LENGTH = 500;
-/** The time limit no command can exceed, in seconds (seed 003). */
-export const MAX_COMMAND_SECONDS = 60;
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const COMMAND_NAME = /^[A-Za-z0-9_-]+$/;
-/** The placeholder that stands for the package folder; no parameter may take its name. */
-export const SKILL_DIR_PLACEHOLDER = 'skill_dir';
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 

@@ -1,7 +1,8 @@
 import type { CommandTemplate } from './command-template.js';
+import type { CommandCategory } from './manifest-limits.js';
 import type { SkillDiagnostic } from './skill-diagnostic.js';
 import type { SkillRoot } from './skill-locations.js';
-import type { CommandCategory, SkillManifest } from './skill-manifest.js';
+import type { SkillManifest } from './skill-manifest.js';
 import type { ParameterDefinitions } from './skill-parameters.js';
 
 /** How far a package is trusted to run its commands (§7). */
@@ -66,4 +67,9 @@ export interface BrokenSkillPackage {
   readonly skillFile: string;
   /** Its problems; at least one is an error. */
   readonly diagnostics: readonly SkillDiagnostic[];
+}
+
+/** Whether a load result is a package that loaded. */
+export function isLoaded(result: SkillPackage | BrokenSkillPackage): result is SkillPackage {
+  return 'commands' in result;
 }

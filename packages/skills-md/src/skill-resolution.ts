@@ -1,5 +1,4 @@
 import { NexusError } from '@nexus/core';
-import type { BrokenSkillPackage, SkillPackage } from './skill-package.js';
 
 /** A word names no package, or more than one. */
 export class SkillResolutionError extends NexusError {
@@ -20,7 +19,10 @@ export class SkillResolutionError extends NexusError {
  * to it → one naming both folders (`SKILL_AMBIGUOUS`). Broken packages count, so a caller can say
  * why one did not load.
  */
-export function resolveSkillPackage<P extends SkillPackage | BrokenSkillPackage>(packages: readonly P[], word: string): P {
+export function resolveSkillPackage<P extends { readonly name?: string; readonly folderName: string; readonly folder: string }>(
+  packages: readonly P[],
+  word: string,
+): P {
   const matches = packages.filter((candidate) => candidate.name === word || candidate.folderName === word);
   const folders = [...new Set(matches.map((match) => match.folder))];
   if (folders.length > 1) {

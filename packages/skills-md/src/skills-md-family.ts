@@ -38,6 +38,11 @@ export function skillsMdFamily(
       skills.push(commandSkill({ skillPackage, command, runtime }));
     }
   }
-  if (packages.length > 0) skills.unshift(skillInstructionsSkill(packages));
+  if (packages.length > 0)
+    skills.unshift(
+      skillInstructionsSkill(
+        packages.map((skillPackage) => ({ ...skillPackage, tools: skillPackage.commands.map((command) => command.tool) })),
+      ),
+    );
   return { family: { name: SKILLS_FAMILY_NAME, skills }, diagnostics };
 }

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { readJsonState, updateJsonState } from './json-state-file.js';
 import { hashSkillPackage } from './package-hash.js';
+import type { SkillRoot } from './skill-locations.js';
+import type { TrustState } from './skill-package.js';
 
 /** File name of the trust records in the user's state directory (never in a project). */
 export const TRUST_FILE_NAME = 'skills-trust.json';
@@ -38,4 +40,15 @@ export async function matchesTrust(folder: string, record: TrustRecord | undefin
   } catch {
     return false;
   }
+}
+
+/** How far the package at `folder` under `root` is trusted: a user root's are, a project's only while unchanged since trusted. */
+export async function packageTrust(
+  location: { readonly folder: string; readonly root: SkillRoot },
+  records: Readonly<Record<string, TrustRecord>>,
+): Promise<TrustState> {
+  if (location.root.scope === 'user') return 'user';
+  const record = records[location.folder];
+  if (!record) return 'untrusted';
+  return (await matchesTrust(location.folder, record)) ? 'trusted' : 'changed';
 }
