@@ -9,7 +9,7 @@ export class UsageError extends Error {
 }
 
 /** The subcommands. */
-export const COMMANDS = ['tools', 'call', 'run', 'chat', 'models', 'skills', 'mcp', 'mcp-servers', 'config', 'help'] as const;
+export const COMMANDS = ['tools', 'call', 'run', 'chat', 'models', 'skills', 'mcp', 'mcp-servers', 'agents', 'config', 'help'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -34,6 +34,13 @@ const COMMAND_OPTIONS = {
   models: { json: { type: 'boolean' } },
   mcp: { http: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string' } },
   'mcp-servers': { json: { type: 'boolean' } },
+  agents: {
+    json: { type: 'boolean' },
+    port: { type: 'string' },
+    model: { type: 'string' },
+    'write-path': { type: 'string', multiple: true },
+    message: { type: 'string' },
+  },
   config: {},
   help: {},
 } as const satisfies Record<CommandName, Options>;
@@ -43,7 +50,8 @@ const ALL_OPTIONS = Object.assign({}, COMMON_OPTIONS, ...Object.values(COMMAND_O
   (typeof COMMAND_OPTIONS)['call'] &
   (typeof COMMAND_OPTIONS)['skills'] &
   (typeof COMMAND_OPTIONS)['run'] &
-  (typeof COMMAND_OPTIONS)['mcp'];
+  (typeof COMMAND_OPTIONS)['mcp'] &
+  (typeof COMMAND_OPTIONS)['agents'];
 
 /** A parsed command line. */
 export interface CommandLine {
@@ -65,6 +73,10 @@ export interface CommandLine {
   user: boolean;
   /** `--model`: a model alias of the config file. */
   model: string | undefined;
+  /** `nexus agents create --write-path` (repeatable): paths the new agent may write. */
+  writePaths: string[];
+  /** `nexus agents create --message`: the new agent's first message. */
+  message: string | undefined;
 }
 
 /** `--http 8080` and `--http=8080` become `--http --port 8080`: parseArgs has no optional values. */
@@ -146,5 +158,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     host: values.host,
     user: values.user ?? false,
     model: values.model,
+    writePaths: values['write-path'] ?? [],
+    message: values.message,
   };
 }

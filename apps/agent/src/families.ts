@@ -11,6 +11,7 @@ type FamilyLoader = (settings: Settings, reservedToolNames: readonly string[]) =
  * config file, in the order their tools are listed. Each is loaded only when enabled, so a family
  * left out costs no start-up time. Adding a family is one line here.
  * `skills` (SKILL.md packages) is only on when chosen: project packages are content of the repository.
+ * So is `agents`: its tools need an agent server (`nexus serve`) to talk to.
  */
 const FAMILIES = {
   fs: () => import('@nexus/skills-fs').then((module) => module.fsSkills),
@@ -18,11 +19,15 @@ const FAMILIES = {
   git: () => import('@nexus/skills-git').then((module) => module.gitSkills),
   gitlab: () => import('@nexus/skills-gitlab').then((module) => module.gitlabSkills),
   utility: async () => utilitySkills,
+  agents: () => import('@nexus/skills-agents').then((module) => module.agentSkills),
   skills: (settings, reservedToolNames) => loadSkillPackagesFor(settings, reservedToolNames).then((loaded) => loaded.family),
 } as const satisfies Record<string, FamilyLoader>;
 
 /** Name of a family in {@link FAMILIES}. */
 export type FamilyName = keyof typeof FAMILIES;
+
+/** Families that are on only when chosen (`--families`, the config's `families`). */
+export const OPT_IN_FAMILIES: readonly FamilyName[] = ['skills', 'agents'];
 
 /** The family names, in listing order. */
 export const FAMILY_NAMES = Object.keys(FAMILIES) as [FamilyName, ...FamilyName[]];

@@ -7,7 +7,8 @@ const COMMON = `Options for every command
   --allow <path>     Also allow reading and writing under <path> (repeatable)
   --block <path>     Never allow <path>, whatever the preset (repeatable)
   --families <list>  Skill families to enable, comma-separated: ${FAMILY_NAMES.join(', ')}
-                     (default: all; gitlab once GitLab instances are configured)
+                     (default: all but skills and agents; gitlab once GitLab
+                     instances are configured)
   --config <file>    Read this config file instead of the one in your config directory
   -h, --help         Show help`;
 
@@ -71,6 +72,8 @@ Commands
   mcp-servers list    List the imported MCP servers: state, tool count, last error
   mcp-servers tools <name>
                       List one imported MCP server's tools
+  agents <action>     Talk to an agent server: list, create, send, status, cancel,
+                      destroy, shutdown
   config              Print the effective configuration
   help [command]      Show help for a command
 
@@ -84,6 +87,8 @@ ${CONFIGURATION}
 Environment
   XDG_CONFIG_HOME    Where your config directory is (default ~/.config)
   NEXUS_MCP_TOKEN    Bearer token for nexus mcp --http (default: random per run)
+  NEXUS_API_KEY      Bearer token of the agent server, for nexus agents (default: the
+                     server's token file in $XDG_STATE_HOME/nexus)
 
 Exit status: 0 success, 1 a tool failed, the model provider failed or an unexpected
 error, 2 bad usage or configuration, 130 interrupted.
@@ -239,6 +244,45 @@ Options
 
 ${COMMON}`;
 
+const AGENTS = `Usage: nexus agents [--port <n>] <action> [arguments] [--json]
+
+A client of the agent server (nexus serve) on 127.0.0.1: each action is one JSON-RPC call.
+
+Actions
+  list                        The server's agents: id, level, parent, messages, model, cwd
+  create <id> [options]       Create an agent (trusted or sandboxed, default sandboxed)
+  send <id> <text>            Send a message and print the agent's answer (the rest of the
+                              words are the text)
+  status <id>                 Tokens and context: { tokens, context } with --json
+  cancel <id> <request_id>    Cancel a running or queued turn (exit 1 when none was)
+  destroy <id>                Destroy an agent and its saved session
+  shutdown                    Stop the server and every agent
+
+Options
+  --port <n>         The server's port (default 8765)
+  --json             Print the method's result as JSON
+  create only:
+  --preset <name>    trusted or sandboxed (default sandboxed)
+  --cwd <dir>        The agent's working directory (default: the server's)
+  --write-path <p>   A path the agent may write (repeatable); a sandboxed agent without
+                     any writes nothing
+  --model <alias>    A model alias of the server's config
+  --message <text>   A first message, queued (its request id is printed)
+  Relative paths are relative to the current directory.
+
+The token: NEXUS_API_KEY when set, else the file the server wrote,
+$XDG_STATE_HOME/nexus/rpc-<port>.token (default ~/.local/state/nexus), which must be
+readable by you only (chmod 600). It is sent to 127.0.0.1 only.
+
+Exit status: 0 success, 1 the server refused or failed (or is not running), a send was
+cancelled or a cancel found nothing, 2 bad usage.
+
+Examples
+  nexus agents create worker --cwd src --write-path src/out --message "List the TODOs"
+  nexus agents send worker "Now fix the first one"
+  nexus agents status worker --json
+  nexus agents destroy worker`;
+
 const CONFIG = `Usage: nexus config [options]
 
 Print the effective configuration as JSON: the files read, the preset, paths,
@@ -281,7 +325,7 @@ ${COMMON}`;
 
 const HELP = `Usage: nexus help [command]
 
-Show help for nexus or one of its commands: ${['tools', 'call', 'skills', 'run', 'chat', 'models', 'mcp', 'mcp-servers', 'config'].join(', ')}.`;
+Show help for nexus or one of its commands: ${['tools', 'call', 'skills', 'run', 'chat', 'models', 'mcp', 'mcp-servers', 'agents', 'config'].join(', ')}.`;
 
 /** The help text of a command, or of `nexus` itself; `cliPath` is the script MCP clients should start. */
 export function helpText(command: CommandName | undefined, cliPath: string): string {
@@ -294,6 +338,7 @@ export function helpText(command: CommandName | undefined, cliPath: string): str
     models: MODELS,
     mcp: mcpHelp(cliPath),
     'mcp-servers': MCP_SERVERS,
+    agents: AGENTS,
     config: CONFIG,
     help: HELP,
   };

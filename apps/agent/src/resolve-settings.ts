@@ -5,7 +5,7 @@ import { ConfigError, levelAtLeast, normalizePath, type PermissionLevel, type To
 import { type ExecSettings, parseExecSettings } from '@nexus/process';
 import type { GitLabSettings } from '@nexus/skills-gitlab';
 import { CONFIG_FILE_NAME, type ConfigFile, readConfigFile, userConfigPath } from './config-file.js';
-import { FAMILY_NAMES, type FamilyName } from './families.js';
+import { FAMILY_NAMES, type FamilyName, OPT_IN_FAMILIES } from './families.js';
 import type { McpServerEntry } from './mcp-servers.js';
 
 /** The permission-related flags every command takes. */
@@ -100,12 +100,12 @@ function assertOnlyNarrows(config: ConfigFile, file: string, ceiling: Permission
   if (config.models !== undefined) refuse('models');
 }
 
-/** The enabled families: as chosen, else every family whose settings exist (GitLab needs instances) except `skills`, which is opt-in. */
+/** The enabled families: as chosen, else every family whose settings exist (GitLab needs instances) except the opt-in ones. */
 function chooseFamilies(chosen: readonly FamilyName[] | undefined, gitlab: GitLabSettings | undefined): FamilyName[] {
   if (chosen?.includes('gitlab') && !gitlab) {
     throw new ConfigError('The gitlab family needs GitLab instances: add `gitlab` to your user config file (see `nexus config --help`).');
   }
-  const wanted = chosen ?? FAMILY_NAMES.filter((family) => family !== 'skills' && (family !== 'gitlab' || gitlab));
+  const wanted = chosen ?? FAMILY_NAMES.filter((family) => !OPT_IN_FAMILIES.includes(family) && (family !== 'gitlab' || gitlab));
   return FAMILY_NAMES.filter((family) => wanted.includes(family));
 }
 

@@ -16,6 +16,7 @@ const COMMAND_MODULES: Record<Exclude<CommandName, 'help'>, () => Promise<Comman
   models: () => import('./commands/models.js').then((module) => module.modelsCommand),
   mcp: () => import('./commands/mcp.js').then((module) => module.mcpCommand),
   'mcp-servers': () => import('./commands/mcp-servers.js').then((module) => module.mcpServersCommand),
+  agents: () => import('./commands/agents.js').then((module) => module.agentsCommand),
   config: () => import('./commands/config.js').then((module) => module.configCommand),
 };
 

@@ -1,0 +1,161 @@
+import { resolve } from 'node:path';
+import { type AgentServerConnection, isValidAgentId } from '@nexus/core';
+import { connectToAgentServer, DEFAULT_AGENT_SERVER_PORT } from '@nexus/skills-agents';
+import { type CommandLine, UsageError } from '../command-line.js';
+import { formatTable } from '../format-table.js';
+import type { Io } from '../io.js';
+
+const USAGE =
+  'nexus agents [--port N] list | create <id> [--preset --cwd --write-path --model --message] | send <id> <text> | status <id> | cancel <id> <request_id> | destroy <id> | shutdown';
+
+type Result = Record<string, unknown>;
+
+/** One action of `nexus agents`: its operands, the call, and how its result reads. */
+interface Action {
+  operands: readonly string[];
+  call(server: AgentServerConnection, operands: string[], line: CommandLine, io: Io): Promise<unknown>;
+  /** The result in a line or a table. */
+  describe(result: Result, operands: string[]): string;
+  /** Whether the result means the action did not happen (exit status 1). */
+  failed?(result: Result): boolean;
+  /** A line for stderr that the reader should not miss. */
+  warning?(result: Result, operands: string[]): string | undefined;
+}
+
+function createParams([id]: string[], line: CommandLine, io: Io): Result {
+  const { preset, cwd } = line.common;
+  if (preset === 'yolo') throw new UsageError('An agent server creates trusted or sandboxed agents only, not yolo.');
+  return {
+    agent_id: id,
+    ...(preset === undefined ? {} : { preset }),
+    ...(cwd === undefined ? {} : { cwd: resolve(io.cwd, cwd) }),
+    ...(line.writePaths.length === 0 ? {} : { allowed_write_paths: line.writePaths.map((path) => resolve(io.cwd, path)) }),
+    ...(line.model === undefined ? {} : { model: line.model }),
+    ...(line.message === undefined ? {} : { initial_message: line.message }),
+  };
+}
+
+/** The options only `create` takes, by name, when given. */
+function createOptionsGiven(line: CommandLine): string[] {
+  const given = {
+    preset: line.common.preset,
+    cwd: line.common.cwd,
+    'write-path': line.writePaths[0],
+    model: line.model,
+    message: line.message,
+  };
+  return Object.entries(given).flatMap(([option, value]) => (value === undefined ? [] : [option]));
+}
+
+function describeAgents({ agents }: Result): string {
+  const rows = (agents as Result[]).map((agent) =>
+    [agent.agent_id, agent.permission_level, agent.parent_agent_id ?? '-', agent.message_count, agent.model ?? '-', agent.cwd].map(String),
+  );
+  return rows.length === 0 ? 'No agents.' : formatTable(['AGENT', 'LEVEL', 'PARENT', 'MESSAGES', 'MODEL', 'CWD'], rows);
+}
+
+function describeStatus({ tokens, context }: Result, [id]: string[]): string {
+  const { total, budget, remaining } = tokens as Result;
+  const { message_count, last_iteration_count, max_tool_iterations, halted_at_iteration_limit } = context as Result;
+  const halted = halted_at_iteration_limit === true ? ', halted at the iteration limit' : '';
+  return `Agent "${id}": ${message_count} messages, ${total} of ${budget} tokens (${remaining} left), last turn ${last_iteration_count} of ${max_tool_iterations} tool iterations${halted}.`;
+}
+
+const ACTIONS: Record<string, Action> = {
+  list: { operands: [], call: (server) => server.call('list_agents', {}), describe: describeAgents },
+  create: {
+    operands: ['<id>'],
+    call: (server, operands, line, io) => server.call('create_agent', createParams(operands, line, io)),
+    describe(result) {
+      const queued = result.initial_request_id === undefined ? '' : `; its first message is queued as request ${result.initial_request_id}`;
+      return `Created agent "${result.agent_id}" (${result.url})${queued}.`;
+    },
+  },
+  send: {
+    operands: ['<id>', '<text>'],
+    call: (server, [id, text]) => server.call('send', { content: text }, id),
+    describe: (result, [id]) =>
+      result.cancelled === true ? `The turn ${result.request_id} of agent "${id}" was cancelled.` : String(result.content),
+    failed: (result) => result.cancelled === true,
+    warning: (result, [id]) =>
+      result.halted_at_iteration_limit === true
+        ? `agent "${id}" stopped at its tool-iteration limit; the answer may be unfinished (send it another message to continue).`
+        : undefined,
+  },
+  status: {
+    operands: ['<id>'],
+    async call(server, [id]) {
+      const [tokens, context] = await Promise.all([server.call('get_tokens', {}, id), server.call('get_context', {}, id)]);
+      return { tokens, context };
+    },
+    describe: describeStatus,
+  },
+  cancel: {
+    operands: ['<id>', '<request_id>'],
+    call: (server, [id, requestId]) => server.call('cancel', { request_id: requestId }, id),
+    describe: (result, [id, requestId]) =>
+      result.cancelled === true
+        ? `Cancelled request ${requestId} of agent "${id}".`
+        : `Request ${requestId} of agent "${id}" is neither running nor queued (${result.reason}).`,
+    failed: (result) => result.cancelled !== true,
+  },
+  destroy: {
+    operands: ['<id>'],
+    call: (server, [id]) => server.call('destroy_agent', { agent_id: id }),
+    describe: (_result, [id]) => `Destroyed agent "${id}".`,
+  },
+  shutdown: {
+    operands: [],
+    call: (server) => server.call('shutdown_server', {}),
+    describe: (result) => String(result.message ?? 'The agent server is shutting down.'),
+  },
+};
+
+function parsePort(port: string | undefined): number {
+  if (port === undefined) return DEFAULT_AGENT_SERVER_PORT;
+  const value = Number(port);
+  if (!/^\d+$/.test(port) || value < 1 || value > 65_535)
+    throw new UsageError(`--port must be a port number from 1 to 65535, got "${port}".`);
+  return value;
+}
+
+/** The operands of an action, the agent id checked; a `<text>` at the end takes every word left. */
+function operandsOf(name: string, { operands }: Action, given: string[]): string[] {
+  const usage = `nexus agents ${[name, ...operands].join(' ')}`;
+  const takesRest = operands.at(-1) === '<text>';
+  const words =
+    takesRest && given.length > operands.length
+      ? [...given.slice(0, operands.length - 1), given.slice(operands.length - 1).join(' ')]
+      : given;
+  if (words.length < operands.length) throw new UsageError(`Missing ${operands[words.length]}: ${usage}.`);
+  if (words.length > operands.length) throw new UsageError(`Unexpected argument "${words[operands.length]}": ${usage}.`);
+  const [id] = words;
+  if (operands[0] === '<id>' && !isValidAgentId(id)) {
+    throw new UsageError(
+      `Invalid agent id "${id}": up to 62 letters, digits, "_", "." or "-", starting with a letter or digit (after one "." for a temporary agent).`,
+    );
+  }
+  if (takesRest && (words.at(-1) ?? '').trim() === '') throw new UsageError(`The message is empty: ${usage}.`);
+  return words;
+}
+
+/**
+ * `nexus agents …`: a client of the agent server (`nexus serve`) on 127.0.0.1 — list, create, send
+ * to, read the status of, cancel a turn of and destroy agents, or shut the server down. The
+ * method's result is printed as JSON with `--json`, in a short human form otherwise. The token
+ * comes from `NEXUS_API_KEY`, else the server's token file.
+ */
+export async function agentsCommand(line: CommandLine, io: Io): Promise<number> {
+  const [name, ...given] = line.positionals;
+  const action = name !== undefined && Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
+  if (name === undefined || action === undefined) throw new UsageError(`Expected one of ${Object.keys(ACTIONS).join(', ')}: ${USAGE}.`);
+  const misplaced = name === 'create' ? undefined : createOptionsGiven(line)[0];
+  if (misplaced) throw new UsageError(`--${misplaced} is an option of \`nexus agents create\` only.`);
+  const operands = operandsOf(name, action, given);
+  const server = connectToAgentServer({ port: parsePort(line.port), env: io.env });
+  const result = (await action.call(server, operands, line, io)) as Result;
+  const warning = action.warning?.(result, operands);
+  if (warning) io.stderr.write(`nexus: warning: ${warning}\n`);
+  io.stdout.write(`${line.json ? JSON.stringify(result, null, 2) : action.describe(result, operands)}\n`);
+  return action.failed?.(result) ? 1 : 0;
+}
