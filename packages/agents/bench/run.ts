@@ -4,14 +4,20 @@
 //  1. a 5-step tool loop through Agent.send against a bare streamText loop with the same tools and
 //     the same registry (goal ≤ 1.1×, and under 2 ms of the loop's own per step);
 //  2. memory of 100 idle agents, each with its own registry and one finished turn (goal ≤ 2 MB each);
-//  3. 50 agents running a 5-step loop at once (goal: none failing).
+//  3. 50 agents running a 5-step loop at once (goal: none failing);
+//  4. the agent server: a `send` round trip over HTTP against the same turn in-process (goal ≤ 1 ms
+//     added), `create_agent` (goal ≤ 20 ms), and 20 agents sending at once (goal: all answered).
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineSkill, resolvePreset, ServiceContainer, type SkillFamily, ToolResult } from '@nexus/core';
 import { SkillRegistry } from '@nexus/registry';
 import { fsSkills } from '@nexus/skills-fs';
 import { type LlmRequestRecord, startLlmStandIn } from '@nexus/test-utils';
 import { jsonSchema, type ModelMessage, streamText, type ToolSet } from 'ai';
-import { median, printRatios, sampleInterleaved } from '../../../scripts/bench-stats.mjs';
-import { Agent, parseAgentSettings, resolveModel } from '../dist/index.js';
+import { median, printRatios, sampleInterleaved, time } from '../../../scripts/bench-stats.mjs';
+import { Agent, AgentPool, parseAgentSettings, resolveModel, serveAgents, TOKEN_HOLDER } from '../dist/index.js';
 
 const STEPS = 5;
 const ROUNDS = 100;
@@ -29,8 +35,11 @@ const noopSkill = defineSkill({
 });
 const families: SkillFamily[] = [fsSkills, { name: 'bench', skills: [noopSkill] }];
 
+/** Tool results since the last user message: the steps this turn has made. */
 function toolResultCount(request: LlmRequestRecord): number {
-  return (request.body.messages as Array<{ role: string }>).filter((message) => message.role === 'tool').length;
+  const messages = request.body.messages as Array<{ role: string }>;
+  const turn = messages.slice(messages.findLastIndex((message) => message.role === 'user'));
+  return turn.filter((message) => message.role === 'tool').length;
 }
 
 const llm = await startLlmStandIn();
@@ -120,5 +129,51 @@ const failed = outcomes.filter((outcome) => outcome.status === 'rejected' || out
 console.log(
   `${CONCURRENT_AGENTS} agents running a ${STEPS}-step loop at once: ${failed} failed, ${(performance.now() - started).toFixed(0)} ms in all (goal: none failing)`,
 );
+
+// 4. The agent server.
+const stateDir = await mkdtemp(join(tmpdir(), 'nexus-agents-bench-'));
+const pool = new AgentPool({ settings, families, cwd, stateDir });
+const server = await serveAgents(pool, { port: 0, env: {}, stateDir });
+let rpcId = 0;
+async function rpc(path: string, method: string, params: object): Promise<unknown> {
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
+  });
+  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(body.error.message);
+  return body.result;
+}
+// Each send goes to a fresh agent, so every sample is the same 5-step turn on an empty conversation.
+const sends: Record<string, number[]> = { 'send in-process (pool.call)': [], 'send over HTTP': [] };
+for (let round = 0; round < WARM_UP + ROUNDS; round++) {
+  await rpc('/', 'create_agent', { agent_id: `local-${round}` });
+  await rpc('/', 'create_agent', { agent_id: `remote-${round}` });
+  const local = await time(() => pool.call('send', { content: 'Go.' }, TOKEN_HOLDER, `local-${round}`));
+  const remote = await time(() => rpc(`/agent/remote-${round}`, 'send', { content: 'Go.' }));
+  if (round >= WARM_UP) {
+    sends['send in-process (pool.call)']?.push(local);
+    sends['send over HTTP']?.push(remote);
+  }
+}
+console.log(`\nThe agent server, a ${STEPS}-step send to a new agent:`);
+printRatios(sends, 'send in-process (pool.call)');
+const added = median(sends['send over HTTP'] ?? []) - median(sends['send in-process (pool.call)'] ?? []);
+console.log(`  HTTP adds ${added.toFixed(2)} ms per send (goal ≤ 1 ms)`);
+let created = 0;
+const creates = await sampleInterleaved(
+  { create_agent: () => rpc('/', 'create_agent', { agent_id: `made-${++created}` }) },
+  { runs: 50, warmUp: 5 },
+);
+console.log(`  create_agent: ${median(creates.create_agent).toFixed(2)} ms median (goal ≤ 20 ms, session file included)`);
+const senders = Array.from({ length: 20 }, (_, index) => `sender-${index}`);
+for (const id of senders) await rpc('/', 'create_agent', { agent_id: id });
+const answered = await Promise.allSettled(senders.map((id) => rpc(`/agent/${id}`, 'send', { content: 'Go.' })));
+console.log(
+  `  20 agents sending at once: ${answered.filter((outcome) => outcome.status === 'fulfilled').length} of 20 answered (goal: all)`,
+);
+await server.close();
+await rm(stateDir, { recursive: true, force: true });
 
 await llm.close();
