@@ -173,7 +173,7 @@ describe('nexus agents against an agent server', () => {
     [['send', 'w', 'hi', '--model', 'fast'], '--model is an option of `nexus agents create` only'],
     [['list', '--write-path', 'x'], '--write-path is an option of `nexus agents create` only'],
     [['create', 'w', '--preset', 'yolo'], 'not yolo'],
-    [['list', '--port', 'http'], '--port must be a port number from 1 to 65535, got "http"'],
+    [['list', '--port', 'http'], 'Expected --port to be an integer from 0 to 65535, got "http"'],
   ])('refuses bad usage %j with exit status 2', async (args, message) => {
     const memory = memoryIo({ cwd: dir.join('work'), configHome: dir.join('config') });
     const code = await runCli(['agents', ...args], memory.io);

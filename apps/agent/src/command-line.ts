@@ -9,7 +9,20 @@ export class UsageError extends Error {
 }
 
 /** The subcommands. */
-export const COMMANDS = ['tools', 'call', 'run', 'chat', 'models', 'skills', 'mcp', 'mcp-servers', 'agents', 'config', 'help'] as const;
+export const COMMANDS = [
+  'tools',
+  'call',
+  'run',
+  'chat',
+  'models',
+  'skills',
+  'mcp',
+  'mcp-servers',
+  'serve',
+  'agents',
+  'config',
+  'help',
+] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -34,6 +47,7 @@ const COMMAND_OPTIONS = {
   models: { json: { type: 'boolean' } },
   mcp: { http: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string' } },
   'mcp-servers': { json: { type: 'boolean' } },
+  serve: { port: { type: 'string' } },
   agents: {
     json: { type: 'boolean' },
     port: { type: 'string' },
@@ -109,6 +123,14 @@ function parseCommand(word: string | undefined): CommandName | undefined {
   if (!(COMMANDS as readonly string[]).includes(word))
     throw new UsageError(`Unknown command "${word}"; expected one of: ${COMMANDS.join(', ')}.`);
   return word as CommandName;
+}
+
+/** A `--port` value: an integer from 0 to 65535 (`undefined` when the option was not given). */
+export function parsePort(port: string | undefined, option: string): number | undefined {
+  if (port === undefined) return undefined;
+  const value = Number(port);
+  if (!/^\d+$/.test(port) || value > 65535) throw new UsageError(`Expected ${option} to be an integer from 0 to 65535, got "${port}".`);
+  return value;
 }
 
 /** Refuses positional arguments for a command that takes none. */

@@ -68,6 +68,7 @@ Commands
   run <prompt | ->    Run one agent turn with the enabled tools, answer on stdout
   chat                Talk with an agent interactively
   models              List the configured model aliases
+  serve [--port N]    Run the agent server (JSON-RPC on 127.0.0.1, default port 8765)
   mcp                 Serve the tools over MCP: stdio, or --http [port]
   mcp-servers list    List the imported MCP servers: state, tool count, last error
   mcp-servers tools <name>
@@ -177,6 +178,22 @@ Options
 ${COMMON}
 
 ${PERMISSIONS}`;
+
+const SERVE = `Usage: nexus serve [--port N]
+
+Run the agent server: agents that create and command agents, over JSON-RPC 2.0 on
+127.0.0.1 (default port 8765, 0 for any free one) until Ctrl-C or shutdown_server.
+Every request needs "Authorization: Bearer <token>": NEXUS_API_KEY when set (16+
+characters), else a fresh token written to $XDG_STATE_HOME/nexus/rpc-<port>.token
+(mode 0600), where \`nexus agents\` and the nexus_* tools find it. Agents get the
+enabled families plus the agent-control tools; a child agent's permissions stay
+below its parent's. Sessions are saved after every turn in
+$XDG_STATE_HOME/nexus/sessions/ and restored on demand.
+
+Options
+  --port <N>         Port to listen on (default 8765)
+
+${COMMON}`;
 
 const MODELS = `Usage: nexus models [--json]
 
@@ -336,6 +353,7 @@ export function helpText(command: CommandName | undefined, cliPath: string): str
     run: RUN,
     chat: CHAT,
     models: MODELS,
+    serve: SERVE,
     mcp: mcpHelp(cliPath),
     'mcp-servers': MCP_SERVERS,
     agents: AGENTS,

@@ -14,6 +14,7 @@ const COMMAND_MODULES: Record<Exclude<CommandName, 'help'>, () => Promise<Comman
   run: () => import('./commands/run.js').then((module) => module.runCommand),
   chat: () => import('./commands/chat.js').then((module) => module.chatCommand),
   models: () => import('./commands/models.js').then((module) => module.modelsCommand),
+  serve: () => import('./commands/serve.js').then((module) => module.serveCommand),
   mcp: () => import('./commands/mcp.js').then((module) => module.mcpCommand),
   'mcp-servers': () => import('./commands/mcp-servers.js').then((module) => module.mcpServersCommand),
   agents: () => import('./commands/agents.js').then((module) => module.agentsCommand),

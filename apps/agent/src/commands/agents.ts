@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { type AgentServerConnection, isValidAgentId } from '@nexus/core';
 import { connectToAgentServer, DEFAULT_AGENT_SERVER_PORT } from '@nexus/skills-agents';
-import { type CommandLine, UsageError } from '../command-line.js';
+import { type CommandLine, parsePort, UsageError } from '../command-line.js';
 import { formatTable } from '../format-table.js';
 import type { Io } from '../io.js';
 
@@ -111,14 +111,6 @@ const ACTIONS: Record<string, Action> = {
   },
 };
 
-function parsePort(port: string | undefined): number {
-  if (port === undefined) return DEFAULT_AGENT_SERVER_PORT;
-  const value = Number(port);
-  if (!/^\d+$/.test(port) || value < 1 || value > 65_535)
-    throw new UsageError(`--port must be a port number from 1 to 65535, got "${port}".`);
-  return value;
-}
-
 /** The operands of an action, the agent id checked; a `<text>` at the end takes every word left. */
 function operandsOf(name: string, { operands }: Action, given: string[]): string[] {
   const usage = `nexus agents ${[name, ...operands].join(' ')}`;
@@ -152,7 +144,7 @@ export async function agentsCommand(line: CommandLine, io: Io): Promise<number> 
   const misplaced = name === 'create' ? undefined : createOptionsGiven(line)[0];
   if (misplaced) throw new UsageError(`--${misplaced} is an option of \`nexus agents create\` only.`);
   const operands = operandsOf(name, action, given);
-  const server = connectToAgentServer({ port: parsePort(line.port), env: io.env });
+  const server = connectToAgentServer({ port: parsePort(line.port, '--port') ?? DEFAULT_AGENT_SERVER_PORT, env: io.env });
   const result = (await action.call(server, operands, line, io)) as Result;
   const warning = action.warning?.(result, operands);
   if (warning) io.stderr.write(`nexus: warning: ${warning}\n`);

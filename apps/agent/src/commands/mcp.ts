@@ -1,6 +1,6 @@
 import { type McpServerOptions, serveHttp, serveStdio } from '@nexus/mcp';
 import packageJson from '../../package.json' with { type: 'json' };
-import { type CommandLine, expectNoArguments, UsageError } from '../command-line.js';
+import { type CommandLine, expectNoArguments, parsePort, UsageError } from '../command-line.js';
 import { createRegistry, permissionsOf } from '../create-registry.js';
 import { skillPackageProblems } from '../families.js';
 import type { Io } from '../io.js';
@@ -8,13 +8,6 @@ import { resolveSettings, type Settings } from '../resolve-settings.js';
 
 const SERVER_OPTIONS: McpServerOptions = { name: 'nexus', version: packageJson.version };
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/;
-
-function parsePort(port: string): number {
-  const value = Number(port);
-  if (!/^\d+$/.test(port) || value > 65535)
-    throw new UsageError(`Expected the --http port to be an integer from 0 to 65535, got "${port}".`);
-  return value;
-}
 
 function describe(settings: Settings, toolCount: number): string {
   return `${toolCount} tools, preset ${settings.preset}, working directory ${settings.cwd}`;
@@ -41,7 +34,7 @@ export async function mcpCommand(line: CommandLine, io: Io): Promise<number> {
   }
 
   const host = line.host ?? settings.http.host ?? '127.0.0.1';
-  const port = line.port === undefined ? (settings.http.port ?? 0) : parsePort(line.port);
+  const port = parsePort(line.port, 'the --http port') ?? settings.http.port ?? 0;
   const token = io.env.NEXUS_MCP_TOKEN || undefined;
   const served = await serveHttp(registry, {
     ...SERVER_OPTIONS,

@@ -1,0 +1,94 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { type LlmStandIn, startLlmStandIn, type TestDir, testdir, writeTree } from '@nexus/test-utils';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CLI_PATH, ensureBuilt, nexusEnv } from './testing/nexus-process.js';
+
+beforeAll(ensureBuilt, 180_000);
+
+let dir: TestDir;
+let llm: LlmStandIn;
+const servers: ChildProcess[] = [];
+
+beforeEach(async () => {
+  dir = await testdir({ project: {}, config: {}, state: {} });
+  llm = await startLlmStandIn();
+  await writeTree(dir.join('config', 'nexus'), {
+    'nexus.config.json': JSON.stringify({
+      providers: { local: { type: 'openai-compatible', baseUrl: llm.url } },
+      models: { fast: { provider: 'local', id: 'test-model' } },
+      defaultModel: 'fast',
+    }),
+  });
+});
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) if (server.exitCode === null) server.kill('SIGKILL');
+  await llm.close();
+  await dir.cleanup();
+});
+
+/** Starts `nexus serve --port 0` and resolves once it prints its URL. */
+function startServer(): Promise<{ child: ChildProcess; url: string; port: number }> {
+  const child = spawn(process.execPath, [CLI_PATH, 'serve', '--port', '0'], {
+    cwd: dir.join('project'),
+    env: nexusEnv(dir.join('config'), { XDG_STATE_HOME: dir.join('state') }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  servers.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`nexus serve exited (${code}): ${stderr}`)));
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      const url = /^URL: (\S+)$/m.exec(stdout)?.[1];
+      if (url) resolve({ child, url, port: Number(new URL(url).port) });
+    });
+  });
+}
+
+async function rpc(server: { url: string; port: number }, path: string, method: string, params: object = {}) {
+  const token = (await readFile(dir.join('state', 'nexus', `rpc-${server.port}.token`), 'utf8')).trim();
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return (await response.json()) as { result?: Record<string, unknown>; error?: { message: string } };
+}
+
+describe('nexus serve', () => {
+  it('killed with SIGKILL mid-turn, then started again, has lost nothing that was answered', async () => {
+    const first = await startServer();
+    expect((await rpc(first, '/', 'create_agent', { agent_id: 'keeper' })).result).toEqual({ agent_id: 'keeper', url: '/agent/keeper' });
+    llm.script({ text: 'Noted: 42.' }, { text: 'this turn never ends', stall: true });
+    expect((await rpc(first, '/agent/keeper', 'send', { content: 'My number is 42.' })).result).toMatchObject({ content: 'Noted: 42.' });
+    void rpc(first, '/agent/keeper', 'send', { content: 'And now?' }).catch(() => undefined);
+    for (let waited = 0; llm.requests.length < 2; waited += 20) {
+      if (waited > 20_000) throw new Error('the second turn never reached the model');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    first.child.kill('SIGKILL');
+
+    const second = await startServer();
+    const { result } = await rpc(second, '/agent/keeper', 'get_messages');
+
+    expect(result?.total).toBe(2);
+    expect(result?.messages).toEqual([
+      { index: 0, role: 'user', content: 'My number is 42.' },
+      { index: 1, role: 'assistant', content: 'Noted: 42.' },
+    ]);
+  });
+
+  it('stops on shutdown_server and removes its token file', async () => {
+    const server = await startServer();
+    const exited = new Promise<number | null>((resolve) => server.child.on('exit', resolve));
+
+    expect((await rpc(server, '/', 'shutdown_server')).result).toMatchObject({ success: true });
+
+    expect(await exited).toBe(0);
+    await expect(readFile(dir.join('state', 'nexus', `rpc-${server.port}.token`))).rejects.toThrow(/ENOENT/);
+  });
+});
