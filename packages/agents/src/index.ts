@@ -19,6 +19,6 @@ export { ProviderError } from './provider-error.js';
 export type { ModelSummary, ResolvedModel } from './resolve-model.js';
 export { resolveModel, summarizeModels } from './resolve-model.js';
 export type { AgentServer, ServeAgentsOptions } from './serve-agents.js';
-export { DEFAULT_AGENT_SERVER_PORT, serveAgents } from './serve-agents.js';
+export { serveAgents } from './serve-agents.js';
 export type { Session } from './session-store.js';
 export { SessionFileError } from './session-store.js';

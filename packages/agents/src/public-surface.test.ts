@@ -6,7 +6,6 @@ describe('the @nexus/agents surface', () => {
     expect(Object.keys(agents).sort()).toEqual([
       'Agent',
       'AgentPool',
-      'DEFAULT_AGENT_SERVER_PORT',
       'DEFAULT_COMPACT_AT',
       'DEFAULT_CONTEXT_WINDOW',
       'DEFAULT_MAX_TOOL_ITERATIONS',

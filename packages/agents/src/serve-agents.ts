@@ -4,7 +4,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import {
   AgentRpcError,
+  agentServerTokenPath,
   ConfigError,
+  DEFAULT_AGENT_SERVER_PORT,
   hasBearerToken,
   isLoopbackHost,
   isValidAgentId,
@@ -15,11 +17,9 @@ import {
 } from '@nexus/core';
 import type { AgentEvent } from './agent.js';
 import { type AgentPool, TOKEN_HOLDER } from './agent-pool.js';
-import { newToken, tokenFilePath, tokenFromEnvironment, writeTokenFile } from './server-token.js';
+import { newToken, tokenFromEnvironment, writeTokenFile } from './server-token.js';
 import { SessionFileError } from './session-store.js';
 
-/** Port of `nexus serve` when none is given. */
-export const DEFAULT_AGENT_SERVER_PORT = 8765;
 /** Largest request body accepted. */
 export const MAX_RPC_BODY_BYTES = 1024 * 1024;
 /** Largest request headers accepted. */
@@ -31,7 +31,7 @@ const STREAMED_OUTPUT_LENGTH = 2000;
 
 /** Options of {@link serveAgents}. */
 export interface ServeAgentsOptions {
-  /** Default {@link DEFAULT_AGENT_SERVER_PORT}; 0 for any free port. */
+  /** Default 8765 (core's `DEFAULT_AGENT_SERVER_PORT`); 0 for any free port. */
   port?: number;
   /** A loopback address (default `127.0.0.1`); anything else is refused. */
   host?: string;
@@ -241,7 +241,7 @@ export async function serveAgents(pool: AgentPool, options: ServeAgentsOptions =
   pool.port = port;
 
   const stateDir = options.stateDir ?? nexusStateDir(env);
-  const tokenFile = fromEnvironment === undefined ? tokenFilePath(stateDir, port) : undefined;
+  const tokenFile = fromEnvironment === undefined ? agentServerTokenPath(port, stateDir) : undefined;
   if (tokenFile) await writeTokenFile(tokenFile, token);
 
   let closing: Promise<void> | undefined;

@@ -1,15 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { atomicWriteVerified, ConfigError } from '@nexus/core';
-
-/** Shortest token `NEXUS_API_KEY` may hold. */
-export const MIN_TOKEN_LENGTH = 16;
-
-/** The token file of a server on `port`: `<stateDir>/rpc-<port>.token`. */
-export function tokenFilePath(stateDir: string, port: number): string {
-  return join(stateDir, `rpc-${port}.token`);
-}
+import { dirname } from 'node:path';
+import { AGENT_SERVER_KEY_VARIABLE, atomicWriteVerified, ConfigError, MIN_AGENT_SERVER_KEY_LENGTH } from '@nexus/core';
 
 /** A fresh token: `nxk_` and 32 random bytes, base64url. */
 export function newToken(): string {
@@ -18,9 +10,10 @@ export function newToken(): string {
 
 /** The token from `NEXUS_API_KEY`, or `undefined` when it is unset; too short a key is a {@link ConfigError}. */
 export function tokenFromEnvironment(env: NodeJS.ProcessEnv): string | undefined {
-  const key = env.NEXUS_API_KEY;
+  const key = env[AGENT_SERVER_KEY_VARIABLE];
   if (!key) return undefined;
-  if (key.length < MIN_TOKEN_LENGTH) throw new ConfigError(`NEXUS_API_KEY must be at least ${MIN_TOKEN_LENGTH} characters long.`);
+  if (key.length < MIN_AGENT_SERVER_KEY_LENGTH)
+    throw new ConfigError(`${AGENT_SERVER_KEY_VARIABLE} must be at least ${MIN_AGENT_SERVER_KEY_LENGTH} characters long.`);
   return key;
 }
 

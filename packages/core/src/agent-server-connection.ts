@@ -1,4 +1,23 @@
+import { join } from 'node:path';
 import { NexusError, type NexusErrorOptions } from './errors.js';
+import { nexusStateDir } from './state-dir.js';
+
+/** The port `nexus serve` listens on unless told otherwise. */
+export const DEFAULT_AGENT_SERVER_PORT = 8765;
+
+/** The variable that holds an agent server's token instead of its token file; at least 16 characters. */
+export const AGENT_SERVER_KEY_VARIABLE = 'NEXUS_API_KEY';
+
+/** Shortest token {@link AGENT_SERVER_KEY_VARIABLE} may hold. */
+export const MIN_AGENT_SERVER_KEY_LENGTH = 16;
+
+/**
+ * Where the agent server on `port` writes its token and clients read it:
+ * `<stateDir>/rpc-<port>.token`, by default `$XDG_STATE_HOME/nexus/rpc-<port>.token` (specs/agent-server.md §2).
+ */
+export function agentServerTokenPath(port: number, stateDir: string = nexusStateDir()): string {
+  return join(stateDir, `rpc-${port}.token`);
+}
 
 /** JSON-RPC 2.0 error codes the agent server answers with (specs/agent-server.md §1). */
 export const RPC_ERROR_CODES = {

@@ -1,5 +1,12 @@
 export type { AgentServerConnection } from './agent-server-connection.js';
-export { AgentRpcError, RPC_ERROR_CODES } from './agent-server-connection.js';
+export {
+  AGENT_SERVER_KEY_VARIABLE,
+  AgentRpcError,
+  agentServerTokenPath,
+  DEFAULT_AGENT_SERVER_PORT,
+  MIN_AGENT_SERVER_KEY_LENGTH,
+  RPC_ERROR_CODES,
+} from './agent-server-connection.js';
 export type { AtomicContent, AtomicWriteOptions } from './atomic-write.js';
 export { atomicWriteVerified } from './atomic-write.js';
 export type {

@@ -8,11 +8,14 @@ const sourceDir = fileURLToPath(new URL('.', import.meta.url));
 describe('the @nexus/core barrel', () => {
   it('exports exactly the protocol, sandbox and helpers it documents (no unverified writes)', () => {
     expect(Object.keys(core).sort()).toEqual([
+      'AGENT_SERVER_KEY_VARIABLE',
       'AgentRpcError',
       'CancelledError',
       'ConfigError',
+      'DEFAULT_AGENT_SERVER_PORT',
       'InvalidOptionError',
       'InvalidParametersError',
+      'MIN_AGENT_SERVER_KEY_LENGTH',
       'NexusError',
       'NotFoundError',
       'PERMISSION_LEVELS',
@@ -25,6 +28,7 @@ describe('the @nexus/core barrel', () => {
       'TOOL_ERROR_KINDS',
       'TimeoutError',
       'ToolResult',
+      'agentServerTokenPath',
       'assertWithinCeiling',
       'atomicWriteVerified',
       'authorizePath',

@@ -1,3 +1,4 @@
+import { DEFAULT_AGENT_SERVER_PORT } from '@nexus/core';
 import { type CommandLine, expectNoArguments, parsePort } from '../command-line.js';
 import { type FamilyName, loadFamilies } from '../families.js';
 import type { Io } from '../io.js';
@@ -11,7 +12,7 @@ import { resolveSettings } from '../resolve-settings.js';
 export async function serveCommand(line: CommandLine, io: Io): Promise<number> {
   expectNoArguments(line);
   const settings = await resolveSettings(line.common, io);
-  const { AgentPool, DEFAULT_AGENT_SERVER_PORT, serveAgents } = await import('@nexus/agents');
+  const { AgentPool, serveAgents } = await import('@nexus/agents');
   const names: FamilyName[] = settings.families.includes('agents') ? settings.families : [...settings.families, 'agents'];
   const pool = new AgentPool({
     settings: settings.llm,
