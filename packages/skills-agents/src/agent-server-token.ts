@@ -1,24 +1,17 @@
 import { open } from 'node:fs/promises';
-import { join } from 'node:path';
-import { AgentRpcError, nexusStateDir, RPC_ERROR_CODES } from '@nexus/core';
-
-/** The port `nexus serve` listens on unless told otherwise. */
-export const DEFAULT_AGENT_SERVER_PORT = 8765;
+import {
+  AGENT_SERVER_KEY_VARIABLE,
+  AgentRpcError,
+  agentServerTokenPath,
+  DEFAULT_AGENT_SERVER_PORT,
+  MIN_AGENT_SERVER_KEY_LENGTH,
+  nexusStateDir,
+  RPC_ERROR_CODES,
+} from '@nexus/core';
 
 /** The command that starts an agent server on `port`, for messages. */
 export function serveCommandFor(port: number): string {
   return `\`nexus serve${port === DEFAULT_AGENT_SERVER_PORT ? '' : ` --port ${port}`}\``;
-}
-
-const API_KEY_VARIABLE = 'NEXUS_API_KEY';
-const MINIMUM_KEY_LENGTH = 16;
-
-/**
- * Where `nexus serve --port <port>` writes its token: `$XDG_STATE_HOME/nexus/rpc-<port>.token`,
- * by default `~/.local/state/nexus/rpc-<port>.token` (specs/agent-server.md §2).
- */
-export function agentServerTokenPath(port: number, env: NodeJS.ProcessEnv = process.env): string {
-  return join(nexusStateDir(env), `rpc-${port}.token`);
 }
 
 function tokenError(message: string, kind: 'forbidden' | 'execution_failed' = 'execution_failed'): AgentRpcError {
@@ -30,20 +23,23 @@ function tokenError(message: string, kind: 'forbidden' | 'execution_failed' = 'e
  * file. A file others may read or write is refused (anyone could have read or planted it).
  */
 export async function readAgentServerToken(port: number, env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  const key = env[API_KEY_VARIABLE];
+  const key = env[AGENT_SERVER_KEY_VARIABLE];
   if (key !== undefined && key !== '') {
-    if (key.length < MINIMUM_KEY_LENGTH)
-      throw tokenError(`${API_KEY_VARIABLE} is shorter than ${MINIMUM_KEY_LENGTH} characters; the agent server refuses such a key.`);
+    if (key.length < MIN_AGENT_SERVER_KEY_LENGTH) {
+      throw tokenError(
+        `${AGENT_SERVER_KEY_VARIABLE} is shorter than ${MIN_AGENT_SERVER_KEY_LENGTH} characters; the agent server refuses such a key.`,
+      );
+    }
     return key;
   }
-  const path = agentServerTokenPath(port, env);
+  const path = agentServerTokenPath(port, nexusStateDir(env));
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(path, 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw tokenError(
-        `No token for an agent server on port ${port}: ${API_KEY_VARIABLE} is not set and ${path} does not exist — start one with ${serveCommandFor(port)}.`,
+        `No token for an agent server on port ${port}: ${AGENT_SERVER_KEY_VARIABLE} is not set and ${path} does not exist — start one with ${serveCommandFor(port)}.`,
       );
     }
     throw tokenError(`Cannot read the agent server's token file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);

@@ -1,9 +1,8 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { AgentRpcError, InvalidOptionError, RPC_ERROR_CODES } from '@nexus/core';
+import { AgentRpcError, agentServerTokenPath, InvalidOptionError, RPC_ERROR_CODES } from '@nexus/core';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { agentServerTokenPath } from './agent-server-token.js';
 import { connectToAgentServer } from './connect-to-agent-server.js';
 import { type RpcReply, startTestRpcServer, type TestRpcServer } from './start-test-rpc-server.js';
 
@@ -22,8 +21,9 @@ afterEach(async () => {
   await state.cleanup();
 });
 
-async function writeTokenFile(port: number, token: string, mode = 0o600): Promise<string> {
-  const path = agentServerTokenPath(port, { XDG_STATE_HOME: state.path });
+/** Writes the token file of the server on `port`, in `stateDir` (default `$XDG_STATE_HOME/nexus` of the tests). */
+async function writeTokenFile(port: number, token: string, mode = 0o600, stateDir = state.join('nexus')): Promise<string> {
+  const path = agentServerTokenPath(port, stateDir);
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   await writeFile(path, `${token}\n`);
   await chmod(path, mode); // not through writeFile's mode, which the umask narrows
@@ -69,8 +69,11 @@ describe('connectToAgentServer: token discovery', () => {
     expect(refused.message).toContain('HTTP 403');
   });
 
-  it('defaults to ~/.local/state/nexus under HOME', () => {
-    expect(agentServerTokenPath(8765, { HOME: '/home/someone' })).toBe('/home/someone/.local/state/nexus/rpc-8765.token');
+  it('looks in ~/.local/state/nexus when XDG_STATE_HOME is not set', async () => {
+    const { port, requests } = await serve(FILE_TOKEN);
+    await writeTokenFile(port, FILE_TOKEN, 0o600, state.join('home', '.local', 'state', 'nexus'));
+    await connectToAgentServer({ port, env: { HOME: state.join('home') } }).call('list_agents', {});
+    expect(requests[0]?.authorization).toBe(`Bearer ${FILE_TOKEN}`);
   });
 
   it.each(['0644', '0640', '0604', '0620', '0602'])(

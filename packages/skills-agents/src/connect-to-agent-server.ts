@@ -1,7 +1,15 @@
 import { isIP } from 'node:net';
-import { AgentRpcError, type AgentServerConnection, expectOption, isLoopbackHost, RPC_ERROR_CODES, type ToolErrorKind } from '@nexus/core';
+import {
+  AgentRpcError,
+  type AgentServerConnection,
+  DEFAULT_AGENT_SERVER_PORT,
+  expectOption,
+  isLoopbackHost,
+  RPC_ERROR_CODES,
+  type ToolErrorKind,
+} from '@nexus/core';
 import got from 'got';
-import { DEFAULT_AGENT_SERVER_PORT, readAgentServerToken, serveCommandFor } from './agent-server-token.js';
+import { readAgentServerToken, serveCommandFor } from './agent-server-token.js';
 
 /** Options of {@link connectToAgentServer}. */
 export interface ConnectToAgentServerOptions {

@@ -1,5 +1,6 @@
 import {
   type AgentServerConnection,
+  DEFAULT_AGENT_SERVER_PORT,
   defineSkill,
   type JsonSchema,
   type JsonValue,
@@ -11,7 +12,6 @@ import {
   ToolResult,
   validateAgentId,
 } from '@nexus/core';
-import { DEFAULT_AGENT_SERVER_PORT } from './agent-server-token.js';
 import { connectToAgentServer } from './connect-to-agent-server.js';
 
 /**

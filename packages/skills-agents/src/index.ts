@@ -1,4 +1,3 @@
-export { agentServerTokenPath, DEFAULT_AGENT_SERVER_PORT } from './agent-server-token.js';
 export { agentSkills } from './agents-family.js';
 export type { ConnectToAgentServerOptions } from './connect-to-agent-server.js';
 export { connectToAgentServer } from './connect-to-agent-server.js';

@@ -3,8 +3,6 @@ import { describe, expect, it } from 'vitest';
 describe('the public surface of @nexus/skills-agents', () => {
   it('exports the family, its six skills and the HTTP client, nothing internal', async () => {
     expect(Object.keys(await import('./index.js')).sort()).toEqual([
-      'DEFAULT_AGENT_SERVER_PORT',
-      'agentServerTokenPath',
       'agentSkills',
       'connectToAgentServer',
       'nexusCancelSkill',
