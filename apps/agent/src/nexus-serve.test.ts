@@ -1,14 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { type LlmStandIn, startLlmStandIn, type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CLI_PATH, ensureBuilt, nexusEnv } from './testing/nexus-process.js';
+import { ensureBuilt, nexusEnv, type ServingNexus, startNexusServe } from './testing/nexus-process.js';
 
 beforeAll(ensureBuilt, 180_000);
 
 let dir: TestDir;
 let llm: LlmStandIn;
-const servers: ChildProcess[] = [];
+const servers: ServingNexus[] = [];
 
 beforeEach(async () => {
   dir = await testdir({ project: {}, config: {}, state: {} });
@@ -23,30 +22,19 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const server of servers.splice(0)) if (server.exitCode === null) server.kill('SIGKILL');
+  for (const server of servers.splice(0)) if (server.child.exitCode === null) await server.stop('SIGKILL');
   await llm.close();
   await dir.cleanup();
 });
 
-/** Starts `nexus serve --port 0` and resolves once it prints its URL. */
-function startServer(): Promise<{ child: ChildProcess; url: string; port: number }> {
-  const child = spawn(process.execPath, [CLI_PATH, 'serve', '--port', '0'], {
+/** Starts `nexus serve --port 0` in the project, with the test's config and state directories. */
+async function startServer(): Promise<ServingNexus> {
+  const server = await startNexusServe([], {
     cwd: dir.join('project'),
     env: nexusEnv(dir.join('config'), { XDG_STATE_HOME: dir.join('state') }),
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  servers.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.on('exit', (code) => reject(new Error(`nexus serve exited (${code}): ${stderr}`)));
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      const url = /^URL: (\S+)$/m.exec(stdout)?.[1];
-      if (url) resolve({ child, url, port: Number(new URL(url).port) });
-    });
-  });
+  servers.push(server);
+  return server;
 }
 
 async function rpc(server: { url: string; port: number }, path: string, method: string, params: object = {}) {
@@ -70,7 +58,7 @@ describe('nexus serve', () => {
       if (waited > 20_000) throw new Error('the second turn never reached the model');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    first.child.kill('SIGKILL');
+    await first.stop('SIGKILL');
 
     const second = await startServer();
     const { result } = await rpc(second, '/agent/keeper', 'get_messages');
@@ -84,11 +72,10 @@ describe('nexus serve', () => {
 
   it('stops on shutdown_server and removes its token file', async () => {
     const server = await startServer();
-    const exited = new Promise<number | null>((resolve) => server.child.on('exit', resolve));
 
     expect((await rpc(server, '/', 'shutdown_server')).result).toMatchObject({ success: true });
 
-    expect(await exited).toBe(0);
+    expect(await server.exited).toBe(0);
     await expect(readFile(dir.join('state', 'nexus', `rpc-${server.port}.token`))).rejects.toThrow(/ENOENT/);
   });
 });

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { type AgentServerConnection, isValidAgentId } from '@nexus/core';
-import { connectToAgentServer, DEFAULT_AGENT_SERVER_PORT } from '@nexus/skills-agents';
+import { type AgentServerConnection, DEFAULT_AGENT_SERVER_PORT, isValidAgentId } from '@nexus/core';
+import { connectToAgentServer } from '@nexus/skills-agents';
 import { type CommandLine, parsePort, UsageError } from '../command-line.js';
 import { formatTable } from '../format-table.js';
 import type { Io } from '../io.js';
@@ -144,7 +144,9 @@ export async function agentsCommand(line: CommandLine, io: Io): Promise<number> 
   const misplaced = name === 'create' ? undefined : createOptionsGiven(line)[0];
   if (misplaced) throw new UsageError(`--${misplaced} is an option of \`nexus agents create\` only.`);
   const operands = operandsOf(name, action, given);
-  const server = connectToAgentServer({ port: parsePort(line.port, '--port') ?? DEFAULT_AGENT_SERVER_PORT, env: io.env });
+  const port = parsePort(line.port, '--port') ?? DEFAULT_AGENT_SERVER_PORT;
+  if (port === 0) throw new UsageError('--port 0 names no server: give the port `nexus serve` printed.');
+  const server = connectToAgentServer({ port, env: io.env });
   const result = (await action.call(server, operands, line, io)) as Result;
   const warning = action.warning?.(result, operands);
   if (warning) io.stderr.write(`nexus: warning: ${warning}\n`);

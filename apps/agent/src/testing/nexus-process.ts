@@ -1,5 +1,5 @@
 // Helpers for tests that run the built `nexus` command as a real process. Not part of the app.
-import { execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,19 +111,26 @@ export function runNexus(args: readonly string[], options: RunOptions): Promise<
   });
 }
 
-/** A `nexus mcp --http` process and what it printed. */
-export interface HttpNexus {
+/** A `nexus` process serving on 127.0.0.1 and what it printed. */
+export interface ServingNexus {
   url: string;
-  token: string;
+  port: number;
+  child: ChildProcess;
   /** Everything printed to stdout so far. */
   stdout(): string;
-  /** Sends SIGTERM and waits for the exit status. */
-  stop(): Promise<number | null>;
+  /** Settles with the exit status once the process has ended. */
+  exited: Promise<number | null>;
+  /** Sends `signal` (default SIGTERM) and waits for the exit status. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `nexus mcp --http 0 <args>` and waits until it prints its URL and token. */
-export function startHttpNexus(args: readonly string[], options: Omit<RunOptions, 'input'>): Promise<HttpNexus> {
-  const child = spawn(process.execPath, [CLI_PATH, 'mcp', '--http', '0', ...args], {
+/** Starts `nexus <args>` and waits until it prints `URL: …` (and whatever else `ready` waits for). */
+function startServingNexus(
+  args: readonly string[],
+  options: Omit<RunOptions, 'input'>,
+  ready: (stdout: string) => boolean = () => true,
+): Promise<ServingNexus> {
+  const child = spawn(process.execPath, [CLI_PATH, ...args], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -133,24 +140,41 @@ export function startHttpNexus(args: readonly string[], options: Omit<RunOptions
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   return new Promise((resolve, reject) => {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    void exited.then((code) => reject(new Error(`nexus mcp --http exited (${code}) before it was ready: ${stderr}`)));
+    void exited.then((code) => reject(new Error(`nexus ${args.join(' ')} exited (${code}) before it was ready: ${stderr}`)));
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       const url = /^URL: +(\S+)$/m.exec(stdout)?.[1];
-      const token = /^Token: +(.+)$/m.exec(stdout)?.[1];
-      if (url && token) {
-        resolve({
-          url,
-          token,
-          stdout: () => stdout,
-          stop: () => {
-            child.kill('SIGTERM');
-            return exited;
-          },
-        });
-      }
+      if (!url || !ready(stdout)) return;
+      resolve({
+        url,
+        port: Number(new URL(url).port),
+        child,
+        stdout: () => stdout,
+        exited,
+        stop: (signal = 'SIGTERM') => {
+          child.kill(signal);
+          return exited;
+        },
+      });
     });
   });
+}
+
+/** A `nexus mcp --http` process and what it printed. */
+export interface HttpNexus extends ServingNexus {
+  token: string;
+}
+
+/** Starts `nexus mcp --http 0 <args>` and waits until it prints its URL and token. */
+export async function startHttpNexus(args: readonly string[], options: Omit<RunOptions, 'input'>): Promise<HttpNexus> {
+  const token = (stdout: string) => /^Token: +(.+)$/m.exec(stdout)?.[1];
+  const nexus = await startServingNexus(['mcp', '--http', '0', ...args], options, (stdout) => token(stdout) !== undefined);
+  return { ...nexus, token: token(nexus.stdout()) as string };
+}
+
+/** Starts `nexus serve --port 0 <args>` (the agent server) and waits until it prints its URL. */
+export function startNexusServe(args: readonly string[], options: Omit<RunOptions, 'input'>): Promise<ServingNexus> {
+  return startServingNexus(['serve', '--port', '0', ...args], options);
 }
 
 /** Starts `nexus mcp <args>` in `cwd`, with `configHome` as its config directory, and connects `client` to it over stdio. */
