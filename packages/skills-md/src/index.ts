@@ -13,12 +13,21 @@ export type { DiagnosticSeverity, FilePosition, SkillDiagnostic } from './skill-
 export { formatDiagnostic } from './skill-diagnostic.js';
 export { SkillFileError } from './skill-file-error.js';
 export type { SkillInstructionsArguments } from './skill-instructions-skill.js';
+export type {
+  SkillLibrary,
+  SkillLibraryOptions,
+  SkillLibraryPackage,
+  SkillPackageState,
+  SkillPackagesFamily,
+} from './skill-library.js';
+export { DEFAULT_CHECK_INTERVAL_MS, DEFAULT_MAX_LOADED, MAX_LISTED_TOOLS, openSkillLibrary } from './skill-library.js';
 export type { SkillRoot, SkillScope } from './skill-locations.js';
 export { defaultConfigDirectory, defaultStateDirectory, PROJECT_SKILL_ROOTS } from './skill-locations.js';
 export type { SkillManifest } from './skill-manifest.js';
 export type { BrokenSkillPackage, PackageCommand, SkillPackage, TrustState } from './skill-package.js';
 export { SkillResolutionError } from './skill-resolution.js';
 export type { SkillErrorType, SkillState } from './skill-result.js';
+export type { SkillSearchArguments, SkillSearchResult } from './skill-search.js';
 export { SKILLS_FAMILY_NAME } from './skills-md-family.js';
 export type { TrustRecord } from './trust-records.js';
 export { readTrustRecords, recordTrust } from './trust-records.js';

@@ -6,7 +6,7 @@ import { type CommandTemplate, CommandTemplateError, compileCommandTemplate } fr
 import { type PackageLocation, SKILL_FILE_NAME } from './discover-skill-packages.js';
 import { type CommandCategory, MAX_COMMAND_SECONDS, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, PORTABLE_KEYS } from './manifest-limits.js';
 import { readSkillFile, type SkillFile } from './read-skill-file.js';
-import { runScriptHost, SCRIPT_COMMANDS_FILE } from './script-commands.js';
+import { modulePosition, runScriptHost, SCRIPT_COMMANDS_FILE } from './script-commands.js';
 import { diagnosticAt, FILE_START, type SkillDiagnostic } from './skill-diagnostic.js';
 import { SkillFileError } from './skill-file-error.js';
 import {
@@ -161,12 +161,6 @@ function templateCommands(
     commands.push(templateCommand(skill, location, name, command, definition, collected));
   }
   return commands.filter((command): command is PackageCommand => command !== undefined);
-}
-
-/** The position node reports for an error in the module, else the file's start. */
-function modulePosition(error: string, module: string): { line: number; column: number } {
-  const match = new RegExp(`${module.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:(\\d+)(?::(\\d+))?`).exec(error);
-  return match ? { line: Number(match[1]), column: Number(match[2] ?? 1) } : FILE_START;
 }
 
 async function scriptCommands(

@@ -2,9 +2,10 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { expectOption, isPositiveNumber, type JsonObject, type SkillContext, type SkillFamily, type ToolResult } from '@nexus/core';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '@nexus/process';
+import type { CommandRuntime } from './command-skill.js';
 import { discoverSkillPackages } from './discover-skill-packages.js';
 import { settleNames } from './settle-names.js';
-import { diagnosticAt, FILE_START, type SkillDiagnostic } from './skill-diagnostic.js';
+import type { SkillDiagnostic } from './skill-diagnostic.js';
 import { defaultConfigDirectory, defaultStateDirectory, type SkillRoot, skillRoots } from './skill-locations.js';
 import { type BrokenSkillPackage, isLoaded, type SkillPackage } from './skill-package.js';
 import { resolveSkillPackage, SkillResolutionError } from './skill-resolution.js';
@@ -84,7 +85,8 @@ export interface LoadedSkillPackages {
   call(executor: ToolExecutor, reference: string, args?: Record<string, unknown>, options?: SkillContext): Promise<ToolResult>;
 }
 
-function normalizeOptions(options: LoadSkillPackagesOptions) {
+/** The options with their defaults, checked (an `InvalidOptionError` names a bad one). */
+export function normalizeOptions(options: LoadSkillPackagesOptions) {
   const {
     cwd,
     roots = [],
@@ -127,6 +129,24 @@ function normalizeOptions(options: LoadSkillPackagesOptions) {
   };
 }
 
+/** The settings {@link normalizeOptions} gives. */
+export type LoadSettings = ReturnType<typeof normalizeOptions>;
+
+/** The roots these settings scan, in order. */
+export function rootsOf(settings: LoadSettings): SkillRoot[] {
+  return settings.scan ?? skillRoots(settings).filter((root) => !(settings.skipProjectRoots && root.scope === 'project'));
+}
+
+/** Where the commands of these settings find their surroundings. */
+export function runtimeOf(settings: LoadSettings): CommandRuntime {
+  return {
+    outputDirectory: settings.outputDirectory,
+    stateDirectory: settings.stateDirectory,
+    templatesDirectory: join(settings.configDirectory, 'templates'),
+    maxOutputBytes: settings.maxOutputBytes,
+  };
+}
+
 function answer(
   skill: string,
   command: string,
@@ -158,24 +178,18 @@ function answer(
  */
 export async function loadSkillPackages(options: LoadSkillPackagesOptions): Promise<LoadedSkillPackages> {
   const settings = normalizeOptions(options);
-  const roots = settings.scan ?? skillRoots(settings).filter((root) => !(settings.skipProjectRoots && root.scope === 'project'));
-  const [discovery, trustRecords, { loadSkillPackage }] = await Promise.all([
-    discoverSkillPackages(roots),
+  const roots = rootsOf(settings);
+  const [trustRecords, { loadSkillPackage }] = await Promise.all([
     readTrustRecords(settings.stateDirectory),
     import('./load-skill-package.js'),
   ]);
+  const discovery = discoverSkillPackages(roots);
   const context = { trustRecords, cwd: settings.cwd, listScriptCommands: settings.listScriptCommands };
   const results = await Promise.all(discovery.locations.map((location) => loadSkillPackage(location, context)));
   const settled = settleNames(results.filter(isLoaded), roots);
   const { packages, shadowed, diagnostics: naming } = settled;
   const broken = [...results.filter((result) => !isLoaded(result)), ...settled.broken];
-  const runtime = {
-    outputDirectory: settings.outputDirectory,
-    stateDirectory: settings.stateDirectory,
-    templatesDirectory: join(settings.configDirectory, 'templates'),
-    maxOutputBytes: settings.maxOutputBytes,
-  };
-  const { family, diagnostics: familyDiagnostics } = skillsMdFamily(packages, runtime, settings.reservedToolNames);
+  const { family, diagnostics: familyDiagnostics } = skillsMdFamily(packages, runtimeOf(settings), settings.reservedToolNames);
   const diagnostics = [
     ...discovery.diagnostics,
     ...results.flatMap((result) => result.diagnostics),

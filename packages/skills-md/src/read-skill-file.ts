@@ -1,5 +1,4 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { fileStamp } from './file-stamp.js';
 import { FILE_START, type FilePosition } from './skill-diagnostic.js';
 import { SkillFileError } from './skill-file-error.js';
@@ -27,26 +26,30 @@ export interface SkillSource {
   readonly stamp: string;
 }
 
-/** Reads at most {@link MAX_SKILL_FILE_BYTES} of a regular file, without blocking on a FIFO planted in its place. */
-export async function readSkillSource(file: string): Promise<SkillSource> {
-  let handle: Awaited<ReturnType<typeof open>>;
+/**
+ * Reads at most {@link MAX_SKILL_FILE_BYTES} of a regular file, without blocking on a FIFO planted in
+ * its place. Synchronous: a listing reads hundreds of these small files, several times faster
+ * without the thread pool's round trips.
+ */
+export function readSkillSource(file: string): SkillSource {
+  let descriptor: number;
   try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new SkillFileError(file, FILE_START, code === 'ENOENT' ? 'SKILL.md is missing' : `cannot be read (${code})`, { cause: error });
   }
   try {
-    const info = await handle.stat();
+    const info = fstatSync(descriptor);
     if (!info.isFile()) throw new SkillFileError(file, FILE_START, 'SKILL.md is not a regular file');
     if (info.size > MAX_SKILL_FILE_BYTES) {
       throw new SkillFileError(file, FILE_START, `SKILL.md is ${(info.size / 1024 / 1024).toFixed(1)} MiB; at most 1 MiB is read`);
     }
-    const buffer = Buffer.alloc(info.size);
-    const { bytesRead } = await handle.read(buffer, 0, info.size, 0);
+    const buffer = Buffer.allocUnsafe(info.size);
+    const bytesRead = readSync(descriptor, buffer, 0, info.size, 0);
     return { text: buffer.toString('utf8', 0, bytesRead).replace(/^\uFEFF/, ''), stamp: fileStamp(info) };
   } finally {
-    await handle.close();
+    closeSync(descriptor);
   }
 }
 
@@ -58,6 +61,6 @@ export async function readSkillSource(file: string): Promise<SkillSource> {
  * a mapping. The YAML parser is loaded on the first call.
  */
 export async function readSkillFile(file: string): Promise<SkillFile> {
-  const [source, { parseSkillFile }] = await Promise.all([readSkillSource(file), import('./parse-skill-file.js')]);
-  return parseSkillFile(file, source.text);
+  const { parseSkillFile } = await import('./parse-skill-file.js');
+  return parseSkillFile(file, readSkillSource(file).text);
 }

@@ -4,6 +4,7 @@ import type { JsonValue } from '@nexus/core';
 import { type RunOptions, type RunResult, runProcess } from '@nexus/process';
 import type { CommandCategory, ParameterType } from './manifest-limits.js';
 import { SCRIPT_HOST_SOURCE } from './script-host.js';
+import { diagnosticAt, FILE_START, type FilePosition, type SkillDiagnostic } from './skill-diagnostic.js';
 
 /** Where a package's script commands live, relative to its folder. */
 export const SCRIPT_COMMANDS_FILE = join('scripts', 'commands.mjs');
@@ -99,4 +100,20 @@ export async function runScriptHost(
     { ...options, input },
   );
   return { run, answer: readAnswer(run, marker) };
+}
+
+/** The position node reports for an error in the module, else the file's start. */
+export function modulePosition(error: string, module: string): FilePosition {
+  const match = new RegExp(`${module.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:(\\d+)(?::(\\d+))?`).exec(error);
+  return match ? { line: Number(match[1]), column: Number(match[2] ?? 1) } : FILE_START;
+}
+
+const SYNTAX_CHECK_TIMEOUT_MS = 15_000;
+
+/** `node --check` of a script-commands module: undefined when it parses, else an error at the line node names. */
+export async function checkScriptSyntax(module: string, cwd: string): Promise<SkillDiagnostic | undefined> {
+  const run = await runProcess(process.execPath, ['--check', module], { cwd, timeoutMs: SYNTAX_CHECK_TIMEOUT_MS });
+  if (run.exitCode === 0) return undefined;
+  const reason = run.stderr.split('\n').find((line) => /Error/.test(line)) ?? (run.timedOut ? 'the check timed out' : 'it does not parse');
+  return diagnosticAt('error', module, modulePosition(run.stderr, module), `scripts/commands.mjs has a syntax error: ${reason.trim()}`);
 }

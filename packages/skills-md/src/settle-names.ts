@@ -66,6 +66,6 @@ export function settleNames<P extends NamedPackage>(candidates: readonly P[], ro
     }
   }
   const order = (item: { root: SkillRoot; folder: string }) => roots.indexOf(item.root);
-  packages.sort((a, b) => order(a) - order(b) || a.name.localeCompare(b.name));
+  packages.sort((a, b) => order(a) - order(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { packages, broken, shadowed, diagnostics };
 }

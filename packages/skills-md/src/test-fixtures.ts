@@ -4,6 +4,7 @@ import type { PresetName, Services, ToolPermission } from '@nexus/core';
 import { createTestAgent, type TestAgent } from '@nexus/registry/testing';
 import { type TestDir, type Tree, testdir, writeTree } from '@nexus/test-utils';
 import { type LoadedSkillPackages, type LoadSkillPackagesOptions, loadSkillPackages } from './load-skill-packages.js';
+import { openSkillLibrary, type SkillLibrary, type SkillLibraryOptions } from './skill-library.js';
 import { flushSkillUsage } from './usage-records.js';
 
 /** A `SKILL.md` from frontmatter lines and a body. */
@@ -38,6 +39,10 @@ export interface SkillWorld {
   addProjectPackages(packages: Tree): Promise<void>;
   /** Loads the packages with this world's directories. */
   load(options?: Partial<LoadSkillPackagesOptions>): Promise<LoadedSkillPackages>;
+  /** Opens the packages as a living library with this world's directories (closed with the world). */
+  library(options?: Partial<SkillLibraryOptions>): Promise<SkillLibrary>;
+  /** Opens a library and makes a trusted test agent using its family (commands run unisolated). */
+  libraryAgent(options?: Partial<SkillLibraryOptions>): Promise<TestAgent & { library: SkillLibrary }>;
   /** Loads the packages and makes a test agent using their family (commands run unisolated unless `exec` says otherwise). */
   agent(options?: {
     preset?: PresetName;
@@ -56,7 +61,15 @@ export async function skillWorld(): Promise<SkillWorld> {
     { work: { '.nexus': { skills: {} } }, config: { nexus: { skills: {} } }, state: {}, home: {} },
     'nexus-skills-md-',
   );
-  const dir = { ...made, cleanup: () => flushSkillUsage().then(made.cleanup) };
+  const libraries: SkillLibrary[] = [];
+  const dir = {
+    ...made,
+    cleanup: async () => {
+      await Promise.all(libraries.splice(0).map((library) => library.close()));
+      await flushSkillUsage();
+      await made.cleanup();
+    },
+  };
   const world: SkillWorld = {
     dir,
     cwd: dir.join('work'),
@@ -75,6 +88,28 @@ export async function skillWorld(): Promise<SkillWorld> {
         homeDirectory: world.homeDirectory,
         ...options,
       }),
+    async library(options = {}) {
+      const library = await openSkillLibrary({
+        cwd: world.cwd,
+        configDirectory: world.configDirectory,
+        stateDirectory: world.stateDirectory,
+        homeDirectory: world.homeDirectory,
+        ...options,
+      });
+      libraries.push(library);
+      return library;
+    },
+    async libraryAgent(options = {}) {
+      const library = await world.library(options);
+      const agent = createTestAgent({
+        cwd: world.cwd,
+        preset: 'trusted',
+        families: [library.family],
+        services: { exec: { sandbox: 'none' } },
+      });
+      await agent.registry.refresh();
+      return Object.assign(agent, { library });
+    },
     async agent(options = {}) {
       const loaded = await world.load(options.load);
       const agent = createTestAgent({
