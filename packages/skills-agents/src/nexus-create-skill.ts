@@ -58,7 +58,7 @@ async function authorizeChildPaths(
 export const nexusCreateSkill = defineAgentSkill<NexusCreateArguments>({
   name: 'nexus_create',
   description:
-    'Create an agent on the Nexus agent server, as a child of this agent: its permission preset (below your own), working directory, ' +
+    'Create an agent on the Nexus agent server (your child, when you run in that server): its permission preset (below your own), working directory, ' +
     'the paths it may write and tools to disable. Optionally give it a first message; its answer comes with the result when ' +
     'wait_for_initial_response is true, otherwise the turn is queued (read it later with nexus_send or nexus_status).',
   minimumLevel: 'trusted',
