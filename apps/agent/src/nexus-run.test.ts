@@ -193,8 +193,7 @@ describe('nexus chat', () => {
     expect(status.tokens).toMatchObject({ budget: 32768 });
     expect(stdout).toContain('The conversation is cleared.\nFresh.\n');
     expect(llm.requests).toHaveLength(3);
-    expect((llm.requests[1]?.body.messages as unknown[]).length).toBe(4);
-    expect((llm.requests[2]?.body.messages as unknown[]).length).toBe(2);
+    expect(llm.requests.map((request) => (request.body.messages as unknown[]).length)).toEqual([2, 4, 2]);
   });
 
   it('reports a provider failure and goes on', async () => {

@@ -7,7 +7,11 @@ describe('AgentRpcError', () => {
     expect(refusal.rpcCode).toBe(-32602);
     expect(refusal.kind).toBe('invalid_input');
     expect(AgentRpcError.isInstance(refusal) && NexusError.isInstance(refusal)).toBe(true);
-    expect(ToolResult.fromError(refusal)).toMatchObject({ success: false, kind: 'invalid_input', error: 'A sandboxed agent creates no agents.' });
+    expect(ToolResult.fromError(refusal)).toMatchObject({
+      success: false,
+      kind: 'invalid_input',
+      error: 'A sandboxed agent creates no agents.',
+    });
   });
 
   it('is an execution failure for other codes unless a kind is given', () => {
