@@ -5,6 +5,7 @@ import { type LlmStandIn, startLlmStandIn, type TestDir, testdir } from '@nexus/
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { memoryIo } from './testing/memory-io.js';
+import { standInModelConfig } from './testing/nexus-process.js';
 
 const KEY_VARIABLE = 'NEXUS_AGENTS_TEST_LLM_KEY';
 
@@ -17,11 +18,7 @@ beforeEach(async () => {
   llm = await startLlmStandIn();
   dir = await testdir({ work: { 'notes.txt': 'status: draft\n', src: {} }, state: {}, config: {} });
   pool = new AgentPool({
-    settings: parseAgentSettings({
-      providers: { local: { type: 'openai-compatible', baseUrl: llm.url, apiKeyEnv: KEY_VARIABLE } },
-      models: { fast: { provider: 'local', id: 'test-model' } },
-      defaultModel: 'fast',
-    }),
+    settings: parseAgentSettings(standInModelConfig(llm.url, KEY_VARIABLE)),
     families: [fsSkills],
     cwd: dir.join('work'),
     env: { [KEY_VARIABLE]: 'sk-test-key-0123456789' },

@@ -1,6 +1,6 @@
 import { type LlmStandIn, startLlmStandIn, type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, nexusEnv, runNexus, type ServingNexus, startNexusServe } from './testing/nexus-process.js';
+import { ensureBuilt, nexusEnv, runNexus, type ServingNexus, standInModelConfig, startNexusServe } from './testing/nexus-process.js';
 
 // `nexus serve` and `nexus agents` as the real processes a user runs, the model being the LLM stand-in.
 beforeAll(ensureBuilt, 180_000);
@@ -13,11 +13,7 @@ beforeEach(async () => {
   dir = await testdir({ project: { 'notes.txt': 'status: draft\n' }, config: {}, state: {} });
   llm = await startLlmStandIn();
   await writeTree(dir.join('config', 'nexus'), {
-    'nexus.config.json': JSON.stringify({
-      providers: { local: { type: 'openai-compatible', baseUrl: llm.url } },
-      models: { fast: { provider: 'local', id: 'test-model' } },
-      defaultModel: 'fast',
-    }),
+    'nexus.config.json': JSON.stringify(standInModelConfig(llm.url)),
   });
   server = await startNexusServe([], { cwd: dir.join('project'), env: environment() });
 });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { type LlmStandIn, startLlmStandIn, type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, nexusEnv, type ServingNexus, startNexusServe } from './testing/nexus-process.js';
+import { ensureBuilt, nexusEnv, type ServingNexus, standInModelConfig, startNexusServe } from './testing/nexus-process.js';
 
 beforeAll(ensureBuilt, 180_000);
 
@@ -13,11 +13,7 @@ beforeEach(async () => {
   dir = await testdir({ project: {}, config: {}, state: {} });
   llm = await startLlmStandIn();
   await writeTree(dir.join('config', 'nexus'), {
-    'nexus.config.json': JSON.stringify({
-      providers: { local: { type: 'openai-compatible', baseUrl: llm.url } },
-      models: { fast: { provider: 'local', id: 'test-model' } },
-      defaultModel: 'fast',
-    }),
+    'nexus.config.json': JSON.stringify(standInModelConfig(llm.url)),
   });
 });
 

@@ -75,6 +75,15 @@ export async function ensureBuilt(): Promise<void> {
   }
 }
 
+/** Config-file settings that make the LLM stand-in at `url` the default model, `fast` (its key in `apiKeyEnv` when given). */
+export function standInModelConfig(url: string, apiKeyEnv?: string) {
+  return {
+    providers: { local: { type: 'openai-compatible' as const, baseUrl: url, ...(apiKeyEnv === undefined ? {} : { apiKeyEnv }) } },
+    models: { fast: { provider: 'local', id: 'test-model' } },
+    defaultModel: 'fast',
+  };
+}
+
 /** What a finished `nexus` process left. */
 export interface NexusRun {
   code: number | null;
