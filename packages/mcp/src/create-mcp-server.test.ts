@@ -1,9 +1,16 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ElicitRequestSchema, ListRootsRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  type Progress,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { defineSkill, ToolResult } from '@nexus/core';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMcpServer } from './index.js';
+import { createMcpServer, serveHttp } from './index.js';
 import { createClient, createTestRegistry } from './test-fixtures.js';
 
 let dir: TestDir;
@@ -226,5 +233,70 @@ describe('confirmation through elicitation, per call', () => {
     expect(yes.asked).toHaveLength(1);
     expect(no.asked).toHaveLength(1);
     expect(observations.counted).toBe(1);
+  });
+});
+
+describe('createMcpServer — a changing tool list', () => {
+  const shout = defineSkill({
+    name: 'shout',
+    description: 'Shouts.',
+    parameters: { type: 'object', properties: {} },
+    create: () => () => ToolResult.ok('HEY'),
+  });
+
+  /** Counts the client's list_changed notifications. */
+  function counting(client: Client): { count: number } {
+    const seen = { count: 0 };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      seen.count++;
+    });
+    return seen;
+  }
+
+  it('declares tools.listChanged and notifies after each registry change, the listing then current', async () => {
+    const { registry } = createTestRegistry(dir.path);
+    const client = await connect(registry);
+    expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
+    const seen = counting(client);
+    registry.replace(shout);
+    await expect.poll(() => seen.count, { timeout: 10_000 }).toBe(1);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('shout');
+    registry.unregister('shout');
+    await expect.poll(() => seen.count, { timeout: 10_000 }).toBe(2);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('shout');
+  });
+
+  it('notifies every open HTTP session, and a closed one stops following the registry', async () => {
+    const { registry } = createTestRegistry(dir.path);
+    const served = await serveHttp(registry);
+    try {
+      const open = async () => {
+        const client = createClient();
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: `Bearer ${served.token}` } } }),
+        );
+        return client;
+      };
+      const [first, second] = [await open(), await open()];
+      const [seenFirst, seenSecond] = [counting(first), counting(second)];
+      // The notification stream (GET) opens after initialize; a change is only sent over it once it is open.
+      await expect
+        .poll(
+          async () => {
+            registry.replace({ ...shout, description: `Shouts ${Math.random()}.` });
+            await new Promise((resolve) => setImmediate(resolve));
+            return seenFirst.count > 0 && seenSecond.count > 0;
+          },
+          { timeout: 10_000, interval: 50 },
+        )
+        .toBe(true);
+      await second.close();
+      const before = seenFirst.count;
+      registry.unregister('shout');
+      await expect.poll(() => seenFirst.count, { timeout: 10_000 }).toBeGreaterThan(before);
+      await first.close();
+    } finally {
+      await served.close();
+    }
   });
 });

@@ -25,18 +25,38 @@ export interface McpServerOptions {
  *   object `data` as `structuredContent`; the client's cancellation aborts the skill's signal;
  *   the skill's progress becomes `notifications/progress` when the client sent a progress token.
  *
+ * - the server declares `tools.listChanged`: each change of the registry's skills (a skill
+ *   package edited on disk, a family that changed) sends `notifications/tools/list_changed`, and
+ *   `tools/list` first lets changing families look for changes (`registry.refresh()`).
+ *
  * The server is not connected; pass it a transport (`server.connect(transport)`), or use
- * {@link serveStdio} / {@link serveHttp}. One server serves one connection. Roots the client
- * offers are never consulted: the registry's policy alone decides what the tools may touch.
+ * {@link serveStdio} / {@link serveHttp}. One server serves one connection, and stops following
+ * the registry when it closes (an `onclose` set on it still runs). Roots the client offers are
+ * never consulted: the registry's policy alone decides what the tools may touch.
  */
 export function createMcpServer(registry: SkillRegistry, options: McpServerOptions = {}): Server {
   const { name = 'nexus', version = packageJson.version, instructions } = options;
   const server = new Server(
     { name, version },
-    { capabilities: { tools: { listChanged: false } }, ...(instructions ? { instructions } : {}) },
+    { capabilities: { tools: { listChanged: true } }, ...(instructions ? { instructions } : {}) },
   );
+  const stopFollowing = registry.onChange(() => {
+    if (server.transport) void server.sendToolListChanged().catch(() => undefined);
+  });
+  // The SDK has one `onclose` slot, which serveStdio and callers use: keep theirs running after ours.
+  let onclose: (() => void) | undefined;
+  Object.defineProperty(server, 'onclose', {
+    get: () => () => {
+      stopFollowing();
+      onclose?.();
+    },
+    set: (handler: (() => void) | undefined) => {
+      onclose = handler;
+    },
+  });
 
-  server.setRequestHandler(ListToolsRequestSchema, () => {
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    await registry.refresh();
     const permissions = registry.services.getPermissions();
     const definitions = permissions
       ? registry.getDefinitionsForPermissions(permissions, { format: 'mcp' })
