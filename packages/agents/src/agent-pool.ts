@@ -157,7 +157,7 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
       get port() {
         return pool.port;
       },
-      call: (method, params, agentId) => this.call(method, params, requester, agentId),
+      call: (method, params, agentId, options) => this.call(method, params, requester, agentId, options),
     };
   }
 

@@ -50,3 +50,30 @@ describe('an orchestrator agent', () => {
     expect(pool.ids).toEqual(['boss']);
   });
 });
+
+describe('cancelling an orchestrator', () => {
+  it('cancels the turn its nexus_send started in the child', async () => {
+    fixture = await createServerFixture({ families: [fsSkills, testFamily, agentSkills] });
+    const { llm, result, pool } = fixture;
+    await result('/', 'create_agent', { agent_id: 'boss', preset: 'trusted' });
+    await pool.call('create_agent', { agent_id: 'helper' }, { kind: 'agent', id: 'boss' });
+    llm.script(
+      { toolCalls: [{ name: 'nexus_send', arguments: { agent_id: 'helper', content: 'Think for a long time.' } }] },
+      { text: 'thinking forever', stall: true },
+      { text: 'Free again.' },
+    );
+    const controller = new AbortController();
+
+    const turn = pool.call('send', { content: 'Ask the helper.', request_id: 'boss-turn' }, { kind: 'token-holder' }, 'boss', {
+      signal: controller.signal,
+    });
+    while (llm.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort();
+
+    expect(await turn).toEqual({ cancelled: true, request_id: 'boss-turn' });
+    // The helper's turn ended too, so its next one runs at once.
+    expect(await pool.call('send', { content: 'Still there?' }, { kind: 'token-holder' }, 'helper')).toMatchObject({
+      content: 'Free again.',
+    });
+  });
+});

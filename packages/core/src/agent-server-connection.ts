@@ -41,9 +41,9 @@ export interface AgentServerConnection {
    * Calls a method of specs/agent-server.md §3: a global one (`create_agent`, `destroy_agent`,
    * `list_agents`, `shutdown_server`) without `agentId`, an agent's (`send`, `cancel`,
    * `get_tokens`, …) on agent `agentId`. Resolves with the method's result; rejects with an
-   * {@link AgentRpcError}.
+   * {@link AgentRpcError}. Aborting `options.signal` stops the request — for `send`, the turn.
    */
-  call(method: string, params: Record<string, unknown>, agentId?: string): Promise<unknown>;
+  call(method: string, params: Record<string, unknown>, agentId?: string, options?: { signal?: AbortSignal }): Promise<unknown>;
 }
 
 /** A JSON-RPC error of the agent server, with its numeric code (e.g. -32602 for a refusal). */

@@ -117,7 +117,7 @@ export function connectToAgentServer(options: ConnectToAgentServerOptions = {}):
   let lastId = 0;
   return {
     port,
-    async call(method, params, agentId) {
+    async call(method, params, agentId, callOptions = {}) {
       const token = await readAgentServerToken(port, env);
       const path = agentId === undefined ? '/' : `/agent/${encodeURIComponent(agentId)}`;
       let response: { statusCode: number; body: string };
@@ -129,6 +129,7 @@ export function connectToAgentServer(options: ConnectToAgentServerOptions = {}):
           throwHttpErrors: false,
           followRedirect: false,
           retry: { limit: 0 },
+          ...(callOptions.signal ? { signal: callOptions.signal } : {}),
         });
       } catch (error) {
         throw transportError(error, server, port);

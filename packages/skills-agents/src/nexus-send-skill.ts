@@ -29,7 +29,7 @@ export const nexusSendSkill = defineAgentSkill<NexusSendArguments>({
     content: { type: 'string', minLength: 1, description: 'The message.' },
   },
   required: ['agent_id', 'content'],
-  async run(args, { connection, inProcess }, { services }) {
+  async run(args, { connection, inProcess }, { services, context }) {
     if (args.content.trim() === '')
       throw new InvalidParametersError('`content` is blank: send the agent something to do.', { parameter: 'content' });
     if (inProcess && args.agent_id === services.get('agentId')) {
@@ -37,7 +37,8 @@ export const nexusSendSkill = defineAgentSkill<NexusSendArguments>({
         parameter: 'agent_id',
       });
     }
-    const result = await connection.call('send', { content: args.content }, args.agent_id);
+    // Cancelling this call (the caller's turn, or its time limit) cancels the other agent's turn too.
+    const result = await connection.call('send', { content: args.content }, args.agent_id, { signal: context.signal });
     if (!haltedAtIterationLimit(result)) return { result };
     return {
       result,
