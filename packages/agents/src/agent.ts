@@ -228,7 +228,8 @@ export class Agent {
     const { signal = new AbortController().signal, requestId, onEvent = () => {}, confirm = this.#confirm } = options;
     const usage: TurnUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0, estimated: false };
     const toolCalls: ToolCallRecord[] = [];
-    const tools = turnTools(this.registry, this.model.type, this.model.strictTools);
+    let toolsVersion = this.registry.version;
+    let tools = turnTools(this.registry, this.model.type, this.model.strictTools);
     const finish = (text: string, halted: boolean, wasCancelled: boolean): TurnResult => {
       this.#haltedAtIterationLimit = halted;
       return { content: text, requestId, haltedAtIterationLimit: halted, cancelled: wasCancelled, usage, toolCalls };
@@ -239,6 +240,12 @@ export class Agent {
     for (let iteration = 1; ; iteration++) {
       this.#lastIterationCount = iteration;
       if (signal.aborted) return finish('', false, true);
+      // Skills can change while an agent runs (skill packages edited on disk): each step offers the tools of now.
+      await this.registry.refresh();
+      if (this.registry.version !== toolsVersion) {
+        toolsVersion = this.registry.version;
+        tools = turnTools(this.registry, this.model.type, this.model.strictTools);
+      }
       await this.#compactIfNeeded(tools, signal, onEvent);
       const contextBefore = this.#messages.length;
       let step: Awaited<ReturnType<typeof streamStep>>;
