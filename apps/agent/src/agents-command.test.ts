@@ -1,7 +1,7 @@
 import { chmod } from 'node:fs/promises';
 import { AgentPool, type AgentServer, parseAgentSettings, serveAgents } from '@nexus/agents';
 import { fsSkills } from '@nexus/skills-fs';
-import { type LlmStandIn, startLlmStandIn, type TestDir, testdir } from '@nexus/test-utils';
+import { type LlmStandIn, startLlmStandIn, type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { memoryIo } from './testing/memory-io.js';
@@ -148,5 +148,25 @@ describe('nexus agents against an agent server', () => {
     expect(code).toBe(2);
     expect(memory.stderr()).toContain(message);
     expect(memory.stderr().split('\n')).toHaveLength(2);
+  });
+});
+
+describe('the agent server port from the config file', () => {
+  async function withoutPort(args: string[]) {
+    const memory = memoryIo({ cwd: dir.join('work'), configHome: dir.join('config'), env: { XDG_STATE_HOME: dir.join('state') } });
+    const code = await runCli(['agents', ...args], memory.io);
+    return { code, stdout: memory.stdout(), stderr: memory.stderr() };
+  }
+
+  it('comes from serve.port in the user config file when --port is not given', async () => {
+    await writeTree(dir.join('config', 'nexus'), { 'nexus.config.json': JSON.stringify({ serve: { port: server.port } }) });
+    expect(await withoutPort(['list'])).toEqual({ code: 0, stdout: 'No agents.\n', stderr: '' });
+  });
+
+  it('is refused in a working directory’s config file (clients send the key to it)', async () => {
+    await writeTree(dir.join('work'), { 'nexus.config.json': JSON.stringify({ serve: { port: server.port } }) });
+    const { code, stderr } = await withoutPort(['list']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/`serve` is not allowed here/);
   });
 });

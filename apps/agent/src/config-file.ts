@@ -48,6 +48,8 @@ const configFileSchema = z.strictObject({
   families: z.array(z.enum(FAMILY_NAMES)).optional(),
   tools: z.record(z.string(), toolSchema).optional(),
   http: httpSchema.optional(),
+  /** The agent server of `nexus serve`, which `nexus agents` talks to: `port` (default 8765). */
+  serve: z.strictObject({ port: z.int().min(0).max(65535).optional() }).optional(),
   /** How command skills isolate what they run (see `@nexus/process`'s `ExecSettings`). */
   exec: execSchema.optional(),
   /** GitLab instances (see `@nexus/skills-gitlab`), checked by `parseGitLabSettings`. */

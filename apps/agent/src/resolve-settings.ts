@@ -32,6 +32,8 @@ export interface Settings {
   families: FamilyName[];
   tools: Record<string, Partial<ToolPermission>>;
   http: NonNullable<ConfigFile['http']>;
+  /** The agent server's port (`nexus serve`, `nexus agents`), from the user's config file only. */
+  servePort: number | undefined;
   /** How command skills isolate what they run. */
   exec: ExecSettings;
   /** GitLab instances, from the user's config file only. */
@@ -97,6 +99,8 @@ function assertOnlyNarrows(config: ConfigFile, file: string, ceiling: Permission
   // Servers are programs to run, and their entries decide where headers are sent.
   if (config.mcpServers !== undefined) refuse('mcpServers');
   if (config.providers !== undefined) refuse('providers');
+  // Clients send the agent server's key to that port.
+  if (config.serve !== undefined) refuse('serve');
   if (config.models !== undefined) refuse('models');
 }
 
@@ -188,6 +192,7 @@ export async function resolveSettings(flags: CommonFlags, environment: Environme
     families: chooseFamilies(flags.families ?? project?.families ?? user?.families, user?.gitlab),
     tools: mergeTools(cwd, user, project),
     http: { ...user?.http, ...project?.http },
+    servePort: user?.serve?.port,
     exec: parseExecSettings({ ...user?.exec, ...project?.exec }),
     ...(user?.gitlab ? { gitlab: user.gitlab } : {}),
     skills: skillsSettings(user, project, cwd, environment.env),

@@ -4,6 +4,7 @@ import { connectToAgentServer } from '@nexus/skills-agents';
 import { type CommandLine, parsePort, UsageError } from '../command-line.js';
 import { formatTable } from '../format-table.js';
 import type { Io } from '../io.js';
+import { resolveSettings } from '../resolve-settings.js';
 
 const USAGE =
   'nexus agents [--port N] list | create <id> [--preset --cwd --write-path --model --message] | send <id> <text> | status <id> | cancel <id> <request_id> | destroy <id> | shutdown';
@@ -144,7 +145,7 @@ export async function agentsCommand(line: CommandLine, io: Io): Promise<number> 
   const misplaced = name === 'create' ? undefined : createOptionsGiven(line)[0];
   if (misplaced) throw new UsageError(`--${misplaced} is an option of \`nexus agents create\` only.`);
   const operands = operandsOf(name, action, given);
-  const port = parsePort(line.port, '--port') ?? DEFAULT_AGENT_SERVER_PORT;
+  const port = parsePort(line.port, '--port') ?? (await resolveSettings(line.common, io)).servePort ?? DEFAULT_AGENT_SERVER_PORT;
   if (port === 0) throw new UsageError('--port 0 names no server: give the port `nexus serve` printed.');
   const server = connectToAgentServer({ port, env: io.env });
   const result = (await action.call(server, operands, line, io)) as Result;

@@ -26,7 +26,10 @@ export async function serveCommand(line: CommandLine, io: Io): Promise<number> {
       if (settings.gitlab) services.register('gitlab', settings.gitlab);
     },
   });
-  const server = await serveAgents(pool, { port: parsePort(line.port, '--port') ?? DEFAULT_AGENT_SERVER_PORT, env: io.env });
+  const server = await serveAgents(pool, {
+    port: parsePort(line.port, '--port') ?? settings.servePort ?? DEFAULT_AGENT_SERVER_PORT,
+    env: io.env,
+  });
   io.stdout.write(`URL: ${server.url}\nToken: ${server.tokenFile ? `in ${server.tokenFile}` : 'NEXUS_API_KEY'}\n`);
   io.stderr.write(`nexus serve: agents for ${settings.cwd} (Ctrl-C to stop)\n`);
   await Promise.race([server.closed, io.interrupted]);
