@@ -37,6 +37,10 @@ const skillsSchema = z.strictObject({
   roots: z.array(z.string()).optional(),
   /** Where outputs without a path go, relative to the working directory (default mybox/output). */
   outputDirectory: z.string().min(1).optional(),
+  /** Most packages loaded at once, their tools listed in full; the others are ghost tools (default 15). */
+  maxLoaded: z.int().min(1).optional(),
+  /** Names of packages loaded from the start and never unloaded. */
+  pinned: z.array(z.string().min(1)).optional(),
 });
 
 /** The shape of `nexus.config.json`. */

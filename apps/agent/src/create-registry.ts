@@ -1,6 +1,6 @@
 import { type AgentPermissions, type ConfirmFunction, resolvePreset, ServiceContainer } from '@nexus/core';
 import { SkillRegistry } from '@nexus/registry';
-import { type FamilyName, loadFamilies } from './families.js';
+import { closeSkillLibrary, type FamilyName, loadFamilies } from './families.js';
 import type { McpServerRun } from './mcp-servers.js';
 import type { Settings } from './resolve-settings.js';
 
@@ -44,10 +44,13 @@ export async function createRegistry(settings: Settings, confirm?: ConfirmFuncti
   if (settings.gitlab) services.register('gitlab', settings.gitlab);
   const [families, mcpServers] = await Promise.all([loadFamilies(settings.families, settings), startConfiguredMcpServers(settings)]);
   const imported = mcpServers.flatMap(({ server }) => (server ? [server.family] : []));
-  return Object.assign(new SkillRegistry(services).use(...families, ...imported), {
+  const registry = new SkillRegistry(services).use(...families, ...imported);
+  // Changing families (skill packages) load their first packages in the background: list those, not ghosts.
+  await registry.refresh();
+  return Object.assign(registry, {
     mcpServers,
     async [Symbol.asyncDispose]() {
-      await Promise.all(mcpServers.map(({ server }) => server?.close()));
+      await Promise.all([...mcpServers.map(({ server }) => server?.close()), closeSkillLibrary(settings)]);
     },
   });
 }

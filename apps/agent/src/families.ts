@@ -1,6 +1,6 @@
 import type { SkillFamily } from '@nexus/core';
 import { utilitySkills } from '@nexus/registry';
-import type { LoadedSkillPackages } from '@nexus/skills-md';
+import type { LoadedSkillPackages, SkillDiagnostic, SkillLibrary } from '@nexus/skills-md';
 import type { Settings } from './resolve-settings.js';
 
 /** Loads a family; only the skills family reads the settings and the tool names the other families took. */
@@ -20,7 +20,7 @@ const FAMILIES = {
   gitlab: () => import('@nexus/skills-gitlab').then((module) => module.gitlabSkills),
   utility: async () => utilitySkills,
   agents: () => import('@nexus/skills-agents').then((module) => module.agentSkills),
-  skills: (settings, reservedToolNames) => loadSkillPackagesFor(settings, reservedToolNames).then((loaded) => loaded.family),
+  skills: (settings, reservedToolNames) => openSkillLibraryFor(settings, reservedToolNames).then((library) => library.family),
 } as const satisfies Record<string, FamilyLoader>;
 
 /** Name of a family in {@link FAMILIES}. */
@@ -63,11 +63,51 @@ export function loadSkillPackagesFor(settings: Settings, reservedToolNames: read
   return loaded;
 }
 
-/** The skill packages that could not load, as `file:line:col: error: reason` lines; none when the skills family is off. */
-export async function skillPackageProblems(settings: Settings): Promise<string[]> {
+const openLibraries = new WeakMap<Settings, Promise<SkillLibrary>>();
+
+/**
+ * The skill packages of these settings as a living library (hot reload, ghost tools, LRU loading,
+ * `skill_search`), opened once per settings object: what the skills family serves. Its watchers
+ * never keep the process alive; {@link closeSkillLibrary} stops them.
+ */
+export function openSkillLibraryFor(settings: Settings, reservedToolNames: readonly string[] = []): Promise<SkillLibrary> {
+  let library = openLibraries.get(settings);
+  if (!library) {
+    const { roots, outputDirectory, environment, maxLoaded, pinned } = settings.skills;
+    library = import('@nexus/skills-md').then(({ openSkillLibrary }) =>
+      openSkillLibrary({
+        cwd: settings.cwd,
+        roots,
+        ...(outputDirectory ? { outputDirectory } : {}),
+        ...(maxLoaded ? { maxLoaded } : {}),
+        pinned,
+        env: environment,
+        listScriptCommands: settings.preset !== 'sandboxed',
+        reservedToolNames,
+      }),
+    );
+    openLibraries.set(settings, library);
+  }
+  return library;
+}
+
+/** Stops the skill library of these settings, when one was opened. */
+export async function closeSkillLibrary(settings: Settings): Promise<void> {
+  await (await openLibraries.get(settings))?.close();
+}
+
+/**
+ * The skill packages that could not load, as `file:line:col: error: reason` lines (none when the
+ * skills family is off), and from then on each new one to `onProblem`: a change on disk that did
+ * not load, a package that turned out broken when it was first used.
+ */
+export async function skillPackageProblems(settings: Settings, onProblem?: (problem: string) => void): Promise<string[]> {
   if (!settings.families.includes('skills')) return [];
-  const [{ formatDiagnostic }, loaded] = await Promise.all([import('@nexus/skills-md'), loadSkillPackagesFor(settings)]);
-  return loaded.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').map(formatDiagnostic);
+  const [{ formatDiagnostic }, library] = await Promise.all([import('@nexus/skills-md'), openSkillLibraryFor(settings)]);
+  await library.refresh();
+  const errors = (diagnostics: readonly SkillDiagnostic[]) => diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
+  if (onProblem) library.onDiagnostic((diagnostic) => onProblem(formatDiagnostic(diagnostic)));
+  return errors(library.diagnostics).map(formatDiagnostic);
 }
 
 /** Loads the named families, keeping their order; the skills family after the others, so it leaves their tool names alone. */

@@ -54,6 +54,10 @@ export interface SkillsSettings {
   roots: string[];
   /** Where outputs without a path go, relative to the working directory. */
   outputDirectory?: string;
+  /** Most packages loaded at once (the library's default when absent). */
+  maxLoaded?: number;
+  /** Packages never unloaded. */
+  pinned: string[];
   /** The variables the user's directories come from (`$XDG_CONFIG_HOME/nexus/skills`, `~/.agents/skills`, `$XDG_STATE_HOME/nexus`). */
   environment: { XDG_CONFIG_HOME?: string; XDG_STATE_HOME?: string; HOME?: string };
 }
@@ -128,7 +132,7 @@ function mergeLlm(user: ConfigFile | undefined, project: ConfigFile | undefined)
   };
 }
 
-/** The skills settings: roots from the user's file, the output directory from either, the user's directories from the environment. */
+/** The skills settings: roots from the user's file, the output directory, `maxLoaded` and `pinned` from either, the user's directories from the environment. */
 function skillsSettings(
   user: ConfigFile | undefined,
   project: ConfigFile | undefined,
@@ -136,10 +140,13 @@ function skillsSettings(
   env: NodeJS.ProcessEnv,
 ): SkillsSettings {
   const outputDirectory = project?.skills?.outputDirectory ?? user?.skills?.outputDirectory;
+  const maxLoaded = project?.skills?.maxLoaded ?? user?.skills?.maxLoaded;
   const { XDG_CONFIG_HOME, XDG_STATE_HOME, HOME } = env;
   return {
     roots: (user?.skills?.roots ?? []).map((path) => normalizePath(path, cwd)),
     ...(outputDirectory ? { outputDirectory } : {}),
+    ...(maxLoaded ? { maxLoaded } : {}),
+    pinned: project?.skills?.pinned ?? user?.skills?.pinned ?? [],
     environment: {
       ...(XDG_CONFIG_HOME ? { XDG_CONFIG_HOME } : {}),
       ...(XDG_STATE_HOME ? { XDG_STATE_HOME } : {}),

@@ -140,12 +140,29 @@ describe('nexus skills', () => {
     expect((await run(['skills', 'new', 'Bad_Name'])).stderr).toContain('Expected a skill name of lowercase letters');
   });
 
+  it('loads at most skills.maxLoaded packages, pinned ones first, and lists the others as ghosts', async () => {
+    await writeTree(dir.join('config', 'nexus'), {
+      'nexus.config.json': JSON.stringify({ skills: { maxLoaded: 1, pinned: ['zeta'] } }),
+      skills: { zeta: { 'SKILL.md': skillMd('name: zeta\ndescription: Pinned one.\ncommand: "true"'), 'README.md': '#\n' } },
+    });
+    const listed = JSON.parse((await run(['tools', '--json', '--families', 'skills', '--preset', 'trusted'])).stdout) as {
+      function: { name: string; description: string };
+    }[];
+    const description = (name: string) => listed.find((tool) => tool.function.name === name)?.function.description;
+    expect(description('zeta')).toBe('Pinned one.');
+    expect(description('greeter')).toMatch(/^\[GHOST\] Greets people\./);
+    await writeTree(dir.join('config', 'nexus'), { 'nexus.config.json': JSON.stringify({ skills: { maxLoaded: 0 } }) });
+    const refused = await run(['tools', '--families', 'skills']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('skills.maxLoaded');
+  });
+
   it('offers the skills family only when enabled, and a project config cannot add trusted roots', async () => {
     expect(
       JSON.parse((await run(['tools', '--json'])).stdout).map((tool: { function: { name: string } }) => tool.function.name),
     ).not.toContain('greeter');
     const enabled = JSON.parse((await run(['tools', '--json', '--families', 'skills', '--preset', 'trusted'])).stdout);
-    expect(enabled.map((tool: { function: { name: string } }) => tool.function.name)).toEqual(['skill', 'greeter']);
+    expect(enabled.map((tool: { function: { name: string } }) => tool.function.name)).toEqual(['skill', 'skill_search', 'greeter']);
     await writeTree(dir.join('project'), { 'nexus.config.json': JSON.stringify({ skills: { roots: ['/tmp'] } }) });
     const refused = await run(['skills', 'list']);
     expect(refused.code).toBe(2);
@@ -177,7 +194,7 @@ describe('nexus mcp with the skills family, with the SDK client', () => {
     await client.connect(transport);
     clients.push(client);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['skill', 'greeter']);
+    expect(tools.map((tool) => tool.name)).toEqual(['skill', 'skill_search', 'greeter']);
     const result = await client.callTool({ name: 'greeter', arguments: { who: 'MCP' } });
     expect(result.isError).toBeFalsy();
     const text = (result.content as { text: string }[])[0]?.text ?? '';

@@ -22,7 +22,8 @@ export async function mcpCommand(line: CommandLine, io: Io): Promise<number> {
   if (!line.http && (line.port !== undefined || line.host !== undefined)) throw new UsageError('--port and --host only apply with --http.');
   const settings = await resolveSettings(line.common, io);
   await using registry = await createRegistry(settings);
-  for (const problem of await skillPackageProblems(settings)) io.stderr.write(`nexus: skill package not loaded: ${problem}\n`);
+  const reportProblem = (problem: string) => io.stderr.write(`nexus: skill package not loaded: ${problem}\n`);
+  for (const problem of await skillPackageProblems(settings, reportProblem)) reportProblem(problem);
   const toolCount = registry.getDefinitionsForPermissions(permissionsOf(settings)).length;
 
   if (!line.http) {
