@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
 import { AgentPool, parseAgentSettings, serveAgents } from './index.js';
@@ -70,6 +72,31 @@ describe('the agent server refuses', () => {
     ).toBe(413);
     expect((await raw(`${server.url}/`, { headers: { ...auth, 'x-pad': 'x'.repeat(40 * 1024) }, body })).status).toBe(431);
     expect((await raw(`${server.url}/rpc`, { headers: auth, body })).status).toBe(200);
+  });
+
+  it('a connection past the 32nd with 503, and serves again once they close', async () => {
+    fixture = await createServerFixture();
+    const { server, rpc } = fixture;
+    const held: Socket[] = [];
+    try {
+      for (let index = 0; index < 32; index++) {
+        const socket = connect(server.port, '127.0.0.1');
+        await once(socket, 'connect');
+        held.push(socket);
+      }
+      // The server counts a connection when it accepts it; one request through the full house shows it.
+      const answer = await raw(`${server.url}/`, {
+        headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'list_agents' }),
+      });
+      expect(answer.status).toBe(503);
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
+    for (let waited = 0; (await rpc('/', 'list_agents')).status !== 200; waited += 50) {
+      if (waited > 10_000) throw new Error('the server stayed full');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   });
 
   it.each([
