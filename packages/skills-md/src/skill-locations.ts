@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { nexusStateDir } from '@nexus/core';
 
 /** Where a package comes from: with the project (untrusted until trusted) or installed by the user (trusted). */
 export type SkillScope = 'project' | 'user';
@@ -19,9 +20,9 @@ export function defaultConfigDirectory(env: NodeJS.ProcessEnv = process.env): st
   return join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), 'nexus');
 }
 
-/** `$XDG_STATE_HOME/nexus` (default `~/.local/state/nexus`): trust and usage records. */
+/** `$XDG_STATE_HOME/nexus` (default `~/.local/state/nexus`, core's `nexusStateDir`): trust and usage records. */
 export function defaultStateDirectory(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state'), 'nexus');
+  return nexusStateDir(env);
 }
 
 /** What {@link skillRoots} needs. */
