@@ -2,7 +2,7 @@ import type { Agent } from '@nexus/agents';
 import type { ConfirmFunction } from '@nexus/core';
 import type { CommandLine } from './command-line.js';
 import { createRegistry } from './create-registry.js';
-import type { Io } from './io.js';
+import { type Io, warningsTo } from './io.js';
 import { resolveSettings, type Settings } from './resolve-settings.js';
 
 function defaultSystemPrompt(settings: Settings): string {
@@ -27,7 +27,7 @@ export async function createAgent(line: CommandLine, io: Io, confirm?: ConfirmFu
   const settings = await resolveSettings(line.common, io);
   const { Agent, resolveModel } = await import('@nexus/agents');
   const model = resolveModel(settings.llm, line.model, io.env);
-  const registry = await createRegistry(settings, confirm);
+  const registry = await createRegistry(settings, confirm, warningsTo(io));
   const { systemPrompt = defaultSystemPrompt(settings), maxToolIterations, toolTimeoutSeconds, compactAt } = settings.llm.agent ?? {};
   const agent = new Agent({
     model,

@@ -33,9 +33,14 @@ export async function toolFamilies(settings: Settings, registry: NexusRegistry):
  * The registry of one `nexus` run: the enabled families and the tools of the configured MCP servers
  * (started in parallel with loading the families), with the services skills use — working
  * directory, permission policy, exec settings, GitLab instances and, when given, how to ask the user
- * for confirmation. Disposing of it ends the MCP servers.
+ * for confirmation. A server that does not start is told to `warn` and left out; disposing of the
+ * registry ends the others.
  */
-export async function createRegistry(settings: Settings, confirm?: ConfirmFunction): Promise<NexusRegistry> {
+export async function createRegistry(
+  settings: Settings,
+  confirm?: ConfirmFunction,
+  warn: (message: string) => void = () => {},
+): Promise<NexusRegistry> {
   const services = new ServiceContainer()
     .register('cwd', settings.cwd)
     .register('permissions', permissionsOf(settings))
@@ -43,6 +48,7 @@ export async function createRegistry(settings: Settings, confirm?: ConfirmFuncti
   if (confirm) services.register('confirm', confirm);
   if (settings.gitlab) services.register('gitlab', settings.gitlab);
   const [families, mcpServers] = await Promise.all([loadFamilies(settings.families, settings), startConfiguredMcpServers(settings)]);
+  for (const { error } of mcpServers) if (error !== undefined) warn(`${error}; its tools are left out (see \`nexus mcp-servers list\`).`);
   const imported = mcpServers.flatMap(({ server }) => (server ? [server.family] : []));
   const registry = new SkillRegistry(services).use(...families, ...imported);
   // Changing families (skill packages) load their first packages in the background: list those, not ghosts.

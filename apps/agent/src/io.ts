@@ -15,3 +15,8 @@ export interface Io {
   /** Calls `listener` at every Ctrl-C or SIGTERM (a chat cancels a turn at the first, exits at the next); returns the unsubscribe. */
   onInterrupt(listener: () => void): () => void;
 }
+
+/** Writes `nexus: warning: <message>` lines to the command's stderr. */
+export function warningsTo(io: Io): (message: string) => void {
+  return (message) => io.stderr.write(`nexus: warning: ${message}\n`);
+}

@@ -123,6 +123,16 @@ describe('imported tools in nexus tools and nexus call', () => {
     expect(stdout).not.toContain('mcp__files__write_file');
   });
 
+  it('warns on stderr about a server that did not start, and serves the rest', async () => {
+    await userConfig({ mcpServers: { files: files(), missing: { command: dir.join('no-such-server') } } });
+    const { code, stdout, stderr } = await run(['tools', '--families', 'utility']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^mcp__files__read_text_file /m);
+    expect(stderr).toMatch(
+      /^nexus: warning: MCP server "missing" could not be imported: .*; its tools are left out \(see `nexus mcp-servers list`\)\.\n$/,
+    );
+  });
+
   it('calls an imported tool, and ends the server when the command ends', async () => {
     await userConfig({ mcpServers: { hostile: hostile() } });
     const called = await run(['call', 'mcp__hostile__report_env', '--preset', 'yolo', '--json']);

@@ -1,7 +1,7 @@
 import { type CommandLine, UsageError } from '../command-line.js';
 import { confirmOnTerminal } from '../confirm-on-terminal.js';
 import { createRegistry } from '../create-registry.js';
-import type { Io } from '../io.js';
+import { type Io, warningsTo } from '../io.js';
 import { resolveSettings } from '../resolve-settings.js';
 import { parseToolArguments } from '../tool-arguments.js';
 
@@ -19,7 +19,11 @@ export async function callCommand(line: CommandLine, io: Io): Promise<number> {
   if (!tool) throw new UsageError('Missing the tool name: nexus call <tool> [arguments].');
   const args = parseToolArguments(words);
   const settings = await resolveSettings(line.common, io);
-  await using registry = await createRegistry(settings, io.stdin.isTTY ? confirmOnTerminal(io.stdin, io.stderr) : undefined);
+  await using registry = await createRegistry(
+    settings,
+    io.stdin.isTTY ? confirmOnTerminal(io.stdin, io.stderr) : undefined,
+    warningsTo(io),
+  );
   if (!registry.has(tool)) throw new UsageError(`Unknown tool "${tool}"; \`nexus tools --all\` lists them.`);
   const controller = new AbortController();
   void io.interrupted.then(() => controller.abort(new Error('Interrupted.')));

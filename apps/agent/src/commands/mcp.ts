@@ -3,7 +3,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { type CommandLine, expectNoArguments, parsePort, UsageError } from '../command-line.js';
 import { createRegistry, permissionsOf } from '../create-registry.js';
 import { skillPackageProblems } from '../families.js';
-import type { Io } from '../io.js';
+import { type Io, warningsTo } from '../io.js';
 import { resolveSettings, type Settings } from '../resolve-settings.js';
 
 const SERVER_OPTIONS: McpServerOptions = { name: 'nexus', version: packageJson.version };
@@ -21,7 +21,7 @@ export async function mcpCommand(line: CommandLine, io: Io): Promise<number> {
   expectNoArguments(line);
   if (!line.http && (line.port !== undefined || line.host !== undefined)) throw new UsageError('--port and --host only apply with --http.');
   const settings = await resolveSettings(line.common, io);
-  await using registry = await createRegistry(settings);
+  await using registry = await createRegistry(settings, undefined, warningsTo(io));
   const reportProblem = (problem: string) => io.stderr.write(`nexus: skill package not loaded: ${problem}\n`);
   for (const problem of await skillPackageProblems(settings, reportProblem)) reportProblem(problem);
   const toolCount = registry.getDefinitionsForPermissions(permissionsOf(settings)).length;

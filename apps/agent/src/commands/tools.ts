@@ -3,7 +3,7 @@ import { type CommandLine, expectNoArguments, UsageError } from '../command-line
 import { createRegistry, permissionsOf, toolFamilies } from '../create-registry.js';
 import { describeExecIsolation, reportExecIsolation } from '../exec-isolation.js';
 import { formatTable } from '../format-table.js';
-import type { Io } from '../io.js';
+import { type Io, warningsTo } from '../io.js';
 import { resolveSettings } from '../resolve-settings.js';
 import { access, leftOutBecause, summary } from '../tool-listing.js';
 
@@ -22,7 +22,7 @@ export async function toolsCommand(line: CommandLine, io: Io): Promise<number> {
   expectNoArguments(line);
   const format = parseFormat(line.format, line.json);
   const settings = await resolveSettings(line.common, io);
-  await using registry = await createRegistry(settings);
+  await using registry = await createRegistry(settings, undefined, warningsTo(io));
   const permissions = permissionsOf(settings);
   if (line.json) {
     const definitions = line.all ? registry.getDefinitions({ format }) : registry.getDefinitionsForPermissions(permissions, { format });
