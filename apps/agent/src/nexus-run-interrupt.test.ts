@@ -1,6 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { setTimeout as delay } from 'node:timers/promises';
-import { type LlmStandIn, startLlmStandIn, type TestDir, testdir, writeTree } from '@nexus/test-utils';
+import { type LlmStandIn, startLlmStandIn, type TestDir, testdir, waitUntil, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLI_PATH, ensureBuilt, nexusEnv } from './testing/nexus-process.js';
 
@@ -31,13 +30,6 @@ function processesRunning(command: string): string[] {
   }
 }
 
-async function until(condition: () => boolean, what: () => string): Promise<void> {
-  for (let waited = 0; !condition(); waited += 50) {
-    if (waited > 30_000) throw new Error(`Gave up waiting for ${what()}.`);
-    await delay(50);
-  }
-}
-
 describe('nexus run, interrupted', () => {
   it('Ctrl-C cancels the turn, stops the command the model started, and exits 130', async () => {
     // A duration no other process on the machine uses, to find this sleep by its command line.
@@ -60,7 +52,7 @@ describe('nexus run, interrupted', () => {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
 
-    await until(
+    await waitUntil(
       () => processesRunning(sleep).length > 0,
       () => `"${sleep}" to start (stderr: ${stderr})`,
     );
@@ -69,7 +61,7 @@ describe('nexus run, interrupted', () => {
     expect(await exited).toBe(130);
     expect(stderr).toContain(`→ bash_safe command=${sleep}`);
     expect(stderr).toContain('nexus: cancelled');
-    await until(
+    await waitUntil(
       () => processesRunning(sleep).length === 0,
       () => `"${sleep}" to be stopped`,
     );

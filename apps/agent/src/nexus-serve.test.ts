@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { type LlmStandIn, startLlmStandIn, type TestDir, testdir, writeTree } from '@nexus/test-utils';
+import { type LlmStandIn, startLlmStandIn, type TestDir, testdir, waitUntil, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, nexusEnv, type ServingNexus, standInModelConfig, startNexusServe } from './testing/nexus-process.js';
 
@@ -50,10 +50,7 @@ describe('nexus serve', () => {
     llm.script({ text: 'Noted: 42.' }, { text: 'this turn never ends', stall: true });
     expect((await rpc(first, '/agent/keeper', 'send', { content: 'My number is 42.' })).result).toMatchObject({ content: 'Noted: 42.' });
     void rpc(first, '/agent/keeper', 'send', { content: 'And now?' }).catch(() => undefined);
-    for (let waited = 0; llm.requests.length < 2; waited += 20) {
-      if (waited > 20_000) throw new Error('the second turn never reached the model');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitUntil(() => llm.requests.length === 2, 'the second turn to reach the model');
     await first.stop('SIGKILL');
 
     const second = await startServer();

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { waitUntil } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
 import { AgentPool, parseAgentSettings, serveAgents } from './index.js';
@@ -93,10 +94,7 @@ describe('the agent server refuses', () => {
     } finally {
       for (const socket of held) socket.destroy();
     }
-    for (let waited = 0; (await rpc('/', 'list_agents')).status !== 200; waited += 50) {
-      if (waited > 10_000) throw new Error('the server stayed full');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitUntil(async () => (await rpc('/', 'list_agents')).status === 200, 'the server to serve again');
   });
 
   it.each([

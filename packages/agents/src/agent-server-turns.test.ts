@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { waitUntil } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
 import { AgentPool, parseAgentSettings, TOKEN_HOLDER } from './index.js';
@@ -9,13 +10,6 @@ afterEach(async () => {
   fixture = undefined;
 });
 
-async function until(condition: () => boolean): Promise<void> {
-  for (let waited = 0; !condition(); waited += 20) {
-    if (waited > 20_000) throw new Error('Gave up waiting.');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe('turns on the agent server', () => {
   it('cancels a running turn and a queued one, and says when there is nothing to cancel', async () => {
     fixture = await createServerFixture();
@@ -24,11 +18,14 @@ describe('turns on the agent server', () => {
     llm.script({ text: 'never finished', stall: true }, { text: 'after' });
 
     const running = result('/agent/a', 'send', { content: 'one', request_id: 'r1' });
-    await until(() => llm.requests.length === 1);
+    await waitUntil(() => llm.requests.length === 1, 'the first turn to reach the model');
     const queued = result('/agent/a', 'send', { content: 'two', request_id: 'r2' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The queued send reaches the server in its own time; cancelling before it did finds nothing.
+    await waitUntil(
+      async () => (await result('/agent/a', 'cancel', { request_id: 'r2' })).cancelled === true,
+      'the queued turn to be cancelled',
+    );
 
-    expect(await result('/agent/a', 'cancel', { request_id: 'r2' })).toEqual({ cancelled: true, request_id: 'r2' });
     expect(await queued).toEqual({ cancelled: true, request_id: 'r2' });
     expect(await result('/agent/a', 'cancel', { request_id: 'r1' })).toEqual({ cancelled: true, request_id: 'r1' });
     expect(await running).toEqual({ cancelled: true, request_id: 'r1' });
@@ -64,7 +61,7 @@ describe('turns on the agent server', () => {
 
     const queued = await result('/', 'create_agent', { agent_id: 'q', initial_message: 'start' });
     expect(queued).toMatchObject({ agent_id: 'q', initial_status: 'queued', initial_request_id: expect.any(String) });
-    await until(() => llm.requests.length === 1);
+    await waitUntil(() => llm.requests.length === 1, 'the initial message to reach the model');
     const waited = await result('/', 'create_agent', { agent_id: 'w', initial_message: 'start', wait_for_initial_response: true });
     expect(waited).toMatchObject({ agent_id: 'w', response: { content: 'waited answer', halted_at_iteration_limit: false } });
   });

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { agentSkills } from '@nexus/skills-agents';
 import { fsSkills } from '@nexus/skills-fs';
+import { waitUntil } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testFamily } from '../test/agent-fixture.js';
 import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
@@ -67,7 +68,7 @@ describe('cancelling an orchestrator', () => {
     const turn = pool.call('send', { content: 'Ask the helper.', request_id: 'boss-turn' }, { kind: 'token-holder' }, 'boss', {
       signal: controller.signal,
     });
-    while (llm.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitUntil(() => llm.requests.length === 2, "the helper's turn to reach the model");
     controller.abort();
 
     expect(await turn).toEqual({ cancelled: true, request_id: 'boss-turn' });

@@ -28,3 +28,4 @@ export type { SymlinkFarm } from './symlink-farm.js';
 export { createSymlinkFarm } from './symlink-farm.js';
 export type { TestDir, Tree, TreeEntry } from './temp-dir.js';
 export { testdir, writeTree } from './temp-dir.js';
+export { waitUntil } from './wait-until.js';
