@@ -12,7 +12,7 @@ import {
 } from '@nexus/core';
 import { SkillRegistry } from '@nexus/registry';
 import type { ModelMessage } from 'ai';
-import { Agent, type AgentEvent, type TurnResult, type TurnUsage } from './agent.js';
+import { Agent, type AgentEvent, addUsage, emptyUsage, type TurnResult, type TurnUsage } from './agent.js';
 import type { AgentSettings } from './agent-settings.js';
 import { type AgentGrant, decideGrant, type PermissionBase, permissionsOf } from './child-permissions.js';
 import { resolveModel } from './resolve-model.js';
@@ -83,8 +83,6 @@ function noSuchAgent(agentId: string): AgentRpcError {
 function isTemporary(id: string): boolean {
   return id.startsWith('.');
 }
-
-function asyncNoop(): void {}
 
 /**
  * The agents of one server, each with its own permissions, conversation, model and working
@@ -261,7 +259,8 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
       if (params.wait_for_initial_response) result.response = await turn;
       else {
         result.initial_status = 'queued';
-        turn.catch(asyncNoop);
+        // Its outcome is read with get_messages; a failure is the provider's, already in the session's state.
+        turn.catch(() => {});
       }
     }
     return result;
@@ -317,7 +316,7 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
       agent,
       turns: new Map(),
       lastActionAt: new Date().toISOString(),
-      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, estimated: false },
+      usage: emptyUsage(),
     };
     this.#members.set(spec.id, member);
     return member;
@@ -352,12 +351,7 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
       member.turns.delete(key);
       options.signal?.removeEventListener('abort', stop);
     }
-    member.usage = {
-      inputTokens: member.usage.inputTokens + result.usage.inputTokens,
-      outputTokens: member.usage.outputTokens + result.usage.outputTokens,
-      totalTokens: member.usage.totalTokens + result.usage.totalTokens,
-      estimated: member.usage.estimated || result.usage.estimated,
-    };
+    member.usage = addUsage(member.usage, result.usage);
     member.lastActionAt = new Date().toISOString();
     await this.#save(member);
     if (result.cancelled) return { cancelled: true, request_id: requestId };
@@ -377,15 +371,16 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
   }
 
   #describe(member: Member) {
+    const context = member.agent.context();
     const children = [...this.#members.values()].filter((other) => other.parentId === member.id).length;
     return {
       agent_id: member.id,
       is_temp: isTemporary(member.id),
       created_at: member.createdAt,
-      message_count: member.agent.context().message_count,
+      message_count: context.message_count,
       parent_agent_id: member.parentId ?? null,
       child_count: children,
-      halted_at_iteration_limit: member.agent.context().halted_at_iteration_limit,
+      halted_at_iteration_limit: context.halted_at_iteration_limit,
       model: member.modelAlias,
       last_action_at: member.lastActionAt,
       permission_level: member.permissions.level,

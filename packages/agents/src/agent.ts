@@ -115,11 +115,18 @@ export type CompactResult =
   | { compacted: true; tokensBefore: number; tokensAfter: number; tokensSaved: number }
   | { compacted: false; reason: string };
 
-function addUsage(total: TurnUsage, step: { input: number; output: number; estimated: boolean }): void {
-  total.inputTokens += step.input;
-  total.outputTokens += step.output;
-  total.totalTokens = total.inputTokens + total.outputTokens;
-  total.estimated ||= step.estimated;
+function usageOf(inputTokens: number, outputTokens: number, estimated: boolean): TurnUsage {
+  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, estimated };
+}
+
+/** No tokens yet: the start of a turn's (or an agent's) usage. */
+export function emptyUsage(): TurnUsage {
+  return usageOf(0, 0, false);
+}
+
+/** The sum of two usages (estimated when either is). */
+export function addUsage(total: TurnUsage, more: TurnUsage): TurnUsage {
+  return usageOf(total.inputTokens + more.inputTokens, total.outputTokens + more.outputTokens, total.estimated || more.estimated);
 }
 
 function toolResultMessage(outcomes: readonly ToolCallOutcome[]): ToolModelMessage {
@@ -219,14 +226,14 @@ export class Agent {
       requestId,
       haltedAtIterationLimit: false,
       cancelled: true,
-      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, estimated: false },
+      usage: emptyUsage(),
       toolCalls: [],
     };
   }
 
   async #runTurn(content: string, options: SendOptions & { requestId: string }): Promise<TurnResult> {
     const { signal = new AbortController().signal, requestId, onEvent = () => {}, confirm = this.#confirm } = options;
-    const usage: TurnUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0, estimated: false };
+    let usage = emptyUsage();
     const toolCalls: ToolCallRecord[] = [];
     let toolsVersion = this.registry.version;
     let tools = turnTools(this.registry, this.model.type, this.model.strictTools);
@@ -271,7 +278,7 @@ export class Agent {
           ...calls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.id, toolName: call.name, input: call.arguments ?? {} })),
         ],
       });
-      addUsage(usage, await this.#stepUsage(step.usage, contextBefore, tools));
+      usage = addUsage(usage, await this.#stepUsage(step.usage, contextBefore, tools));
       onEvent({ type: 'usage', usage: { ...usage } });
       if (step.aborted) return finish(step.text, false, true);
       if (calls.length === 0) return finish(step.text, false, false);
@@ -299,19 +306,15 @@ export class Agent {
   }
 
   /** The provider's usage of a step, or a local estimate where it did not report it. */
-  async #stepUsage(
-    reported: LanguageModelUsage | undefined,
-    contextBefore: number,
-    tools: TurnTools,
-  ): Promise<{ input: number; output: number; estimated: boolean }> {
+  async #stepUsage(reported: LanguageModelUsage | undefined, contextBefore: number, tools: TurnTools): Promise<TurnUsage> {
     if (reported?.inputTokens !== undefined && reported.outputTokens !== undefined)
-      return { input: reported.inputTokens, output: reported.outputTokens, estimated: false };
+      return usageOf(reported.inputTokens, reported.outputTokens, false);
     const counter = await this.#counter();
     const input =
       reported?.inputTokens ??
       counter.text(this.systemPrompt) + counter.text(tools.json) + counter.messages(this.#messages.slice(0, contextBefore));
     const output = reported?.outputTokens ?? counter.messages(this.#messages.slice(contextBefore));
-    return { input, output, estimated: true };
+    return usageOf(input, output, true);
   }
 
   async #counter(): Promise<TokenCounter> {
