@@ -49,6 +49,15 @@ describe('applyHunks', () => {
     );
   });
 
+  test('a pure insertion that fits past the end of a drifted file pads with empty lines, as jsdiff does', () => {
+    // Found by the property above (seed 2095842267): the first hunk fits 3 lines late, so the second lands 2 lines past the end.
+    const original = 'a\na\nb\na\na\n';
+    const patch = structuredPatch('f', 'f', original, 'b\na\na\n\n', '', '', { context: 0 });
+    const source = 'a\nZ\na\nb\na\na\n';
+    expect(applyHunks(source, patch, { fuzzFactor: 0, comparison: 'exact', ending: '\n' })).toBe('a\nZ\na\nb\n\n\n\n');
+    expect(jsdiff(source, patch, false)).toBe('a\nZ\na\nb\n\n\n\n');
+  });
+
   test('in a CRLF file, lines no hunk removes keep their bytes and added lines get CRLF; a lone CR stays inside its line', () => {
     const source = 'one\r\ntwo\nthree\r\nfour\rfour\r\nfive\r\n';
     const patch = structuredPatch('f', 'f', 'one\ntwo\nthree\nfour\rfour\nfive\n', 'one\ntwo\nTHREE\nfour\rfour\nfive\nsix\n', '', '', {

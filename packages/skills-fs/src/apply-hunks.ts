@@ -63,12 +63,17 @@ class LineTable {
     return this.#text.slice(start, end);
   }
 
-  /** Lines `from` to `to` (exclusive) joined with LF, as one slice of the text. */
+  /**
+   * Lines `from` to `to` (exclusive) joined with LF, as one slice of the text. Lines past the text
+   * (the one {@link pushEmpty} adds, or any past the end, where jsdiff lets a pure insertion fit)
+   * are empty.
+   */
   range(from: number, to: number): string {
+    if (from >= to) return '';
     const rawTo = Math.min(to, this.#rawLength());
+    if (from >= rawTo) return '\n'.repeat(to - from - 1);
     const end = rawTo < this.#rawLength() ? (this.#starts[rawTo] as number) - 1 : this.#text.length;
-    const raw = from < rawTo ? this.#text.slice(this.#starts[from] as number, end) : '';
-    return to > rawTo && from < to ? (from < rawTo ? `${raw}\n` : '') : raw;
+    return this.#text.slice(this.#starts[from] as number, end) + '\n'.repeat(to - rawTo);
   }
 
   /** Drops the empty last line (the text loses its final newline). */
