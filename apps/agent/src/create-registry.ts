@@ -1,4 +1,4 @@
-import { type AgentPermissions, type ConfirmFunction, resolvePreset, ServiceContainer } from '@nexus/core';
+import { type AgentPermissions, type ConfirmFunction, resolvePreset, ServiceContainer, type SkillFamily } from '@nexus/core';
 import { SkillRegistry } from '@nexus/registry';
 import { closeSkillLibrary, type FamilyName, loadFamilies } from './families.js';
 import type { McpServerRun } from './mcp-servers.js';
@@ -47,23 +47,34 @@ export async function createRegistry(
     .register('exec', settings.exec);
   if (confirm) services.register('confirm', confirm);
   if (settings.gitlab) services.register('gitlab', settings.gitlab);
-  const [families, mcpServers] = await Promise.all([loadFamilies(settings.families, settings), startConfiguredMcpServers(settings)]);
-  for (const { error } of mcpServers) if (error !== undefined) warn(`${error}; its tools are left out (see \`nexus mcp-servers list\`).`);
-  const imported = mcpServers.flatMap(({ server }) => (server ? [server.family] : []));
-  const registry = new SkillRegistry(services).use(...families, ...imported);
+  const [families, mcpServers] = await Promise.all([loadFamilies(settings.families, settings), startConfiguredMcpServers(settings, warn)]);
+  const registry = new SkillRegistry(services).use(...families, ...importedFamilies(mcpServers));
   // Changing families (skill packages) load their first packages in the background: list those, not ghosts.
   await registry.refresh();
   return Object.assign(registry, {
     mcpServers,
     async [Symbol.asyncDispose]() {
-      await Promise.all([...mcpServers.map(({ server }) => server?.close()), closeSkillLibrary(settings)]);
+      await Promise.all([closeMcpServers(mcpServers), closeSkillLibrary(settings)]);
     },
   });
 }
 
-async function startConfiguredMcpServers(settings: Settings): Promise<McpServerRun[]> {
+/** Starts the configured MCP servers; one that does not start is told to `warn` (its tools are left out). */
+export async function startConfiguredMcpServers(settings: Settings, warn: (message: string) => void): Promise<McpServerRun[]> {
   if (Object.keys(settings.mcpServers).length === 0) return [];
   // Loaded only here: the MCP SDK is large, and most runs import no server.
   const { startMcpServers } = await import('./mcp-servers.js');
-  return startMcpServers(settings.mcpServers);
+  const runs = await startMcpServers(settings.mcpServers);
+  for (const { error } of runs) if (error !== undefined) warn(`${error}; its tools are left out (see \`nexus mcp-servers list\`).`);
+  return runs;
+}
+
+/** Ends the servers that started. */
+export async function closeMcpServers(runs: readonly McpServerRun[]): Promise<void> {
+  await Promise.all(runs.map(({ server }) => server?.close()));
+}
+
+/** The skill families of the servers that started. */
+export function importedFamilies(runs: readonly McpServerRun[]): SkillFamily[] {
+  return runs.flatMap(({ server }) => (server ? [server.family] : []));
 }

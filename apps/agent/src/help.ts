@@ -186,8 +186,8 @@ Run the agent server: agents that create and command agents, over JSON-RPC 2.0 o
 Every request needs "Authorization: Bearer <token>": NEXUS_API_KEY when set (16+
 characters), else a fresh token written to $XDG_STATE_HOME/nexus/rpc-<port>.token
 (mode 0600), where \`nexus agents\` and the nexus_* tools find it. Agents get the
-enabled families plus the agent-control tools; a child agent's permissions stay
-below its parent's. Sessions are saved after every turn in
+enabled families, the agent-control tools and the tools of your mcpServers (started
+once, ended with the server); a child agent's permissions stay below its parent's. Sessions are saved after every turn in
 $XDG_STATE_HOME/nexus/sessions/ and restored on demand.
 
 Options

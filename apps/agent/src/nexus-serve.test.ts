@@ -1,9 +1,14 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { type LlmStandIn, startLlmStandIn, type TestDir, testdir, waitUntil, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, nexusEnv, type ServingNexus, standInModelConfig, startNexusServe } from './testing/nexus-process.js';
 
 beforeAll(ensureBuilt, 180_000);
+
+/** @nexus/mcp's test server, whose `touch` tool writes a marker file. */
+const hostileScript = join(dirname(createRequire(import.meta.url).resolve('@nexus/mcp/package.json')), 'test', 'hostile-mcp-server.mjs');
 
 let dir: TestDir;
 let llm: LlmStandIn;
@@ -22,6 +27,20 @@ afterEach(async () => {
   await llm.close();
   await dir.cleanup();
 });
+
+function userConfig(config: object): Promise<void> {
+  return writeTree(dir.join('config', 'nexus'), { 'nexus.config.json': JSON.stringify({ ...standInModelConfig(llm.url), ...config }) });
+}
+
+/** Processes whose command line contains `text`. */
+async function processesWith(text: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
+    const commandLine = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (commandLine.includes(text)) found.push(pid);
+  }
+  return found;
+}
 
 /** Starts `nexus serve --port 0` in the project, with the test's config and state directories. */
 async function startServer(): Promise<ServingNexus> {
@@ -70,5 +89,31 @@ describe('nexus serve', () => {
 
     expect(await server.exited).toBe(0);
     await expect(readFile(dir.join('state', 'nexus', `rpc-${server.port}.token`))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('gives its agents the tools of the configured MCP servers, warns about one that does not start, and ends them when it stops', async () => {
+    // The test's directory as an extra argument tells this test's server processes apart from any other test's.
+    await userConfig({
+      mcpServers: {
+        hostile: { command: process.execPath, args: [hostileScript, dir.path] },
+        missing: { command: dir.join('no-such-server') },
+      },
+    });
+    const server = await startServer();
+    await waitUntil(() => /nexus: warning: .*"missing".*its tools are left out/.test(server.stderr()), 'the warning about "missing"');
+    expect(await processesWith(dir.path)).toHaveLength(1);
+
+    const marker = dir.join('project', 'touched.txt');
+    llm.script({ toolCalls: [{ name: 'mcp__hostile__touch', arguments: { marker } }] }, { text: 'Touched it.' });
+    await rpc(server, '/', 'create_agent', { agent_id: 'toucher', preset: 'trusted' });
+    const sent = await rpc(server, '/agent/toucher', 'send', { content: 'Touch the marker.', confirm: 'allow' });
+
+    expect(sent.result).toMatchObject({ content: 'Touched it.' });
+    expect(await readFile(marker, 'utf8')).toBe('touched');
+    expect(llm.requests[1]?.body.messages).toEqual(expect.arrayContaining([expect.objectContaining({ role: 'tool', content: 'touched' })]));
+
+    await rpc(server, '/', 'shutdown_server');
+    expect(await server.exited).toBe(0);
+    expect(await processesWith(dir.path)).toEqual([]);
   });
 });

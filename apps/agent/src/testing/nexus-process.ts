@@ -127,6 +127,8 @@ export interface ServingNexus {
   child: ChildProcess;
   /** Everything printed to stdout so far. */
   stdout(): string;
+  /** Everything printed to stderr so far. */
+  stderr(): string;
   /** Settles with the exit status once the process has ended. */
   exited: Promise<number | null>;
   /** Sends `signal` (default SIGTERM) and waits for the exit status. */
@@ -159,6 +161,7 @@ function startServingNexus(
         port: Number(new URL(url).port),
         child,
         stdout: () => stdout,
+        stderr: () => stderr,
         exited,
         stop: (signal = 'SIGTERM') => {
           child.kill(signal);
