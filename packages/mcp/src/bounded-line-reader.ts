@@ -1,5 +1,5 @@
 /** How much of an oversized line's start and end is kept, to find its JSON-RPC `id`. */
-const KEPT_EDGE_BYTES = 256;
+export const KEPT_EDGE_BYTES = 256;
 
 /** What is known of a line that was longer than the limit and dropped. */
 export interface DroppedLine {
@@ -15,6 +15,8 @@ export interface DroppedLine {
 export interface LineHandlers {
   line(line: Buffer): void;
   dropped(line: DroppedLine): void;
+  /** An empty line; without this handler, empty lines are skipped. */
+  empty?(): void;
 }
 
 /**
@@ -58,7 +60,8 @@ export class BoundedLineReader {
     if (part.length === 0) return;
     this.#bytes += part.length;
     if (this.#dropping) {
-      this.#dropping.tail = lastBytes(Buffer.concat([this.#dropping.tail, part]));
+      // A part as long as the kept tail replaces it: copying every part of a large line would double its garbage.
+      this.#dropping.tail = lastBytes(part.length >= KEPT_EDGE_BYTES ? part : Buffer.concat([this.#dropping.tail, part]));
       return;
     }
     this.#chunks.push(part);
@@ -71,11 +74,13 @@ export class BoundedLineReader {
     const dropping = this.#dropping;
     if (dropping) this.#handlers.dropped({ ...dropping, bytes: this.#bytes });
     else if (this.#bytes > 0) this.#handlers.line(this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks));
+    else this.#handlers.empty?.();
     this.clear();
   }
 }
 
-function lastBytes(buffer: Buffer): Buffer {
+/** The last {@link KEPT_EDGE_BYTES} bytes of `buffer`, copied out of it. */
+export function lastBytes(buffer: Buffer): Buffer {
   return Buffer.from(buffer.subarray(Math.max(0, buffer.length - KEPT_EDGE_BYTES)));
 }
 

@@ -3,7 +3,7 @@ import { createTestAgent } from '@nexus/registry/testing';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ImportedMcpServer, importMcpServer, type McpServerConfig } from './index.js';
-import { agentUsing, hostileServer } from './test-fixtures.js';
+import { agentUsing, type HostileHttpServer, hostileServer, startHostileHttpServer } from './test-fixtures.js';
 
 const MiB = 1024 * 1024;
 
@@ -113,6 +113,59 @@ describe('large results from an imported server', () => {
     // 470 MiB went through; holding one whole answer would take more than this by itself.
     expect(peak - before).toBeLessThan(160 * MiB);
     expect((await agent.call('mcp__flooding__either', { id: 2 })).output).toBe('either {"id":2}');
+    expect(server.status.state).toBe('running');
+  }, 120_000);
+});
+
+describe.each([
+  { answers: 'with an event stream', json: false, name: 'sse' },
+  { answers: 'with application/json', json: true, name: 'json' },
+])('large results from an imported Streamable HTTP server answering $answers', ({ json, name }) => {
+  let http: HostileHttpServer;
+  beforeAll(async () => {
+    http = await startHostileHttpServer(json);
+  });
+  afterAll(() => http.stop());
+
+  it('receives a 60 MiB result and cuts it to 1 MiB of text with a marker', async () => {
+    const server = await importForTest(`large_${name}`, http.config);
+    const result = await agentUsing(server, dir.path, 'yolo').call(`mcp__large_${name}__big`, { bytes: 60 * MiB });
+    expect(result.success).toBe(true);
+    expect(result.output).toHaveLength(MiB + '\n[output truncated: 61865984 of 62914560 bytes left out]'.length);
+    expect(result.output.endsWith('x\n[output truncated: 61865984 of 62914560 bytes left out]')).toBe(true);
+  }, 60_000);
+
+  it('fails a call whose answer is over 64 MiB with bounded memory, and the server stays usable', async () => {
+    const server = await importForTest(`flooding_${name}`, http.config);
+    const agent = agentUsing(server, dir.path, 'yolo');
+    // Connected before measuring: what is measured is what the answers cost.
+    expect((await agent.call(`mcp__flooding_${name}__echo`, { id: 1 })).output).toBe('echo {"id":1}');
+    const before = process.memoryUsage.rss();
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage.rss());
+    }, 5);
+    try {
+      // A raw answer with the id first, then an SDK-written answer with the id last.
+      const failed = (tool: string, size: string) =>
+        new RegExp(
+          `^"${tool}" of the MCP server "flooding_${name}" failed: MCP error -32603: The server sent a message of ${size} bytes, over the limit of 67108864 bytes; it was dropped\\.$`,
+        );
+      const flooded = await agent.call(`mcp__flooding_${name}__flood`, { bytes: 400 * MiB });
+      expect(flooded).toMatchObject({ success: false, kind: 'execution_failed' });
+      // A JSON answer is not read past the limit (the raw one has no content-length), so its size is not known.
+      expect(flooded.error).toMatch(failed('flood', json ? 'at least 67\\d{6}' : '4194304\\d{2}'));
+      const big = await agent.call(`mcp__flooding_${name}__big`, { bytes: 70 * MiB });
+      expect(big.error).toMatch(failed('big', '734003\\d{2}'));
+    } finally {
+      clearInterval(sampler);
+    }
+    peak = Math.max(peak, process.memoryUsage.rss());
+    // 470 MiB were sent; up to 64 MiB of an answer is held before it is known to be over the limit, and
+    // fetch leaves what it read for the garbage collector (70 MiB and more while 400 MiB stream through
+    // without the bound). Holding the flood, as the SDK did, took 780 MiB (JSON) and 1.6 GiB (events).
+    expect(peak - before).toBeLessThan(200 * MiB);
+    expect((await agent.call(`mcp__flooding_${name}__echo`, { id: 2 })).output).toBe('echo {"id":2}');
     expect(server.status.state).toBe('running');
   }, 120_000);
 });

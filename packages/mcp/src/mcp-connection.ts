@@ -13,6 +13,7 @@ import {
 import { CancelledError, NexusError, type SkillContext, TimeoutError } from '@nexus/core';
 import { z } from 'zod';
 import packageJson from '../package.json' with { type: 'json' };
+import { boundedFetch } from './bounded-fetch.js';
 import { isStdioConfig, type McpServerConfig } from './mcp-server-config.js';
 import { ProcessGroupTransport } from './process-group-transport.js';
 import { MAX_RESTARTS, RESTART_WINDOW_MS, RestartLimit } from './restart-limit.js';
@@ -241,7 +242,12 @@ function createTransport(server: McpServerConfig): Transport {
     const { command, args = [], env = {}, cwd } = server;
     return new ProcessGroupTransport({ command, args, env, cwd });
   }
-  return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers ?? {} } });
+  // The fetch bounds each message the server sends, as ProcessGroupTransport does for stdio.
+  const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(new URL(server.url), {
+    requestInit: { headers: server.headers ?? {} },
+    fetch: boundedFetch(fetch, { onerror: (error) => transport.onerror?.(error) }),
+  });
+  return transport;
 }
 
 async function listAllTools(client: Client, timeoutMs: number): Promise<ListedTool[]> {

@@ -1,12 +1,10 @@
 import { once } from 'node:events';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type Service, startService } from '@nexus/process';
 import { BoundedLineReader, type DroppedLine } from './bounded-line-reader.js';
-
-/** Largest message a server may send by default (one result of up to 64 MiB). */
-export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+import { droppedMessageId, MAX_MESSAGE_BYTES, oversizedMessageError, oversizedMessageResponse } from './oversized-message.js';
 
 /** How to start a stdio server. */
 export interface ProcessGroupTransportOptions {
@@ -17,15 +15,6 @@ export interface ProcessGroupTransportOptions {
   cwd?: string | undefined;
   /** Largest message accepted from the server (default 64 MiB); a larger one is dropped and its request fails. */
   maxMessageBytes?: number;
-}
-
-/** A top-level JSON-RPC `id` where servers write it: first (after `jsonrpc`) or last. */
-const LEADING_ID = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/;
-const TRAILING_ID = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/;
-
-function droppedMessageId({ head, tail }: DroppedLine): string | number | undefined {
-  const match = LEADING_ID.exec(head.toString('latin1')) ?? TRAILING_ID.exec(tail.toString('latin1'));
-  return match ? (JSON.parse(match[1] as string) as string | number) : undefined;
 }
 
 /**
@@ -77,13 +66,8 @@ export class ProcessGroupTransport implements Transport {
   /** A message over the limit was dropped: the request it answered fails, and the connection goes on. */
   #refuse(line: DroppedLine, maxMessageBytes: number): void {
     const id = droppedMessageId(line);
-    const message = `The server sent a message of ${line.bytes} bytes, over the limit of ${maxMessageBytes} bytes; it was dropped`;
-    if (id === undefined) {
-      this.onerror?.(new Error(`${message} (no request id found in it).`));
-      return;
-    }
-    const data = { droppedBytes: line.bytes, maxMessageBytes };
-    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: `${message}.`, data } });
+    if (id === undefined) this.onerror?.(oversizedMessageError(line, maxMessageBytes));
+    else this.onmessage?.(oversizedMessageResponse(id, line, maxMessageBytes));
   }
 
   async send(message: JSONRPCMessage): Promise<void> {

@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
@@ -14,16 +15,39 @@ import {
   type ToolPermission,
   ToolResult,
 } from '@nexus/core';
+import { startService } from '@nexus/process';
 import { utilitySkills } from '@nexus/registry';
 import { createTestAgent } from '@nexus/registry/testing';
 import type { ImportedMcpServer } from './import-mcp-server.js';
-import type { McpStdioServerConfig } from './mcp-server-config.js';
+import type { McpHttpServerConfig, McpStdioServerConfig } from './mcp-server-config.js';
 
 /** The hostile MCP server (`test/hostile-mcp-server.mjs`) as a stdio configuration. */
 export const hostileServer: McpStdioServerConfig = {
   command: process.execPath,
   args: [join(import.meta.dirname, '..', 'test', 'hostile-mcp-server.mjs')],
 };
+
+/** A running hostile Streamable HTTP server. */
+export interface HostileHttpServer {
+  config: McpHttpServerConfig;
+  stop(): Promise<void>;
+}
+
+/**
+ * The hostile Streamable HTTP server (`test/hostile-mcp-http-server.mjs`: `big`, `flood`, `echo`)
+ * in a process of its own, so its memory is not the test's. It answers POSTs with an event stream,
+ * or with `application/json` when `json` is set.
+ */
+export async function startHostileHttpServer(json: boolean): Promise<HostileHttpServer> {
+  const script = join(import.meta.dirname, '..', 'test', 'hostile-mcp-http-server.mjs');
+  const service = await startService(process.execPath, [script, ...(json ? ['--json'] : [])]);
+  const lines = createInterface({ input: service.stdout });
+  const url = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    lines.once('close', () => reject(new Error('The hostile HTTP server exited before saying where it listens.')));
+  });
+  return { config: { url }, stop: () => service.stop() };
+}
 
 /** A test agent (see `createTestAgent`) using one imported server's family. */
 export function agentUsing(server: ImportedMcpServer, cwd: string, preset: PresetName, confirm?: boolean) {
