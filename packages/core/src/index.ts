@@ -9,6 +9,7 @@ export {
 } from './agent-server-connection.js';
 export type { AtomicContent, AtomicWriteOptions } from './atomic-write.js';
 export { atomicWriteVerified } from './atomic-write.js';
+export { confirmOncePerCall } from './confirm-once.js';
 export type {
   ErrorOptions,
   InvalidOptionErrorOptions,

@@ -32,6 +32,7 @@ describe('the @nexus/core barrel', () => {
       'assertWithinCeiling',
       'atomicWriteVerified',
       'authorizePath',
+      'confirmOncePerCall',
       'convertLineEndings',
       'defineSkill',
       'describeValue',

@@ -36,7 +36,7 @@ export async function authorizePath(
   } catch (error) {
     if (!PathSecurityError.isInstance(error) || !services.getPermissions()?.confirmWritesOutside) throw error;
     const real = await validatePath(path, { ...base, allowedPaths: readRoots });
-    if (await services.confirm({ tool, action: `write outside the working directory: ${real}` }, confirm)) return real;
+    if (await services.confirm({ tool, action: `write outside the working directory: ${real}`, path: real }, confirm)) return real;
     throw new PathSecurityError({ path, reason: 'writing outside the working directory needs confirmation, and it was not given' });
   }
 }

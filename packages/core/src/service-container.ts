@@ -11,6 +11,11 @@ export interface ConfirmationRequest {
   action: string;
   /** Optional longer detail (a diff, a request body). */
   detail?: string;
+  /**
+   * The real path the request is about (a write outside the write roots). Approving it, within one
+   * call, also approves that call's later requests of the same tool about paths inside it.
+   */
+  path?: string;
 }
 
 /** Asks the user; resolves `true` only when they approved. */

@@ -19,7 +19,8 @@ export interface SkillContext {
   /**
    * Who to ask for approval during this call (an MCP client through elicitation, a terminal, an
    * agent's parent). Skills ask through `services.confirm(request, context.confirm)`, which falls
-   * back to the `confirm` service.
+   * back to the `confirm` service. The registry sets it to the caller's (else the service's),
+   * remembering approvals for the call (`confirmOncePerCall`).
    */
   confirm?: ConfirmFunction;
   /**

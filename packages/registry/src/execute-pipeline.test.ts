@@ -169,6 +169,27 @@ describe('the pipeline', () => {
     expect(asked).toEqual(['first caller: run ask', 'first caller: go on', 'second caller: run ask', 'second caller: go on', 'service']);
   });
 
+  it('asks once per call for what the call already had approved, and again in the next call', async () => {
+    const asked: string[] = [];
+    const services = new ServiceContainer()
+      .register('permissions', resolvePreset('trusted', { cwd: '/tmp' }))
+      .register('confirm', (request) => (asked.push(request.action), true));
+    const twice = defineSkill({
+      name: 'twice',
+      description: 'Asks the same thing twice, then about a path inside the first.',
+      parameters: { type: 'object', properties: {} },
+      create: (skillServices) => async (_args, context) => {
+        for (const path of ['/srv/a', '/srv/a', '/srv/a/b'])
+          await skillServices.confirm({ tool: 'twice', action: `write ${path}`, path }, context.confirm);
+        return ToolResult.ok('done');
+      },
+    });
+    const reg = new SkillRegistry(services).register(twice);
+    await reg.execute('twice');
+    await reg.execute('twice');
+    expect(asked).toEqual(['write /srv/a', 'write /srv/a']);
+  });
+
   it('refuses a skill above the sandboxed level when no policy is registered, in the registry and inside the skill', async () => {
     const trustedOnly = defineSkill({
       name: 'inspect',

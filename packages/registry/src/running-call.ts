@@ -1,4 +1,4 @@
-import { type ConfirmFunction, type SkillContext, type SkillProgress, ToolResult } from '@nexus/core';
+import { type ConfirmFunction, confirmOncePerCall, type SkillContext, type SkillProgress, ToolResult } from '@nexus/core';
 import type { Deadline } from './deadline-timer.js';
 
 /** A call's time limits, in ms: without a sign of life, and at most in all (see `extendDeadline`). */
@@ -29,9 +29,12 @@ export class RunningCall implements SkillContext, Deadline {
   #resolve!: (result: ToolResult) => void;
   #reject!: (error: unknown) => void;
 
-  /** `caller`: the caller's signal, and the progress listener and way to ask that the skill gets. */
-  constructor(name: string, { timeoutMs, maxTotalMs }: CallLimits, caller: SkillContext) {
-    const { signal: callerSignal, onProgress, confirm } = caller;
+  /**
+   * `caller`: the caller's signal and the progress listener the skill gets; `confirm`: how to ask
+   * the user in this call (the caller's, else the `confirm` service), asked once per approval.
+   */
+  constructor(name: string, { timeoutMs, maxTotalMs }: CallLimits, caller: SkillContext, confirm: ConfirmFunction | undefined) {
+    const { signal: callerSignal, onProgress } = caller;
     this.#name = name;
     this.#timeoutMs = timeoutMs;
     this.#startedAt = Date.now();
@@ -39,7 +42,7 @@ export class RunningCall implements SkillContext, Deadline {
     this.#latestAt = this.#startedAt + Math.max(timeoutMs, maxTotalMs);
     this.#callerSignal = callerSignal;
     if (onProgress) this.onProgress = onProgress;
-    if (confirm) this.confirm = confirm;
+    if (confirm) this.confirm = confirmOncePerCall(confirm);
     this.result = new Promise<ToolResult>((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;

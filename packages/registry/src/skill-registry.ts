@@ -364,7 +364,7 @@ export class SkillRegistry {
     checkTimeout(timeoutMs);
     checkTimeout(maxTotalMs, 'maxTotalMs');
     if (signal?.aborted) return ToolResult.fail(`${name} was cancelled before it started.`, 'cancelled');
-    const call = new RunningCall(name, { timeoutMs, maxTotalMs }, options);
+    const call = new RunningCall(name, { timeoutMs, maxTotalMs }, options, options.confirm ?? this.services.get('confirm'));
     this.#deadlines.add(call);
     skill.execute(args, call).then(
       (value) => {

@@ -79,7 +79,7 @@ describe('a write outside the working directory asks the confirm of the call tha
     const target = join(workspace.outside, 'approved.txt');
     const result = await workspace.registry.execute('write_file', { path: target, content: 'approved\n' }, { confirm: approve.confirm });
     expect(result.success, result.error).toBe(true);
-    expect(approve.requests).toEqual([{ tool: 'write_file', action: `write outside the working directory: ${target}` }]);
+    expect(approve.requests).toEqual([{ tool: 'write_file', action: `write outside the working directory: ${target}`, path: target }]);
     expect(workspace.confirmations).toEqual([]);
     expect(await readFile(target, 'utf8')).toBe('approved\n');
   });
