@@ -51,7 +51,9 @@ describe('resolveWorkingDirectory', () => {
     expect(await resolveWorkingDirectory(refusing.services, 'git', tree.join('outside'), { access: 'write', confirm: callConfirm })).toBe(
       tree.join('outside'),
     );
-    expect(asked).toEqual([{ tool: 'git', action: `write outside the working directory: ${tree.join('outside')}`, path: tree.join('outside') }]);
+    expect(asked).toEqual([
+      { tool: 'git', action: `write outside the working directory: ${tree.join('outside')}`, path: tree.join('outside') },
+    ]);
     expect(refusing.confirmations).toEqual([]);
 
     await expect(resolveWorkingDirectory(refusing.services, 'git', tree.join('outside'), { access: 'write' })).rejects.toMatchObject({

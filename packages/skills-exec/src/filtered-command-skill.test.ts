@@ -115,7 +115,9 @@ describe('defineFilteredCommandSkill', () => {
     expect(await createAgent('trusted').call('tool', { command: 'list', cwd: outside.path })).toMatchObject({ success: true });
     const refusing = createAgent('trusted', false);
     expect(await refusing.call('tool', { command: 'create x', cwd: outside.path })).toMatchObject({ kind: 'forbidden' });
-    expect(refusing.confirmations).toEqual([{ tool: 'tool', action: `write outside the working directory: ${outside.path}`, path: outside.path }]);
+    expect(refusing.confirmations).toEqual([
+      { tool: 'tool', action: `write outside the working directory: ${outside.path}`, path: outside.path },
+    ]);
     expect(await createAgent('trusted', true).call('tool', { command: 'create x', cwd: outside.path })).toMatchObject({
       output: expect.stringContaining(`cwd:${outside.path}`),
     });
