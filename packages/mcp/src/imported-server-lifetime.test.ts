@@ -110,8 +110,9 @@ describe('large results from an imported server', () => {
       clearInterval(sampler);
     }
     peak = Math.max(peak, process.memoryUsage.rss());
-    // 470 MiB went through; holding one whole answer would take more than this by itself.
-    expect(peak - before).toBeLessThan(160 * MiB);
+    // 470 MiB went through; holding the 400 MiB line (and its text) would take more than this by
+    // itself. Bounded, it is about 130 MiB at most: the rest is a margin for a busy garbage collector.
+    expect(peak - before).toBeLessThan(300 * MiB);
     expect((await agent.call('mcp__flooding__either', { id: 2 })).output).toBe('either {"id":2}');
     expect(server.status.state).toBe('running');
   }, 120_000);
@@ -163,8 +164,9 @@ describe.each([
     peak = Math.max(peak, process.memoryUsage.rss());
     // 470 MiB were sent; up to 64 MiB of an answer is held before it is known to be over the limit, and
     // fetch leaves what it read for the garbage collector (70 MiB and more while 400 MiB stream through
-    // without the bound). Holding the flood, as the SDK did, took 780 MiB (JSON) and 1.6 GiB (events).
-    expect(peak - before).toBeLessThan(200 * MiB);
+    // without the bound); it peaked at 142 MiB. Holding the flood, as the SDK did, took 780 MiB (JSON)
+    // and 1.6 GiB (events); the limit sits between, with a margin for a busy garbage collector.
+    expect(peak - before).toBeLessThan(400 * MiB);
     expect((await agent.call(`mcp__flooding_${name}__echo`, { id: 2 })).output).toBe('echo {"id":2}');
     expect(server.status.state).toBe('running');
   }, 120_000);
