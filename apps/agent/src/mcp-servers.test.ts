@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
@@ -177,6 +177,20 @@ describe('nexus mcp as a proxy in front of imported servers, with the SDK client
     const refused = await client.callTool({ name: 'mcp__hostile__touch', arguments: { marker: dir.join('sandboxed-marker') } });
     expect(refused.isError).toBe(true);
     expect(existsSync(dir.join('sandboxed-marker'))).toBe(false);
+  }, 60_000);
+
+  it('tells the client’s log about a server that did not start', async () => {
+    await userConfig({ mcpServers: { files: files(), missing: { command: dir.join('no-such-server') } } });
+    const client = new Client({ name: 'logged', version: '1.0.0' });
+    const logged: string[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
+      logged.push(`${params.level}: ${String(params.data)}`);
+    });
+    await connect([], client);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('mcp__files__read_text_file');
+    await expect
+      .poll(() => logged)
+      .toEqual([expect.stringMatching(/^warning: MCP server "missing" could not be imported: .*; its tools are left out/)]);
   }, 60_000);
 
   it('asks the client once per server at trusted, and a declining client sends nothing', async () => {

@@ -1,7 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLI_PATH, ensureBuilt, nexusEnv } from './testing/nexus-process.js';
@@ -33,7 +33,7 @@ afterEach(async () => {
 
 const userPackage = (...path: string[]) => dir.join('config', 'nexus', 'skills', ...path);
 
-async function connect(): Promise<{ client: Client; notified: () => number; stderr: () => string }> {
+async function connect(): Promise<{ client: Client; notified: () => number; stderr: () => string; logged: () => string[] }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI_PATH, 'mcp', '--families', 'skills', '--preset', 'yolo'],
@@ -50,9 +50,13 @@ async function connect(): Promise<{ client: Client; notified: () => number; stde
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     notifications++;
   });
+  const logged: string[] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
+    logged.push(`${params.level}: ${String(params.data)}`);
+  });
   await client.connect(transport);
   clients.push(client);
-  return { client, notified: () => notifications, stderr: () => stderr };
+  return { client, notified: () => notifications, stderr: () => stderr, logged: () => logged };
 }
 
 const listing = async (client: Client) =>
@@ -61,7 +65,7 @@ const textOf = (result: Awaited<ReturnType<Client['callTool']>>) => (result.cont
 
 describe('nexus mcp while skill packages change on disk, with the SDK client', () => {
   it('notifies after each edit, break, fix, addition and removal; the listing follows; a broken edit keeps the old tool', async () => {
-    const { client, notified, stderr } = await connect();
+    const { client, notified, stderr, logged } = await connect();
     expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
     expect(await listing(client)).toMatchObject({ alpha: 'First.', beta: 'Stays.' });
 
@@ -78,6 +82,12 @@ describe('nexus mcp while skill packages change on disk, with the SDK client', (
 
     await writeFile(userPackage('alpha', 'SKILL.md'), '---\nname: alpha\ndescription: [unclosed\n---\n');
     await expect.poll(stderr, POLL).toMatch(/skill package not loaded: .*alpha\/SKILL\.md:\d+:\d+: error: this change does not load/);
+    // The MCP client's log gets it too: that is where the user of a desktop client looks.
+    await expect
+      .poll(logged, POLL)
+      .toContainEqual(
+        expect.stringMatching(/^error: skill package not loaded: .*alpha\/SKILL\.md:\d+:\d+: error: this change does not load/),
+      );
     expect((await listing(client)).alpha).toBe('Second.');
     expect(textOf(await client.callTool({ name: 'alpha', arguments: {} }))).toContain('two');
 
@@ -95,5 +105,15 @@ describe('nexus mcp while skill packages change on disk, with the SDK client', (
 
     const found = await client.callTool({ name: 'skill_search', arguments: { query: 'joined' } });
     expect(JSON.parse(textOf(found)).results[0]).toMatchObject({ skill: 'gamma', tools: ['gamma'] });
+  });
+
+  it('tells the client’s log, with its first listing, about a package that did not load at start', async () => {
+    await writeTree(userPackage('broken'), { 'SKILL.md': '---\nname: broken\ndescription: [unclosed\n---\n' });
+    const { client, logged } = await connect();
+    expect(client.getServerCapabilities()?.logging).toEqual({});
+    expect(await listing(client)).toMatchObject({ alpha: 'First.', beta: 'Stays.' });
+    await expect
+      .poll(logged, POLL)
+      .toEqual([expect.stringMatching(/^error: skill package not loaded: .*broken\/SKILL\.md:\d+:\d+: error:/)]);
   });
 });

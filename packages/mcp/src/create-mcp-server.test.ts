@@ -4,13 +4,14 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
   ElicitRequestSchema,
   ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
   type Progress,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { defineSkill, ToolResult } from '@nexus/core';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMcpServer, serveHttp } from './index.js';
+import { ClientLog, createMcpServer, serveHttp } from './index.js';
 import { createClient, createTestRegistry } from './test-fixtures.js';
 
 let dir: TestDir;
@@ -25,9 +26,13 @@ afterEach(async () => {
   await dir.cleanup();
 });
 
-async function connect(registry: ReturnType<typeof createTestRegistry>['registry'], client = createClient()): Promise<Client> {
+async function connect(
+  registry: ReturnType<typeof createTestRegistry>['registry'],
+  client = createClient(),
+  log?: ClientLog,
+): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(registry, { name: 'test-server', version: '9.9.9' }).connect(serverSide);
+  await createMcpServer(registry, { name: 'test-server', version: '9.9.9', ...(log ? { log } : {}) }).connect(serverSide);
   await client.connect(clientSide);
   clients.push(client);
   return client;
@@ -295,6 +300,91 @@ describe('createMcpServer — a changing tool list', () => {
       registry.unregister('shout');
       await expect.poll(() => seenFirst.count, { timeout: 10_000 }).toBeGreaterThan(before);
       await first.close();
+    } finally {
+      await served.close();
+    }
+  });
+});
+
+describe('createMcpServer — the client log', () => {
+  /** The texts of the client's `notifications/message`, as `level: text`. */
+  function logged(client: Client): string[] {
+    const seen: string[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
+      seen.push(`${params.level}: ${String(params.data)}${params.logger === 'nexus' ? '' : ` (logger ${params.logger})`}`);
+    });
+    return seen;
+  }
+
+  it('sends what was written before the client came with its first listing, then each new message at or above its level', async () => {
+    const { registry } = createTestRegistry(dir.path);
+    const log = new ClientLog();
+    log.write('warning', 'skill package broken/SKILL.md:3:1: not loaded');
+    log.write('info', 'watching 2 roots');
+    const client = await connect(registry, createClient(), log);
+    expect(client.getServerCapabilities()?.logging).toEqual({});
+    const seen = logged(client);
+
+    await client.listTools();
+    await expect.poll(() => seen).toEqual(['warning: skill package broken/SKILL.md:3:1: not loaded', 'info: watching 2 roots']);
+    await client.listTools();
+    log.write('error', 'the MCP server "docs" could not be started');
+    await expect.poll(() => seen).toHaveLength(3);
+
+    await client.setLoggingLevel('warning');
+    log.write('info', 'not for this client');
+    log.write('warning', 'for this client');
+    await expect.poll(() => seen.at(-1)).toBe('warning: for this client');
+    expect(seen).toEqual([
+      'warning: skill package broken/SKILL.md:3:1: not loaded',
+      'info: watching 2 roots',
+      'error: the MCP server "docs" could not be started',
+      'warning: for this client',
+    ]);
+  });
+
+  it('keeps the last 100 messages for clients to come, and declares no logging without a log', async () => {
+    const { registry } = createTestRegistry(dir.path);
+    const log = new ClientLog();
+    for (let index = 0; index < 150; index++) log.write('notice', `message ${index}`);
+    const client = await connect(registry, createClient(), log);
+    const seen = logged(client);
+    await client.listTools();
+    await expect.poll(() => seen).toHaveLength(100);
+    expect(seen[0]).toBe('notice: message 50');
+
+    expect((await connect(registry)).getServerCapabilities()?.logging).toBeUndefined();
+  });
+
+  it('reaches every HTTP session: what came before with the first listing, then what is new', async () => {
+    const { registry } = createTestRegistry(dir.path);
+    const log = new ClientLog();
+    log.write('warning', 'before anyone came');
+    const served = await serveHttp(registry, { log });
+    try {
+      const open = async () => {
+        const client = createClient();
+        const seen = logged(client);
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: `Bearer ${served.token}` } } }),
+        );
+        await client.listTools();
+        return { client, seen };
+      };
+      const sessions = [await open(), await open()];
+      for (const { seen } of sessions) await expect.poll(() => seen).toEqual(['warning: before anyone came']);
+      // New messages go over the stream the client opens (GET) after initialize: write until both have one.
+      await expect
+        .poll(
+          async () => {
+            log.write('warning', 'later');
+            await new Promise((resolve) => setImmediate(resolve));
+            return sessions.every(({ seen }) => seen.includes('warning: later'));
+          },
+          { timeout: 10_000, interval: 50 },
+        )
+        .toBe(true);
+      for (const { client } of sessions) await client.close();
     } finally {
       await served.close();
     }

@@ -1,3 +1,5 @@
+export type { ClientLogMessage } from './client-log.js';
+export { ClientLog, KEPT_CLIENT_LOG_MESSAGES } from './client-log.js';
 export type { McpServerOptions } from './create-mcp-server.js';
 export { createMcpServer } from './create-mcp-server.js';
 export type { ImportedMcpServer, ImportMcpServerOptions, McpServerStatus } from './import-mcp-server.js';

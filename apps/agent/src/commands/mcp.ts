@@ -1,4 +1,4 @@
-import { type McpServerOptions, serveHttp, serveStdio } from '@nexus/mcp';
+import { ClientLog, type McpServerOptions, serveHttp, serveStdio } from '@nexus/mcp';
 import packageJson from '../../package.json' with { type: 'json' };
 import { type CommandLine, expectNoArguments, parsePort, UsageError } from '../command-line.js';
 import { createRegistry, permissionsOf } from '../create-registry.js';
@@ -21,13 +21,22 @@ export async function mcpCommand(line: CommandLine, io: Io): Promise<number> {
   expectNoArguments(line);
   if (!line.http && (line.port !== undefined || line.host !== undefined)) throw new UsageError('--port and --host only apply with --http.');
   const settings = await resolveSettings(line.common, io);
-  await using registry = await createRegistry(settings, undefined, warningsTo(io));
-  const reportProblem = (problem: string) => io.stderr.write(`nexus: skill package not loaded: ${problem}\n`);
+  // Warnings go to stderr and to the clients' logs, which is where the user of an MCP client looks.
+  const log = new ClientLog();
+  const warn = warningsTo(io);
+  await using registry = await createRegistry(settings, undefined, (message) => {
+    warn(message);
+    log.write('warning', message);
+  });
+  const reportProblem = (problem: string) => {
+    io.stderr.write(`nexus: skill package not loaded: ${problem}\n`);
+    log.write('error', `skill package not loaded: ${problem}`);
+  };
   for (const problem of await skillPackageProblems(settings, reportProblem)) reportProblem(problem);
   const toolCount = registry.getDefinitionsForPermissions(permissionsOf(settings)).length;
 
   if (!line.http) {
-    const served = await serveStdio(registry, { ...SERVER_OPTIONS, stdin: io.stdin, stdout: io.stdout });
+    const served = await serveStdio(registry, { ...SERVER_OPTIONS, log, stdin: io.stdin, stdout: io.stdout });
     io.stderr.write(`nexus: serving MCP over stdio (${describe(settings, toolCount)})\n`);
     await Promise.race([served.closed, io.interrupted]);
     await served.close();
@@ -39,6 +48,7 @@ export async function mcpCommand(line: CommandLine, io: Io): Promise<number> {
   const token = io.env.NEXUS_MCP_TOKEN || undefined;
   const served = await serveHttp(registry, {
     ...SERVER_OPTIONS,
+    log,
     host,
     port,
     ...(token ? { token } : {}),
