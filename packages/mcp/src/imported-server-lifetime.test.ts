@@ -7,6 +7,21 @@ import { agentUsing, type HostileHttpServer, hostileServer, startHostileHttpServ
 
 const MiB = 1024 * 1024;
 
+/** How much the process's resident memory grew at most while `work` ran (sampled every 5 ms). */
+async function rssGrowth(work: () => Promise<void>): Promise<number> {
+  const before = process.memoryUsage.rss();
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 5);
+  try {
+    await work();
+  } finally {
+    clearInterval(sampler);
+  }
+  return Math.max(peak, process.memoryUsage.rss()) - before;
+}
+
 let dir: TestDir;
 const imported: ImportedMcpServer[] = [];
 async function importForTest(name: string, config: McpServerConfig = hostileServer) {
@@ -94,25 +109,17 @@ describe('large results from an imported server', () => {
   it('fails a call whose answer is over 64 MiB with bounded memory, and the server stays usable', async () => {
     const server = await importForTest('flooding');
     const agent = agentUsing(server, dir.path, 'yolo');
-    const before = process.memoryUsage.rss();
-    let peak = before;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage.rss());
-    }, 5);
-    try {
+    const grown = await rssGrowth(async () => {
       // A raw line with the id first, then an SDK-written answer with the id last.
       const flooded = await agent.call('mcp__flooding__flood', { bytes: 400 * MiB });
       expect(flooded).toMatchObject({ success: false, kind: 'execution_failed' });
       expect(flooded.error).toMatch(/^"flood" of the MCP server "flooding" failed: .*over the limit of 67108864 bytes; it was dropped\.$/);
       const big = await agent.call('mcp__flooding__big', { bytes: 70 * MiB });
       expect(big.error).toMatch(/^"big" of the MCP server "flooding" failed: .*over the limit of 67108864 bytes; it was dropped\.$/);
-    } finally {
-      clearInterval(sampler);
-    }
-    peak = Math.max(peak, process.memoryUsage.rss());
+    });
     // 470 MiB went through; holding the 400 MiB line (and its text) would take more than this by
     // itself. Bounded, it is about 130 MiB at most: the rest is a margin for a busy garbage collector.
-    expect(peak - before).toBeLessThan(300 * MiB);
+    expect(grown).toBeLessThan(300 * MiB);
     expect((await agent.call('mcp__flooding__either', { id: 2 })).output).toBe('either {"id":2}');
     expect(server.status.state).toBe('running');
   }, 120_000);
@@ -141,12 +148,7 @@ describe.each([
     const agent = agentUsing(server, dir.path, 'yolo');
     // Connected before measuring: what is measured is what the answers cost.
     expect((await agent.call(`mcp__flooding_${name}__echo`, { id: 1 })).output).toBe('echo {"id":1}');
-    const before = process.memoryUsage.rss();
-    let peak = before;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage.rss());
-    }, 5);
-    try {
+    const grown = await rssGrowth(async () => {
       // A raw answer with the id first, then an SDK-written answer with the id last.
       const failed = (tool: string, size: string) =>
         new RegExp(
@@ -158,15 +160,12 @@ describe.each([
       expect(flooded.error).toMatch(failed('flood', json ? 'at least 67\\d{6}' : '4194304\\d{2}'));
       const big = await agent.call(`mcp__flooding_${name}__big`, { bytes: 70 * MiB });
       expect(big.error).toMatch(failed('big', '734003\\d{2}'));
-    } finally {
-      clearInterval(sampler);
-    }
-    peak = Math.max(peak, process.memoryUsage.rss());
+    });
     // 470 MiB were sent; up to 64 MiB of an answer is held before it is known to be over the limit, and
     // fetch leaves what it read for the garbage collector (70 MiB and more while 400 MiB stream through
     // without the bound); it peaked at 142 MiB. Holding the flood, as the SDK did, took 780 MiB (JSON)
     // and 1.6 GiB (events); the limit sits between, with a margin for a busy garbage collector.
-    expect(peak - before).toBeLessThan(400 * MiB);
+    expect(grown).toBeLessThan(400 * MiB);
     expect((await agent.call(`mcp__flooding_${name}__echo`, { id: 2 })).output).toBe('echo {"id":2}');
     expect(server.status.state).toBe('running');
   }, 120_000);
