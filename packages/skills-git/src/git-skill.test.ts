@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ConfirmationRequest, type PermissionLevel, resolvePreset, ServiceContainer, type ToolResult } from '@nexus/core';
 import { createTestAgent } from '@nexus/registry/testing';
@@ -265,6 +265,25 @@ describe('trusted', () => {
     expect(await approving.call('git', { command: 'commit --allow-empty -m outside', cwd: other })).toMatchObject({ success: true });
     expect(approving.confirmations).toHaveLength(1);
     expect(git(other, 'log', '-1', '--format=%s').trim()).toBe('outside');
+  });
+
+  it('asks again, in the same call, for a git directory the approved repository points elsewhere', async () => {
+    const elsewhere = createGitRepository(dir.join('elsewhere'));
+    const other = dir.join('other');
+    mkdirSync(other);
+    writeFileSync(join(other, '.git'), `gitdir: ${elsewhere}/.git\n`);
+    const asked: string[] = [];
+    const refuseElsewhere = (request: ConfirmationRequest) => (asked.push(request.path ?? ''), request.path === other);
+
+    const result = await gitAgent(repo, 'trusted', false).call(
+      'git',
+      { command: 'commit --allow-empty -m x', cwd: other },
+      { confirm: refuseElsewhere },
+    );
+
+    expect(result).toMatchObject({ kind: 'forbidden' });
+    expect(asked).toEqual([other, join(elsewhere, '.git')]);
+    expect(git(elsewhere, 'rev-list', '--count', 'HEAD').trim()).toBe('1');
   });
 
   it("asks the call's own confirm (an MCP client, a terminal) for -C outside the working directory", async () => {
