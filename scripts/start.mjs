@@ -1,8 +1,12 @@
 // The main job: install and build on first use, then run the `nexus` command with the given
-// arguments (default: `nexus --help`).
+// arguments (default: `nexus --help`). On a Node.js older than the repository needs, it first
+// re-runs itself under a new enough one from the npm registry (scripts/node-version.mjs).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { installAndBuild } from './pnpm.mjs';
+import { ensureNode } from './node-version.mjs';
+
+ensureNode();
+const { installAndBuild } = await import('./pnpm.mjs');
 
 try {
   installAndBuild();

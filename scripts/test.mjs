@@ -1,9 +1,14 @@
 // The test command: install, build, run every test once, and end with the plain total
-// "N passed, N failed" computed from vitest's JSON report. Extra arguments go to vitest.
+// "N passed, N failed" computed from vitest's JSON report. Extra arguments go to vitest. On a
+// Node.js older than the repository needs, it first re-runs itself under a new enough one from the
+// npm registry (scripts/node-version.mjs).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { installAndBuild } from './pnpm.mjs';
+import { ensureNode } from './node-version.mjs';
+
+ensureNode();
+const { installAndBuild } = await import('./pnpm.mjs');
 
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
 const report = `${rootDir}.vitest-results.json`;

@@ -1,21 +1,15 @@
-import { EventEmitter, once } from 'node:events';
+// The `nexus` command. It checks the Node.js version before importing anything else: on an older
+// Node.js a dependency would fail deep inside, with a message that names neither Nexus nor Node.js.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { runCli } from './run-cli.js';
 
-const interrupts = new EventEmitter();
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => interrupts.emit('interrupt'));
-const interrupted = once(interrupts, 'interrupt').then(() => undefined);
-
-process.exitCode = await runCli(process.argv.slice(2), {
-  stdin: process.stdin,
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-  cwd: process.cwd(),
-  cliPath: fileURLToPath(import.meta.url),
-  interrupted,
-  onInterrupt(listener) {
-    interrupts.on('interrupt', listener);
-    return () => interrupts.off('interrupt', listener);
-  },
-});
+const { engines } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { engines: { node: string } };
+const required = engines.node.replace(/^>=\s*/, '');
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+const [requiredMajor = 0, requiredMinor = 0] = required.split('.').map(Number);
+if (major < requiredMajor || (major === requiredMajor && minor < requiredMinor)) {
+  process.stderr.write(`nexus needs Node.js ${required} or newer (this is Node.js ${process.versions.node}).\n`);
+  process.exit(2);
+}
+const { main } = await import('./main.js');
+await main(fileURLToPath(import.meta.url));
