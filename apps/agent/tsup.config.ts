@@ -5,6 +5,6 @@ export default defineConfig({
   format: ['esm'],
   clean: true,
   sourcemap: true,
-  target: 'node20',
+  target: 'node22',
   banner: { js: '#!/usr/bin/env node' },
 });

@@ -71,9 +71,9 @@ const tools: ToolSet = Object.fromEntries(
 async function bareLoop(): Promise<void> {
   const messages: ModelMessage[] = [{ role: 'user', content: 'Go.' }];
   for (;;) {
-    const result = streamText({ model, system: 'Bench.', messages, tools });
+    const result = streamText({ model, instructions: 'Bench.', messages, tools });
     const calls: Array<{ toolCallId: string; toolName: string; input: unknown }> = [];
-    for await (const part of result.fullStream) if (part.type === 'tool-call') calls.push(part);
+    for await (const part of result.stream) if (part.type === 'tool-call') calls.push(part);
     messages.push(...(await result.response).messages);
     if (calls.length === 0) return;
     const results = await Promise.all(calls.map((call) => registry.execute(call.toolName, call.input as Record<string, unknown>)));

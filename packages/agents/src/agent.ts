@@ -259,7 +259,7 @@ export class Agent {
       try {
         step = await streamStep({
           model: this.model.model,
-          system: this.systemPrompt,
+          instructions: this.systemPrompt,
           messages: this.#messages,
           tools: tools.set,
           signal,

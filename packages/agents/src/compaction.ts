@@ -41,7 +41,7 @@ function transcript(messages: readonly ModelMessage[]): string {
 export async function summarize(model: LanguageModel, older: readonly ModelMessage[], signal: AbortSignal): Promise<ModelMessage> {
   const { text } = await streamStep({
     model,
-    system: SUMMARY_PROMPT,
+    instructions: SUMMARY_PROMPT,
     messages: [{ role: 'user', content: transcript(older) }],
     tools: {},
     signal,

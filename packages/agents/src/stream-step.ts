@@ -14,7 +14,8 @@ export interface StepOutcome {
 /** One model call of a turn. */
 export interface StepRequest {
   readonly model: Parameters<typeof streamText>[0]['model'];
-  readonly system: string | undefined;
+  /** The system prompt (the AI SDK's `instructions`). */
+  readonly instructions: string | undefined;
   readonly messages: ModelMessage[];
   readonly tools: ToolSet;
   readonly signal: AbortSignal;
@@ -47,10 +48,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * model's raw text. Errors the stream reports are thrown; an abort ends the step quietly.
  */
 export async function streamStep(request: StepRequest): Promise<StepOutcome> {
-  const { model, system, messages, tools, signal, maxOutputTokens, onText, onWarning } = request;
+  const { model, instructions, messages, tools, signal, maxOutputTokens, onText, onWarning } = request;
   const result = streamText({
     model,
-    ...(system ? { system } : {}),
+    ...(instructions ? { instructions } : {}),
     messages,
     tools,
     abortSignal: signal,
@@ -61,7 +62,7 @@ export async function streamStep(request: StepRequest): Promise<StepOutcome> {
   let text = '';
   const toolCalls: RequestedToolCall[] = [];
   let usage: LanguageModelUsage | undefined;
-  for await (const part of result.fullStream) {
+  for await (const part of result.stream) {
     switch (part.type) {
       case 'text-delta':
         text += part.text;

@@ -73,8 +73,7 @@ const pause = (ms: number, signal: AbortSignal | undefined) => cancellable(new P
 /** Waits for the holders of `path` in this process before us; returns the release. */
 async function lockInProcess(path: string, signal: AbortSignal | undefined): Promise<() => void> {
   const previous = queues.get(path);
-  let finish!: () => void;
-  const done = new Promise<void>((resolve) => (finish = resolve));
+  const { promise: done, resolve: finish } = Promise.withResolvers<void>();
   const tail = previous ? previous.then(() => done) : done;
   queues.set(path, tail);
   const release = () => {

@@ -111,10 +111,9 @@ export class ProcessTracker {
         pending.push(entry.pid);
       }
     }
-    const children = new Map<number, number[]>();
-    for (const entry of entries) children.set(entry.ppid, [...(children.get(entry.ppid) ?? []), entry.pid]);
+    const children = Map.groupBy(entries, (entry) => entry.ppid);
     for (let parent = pending.pop(); parent !== undefined; parent = pending.pop()) {
-      for (const child of children.get(parent) ?? []) {
+      for (const { pid: child } of children.get(parent) ?? []) {
         if (!found.has(child)) {
           found.add(child);
           pending.push(child);

@@ -213,7 +213,7 @@ export async function runProcess(file: string, args: readonly string[], options:
   subprocess.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
 
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
-    subprocess.once('exit', (code, exitSignal) => resolve({ code, signal: exitSignal }));
+    subprocess.nodeChildProcess.once('exit', (code, exitSignal) => resolve({ code, signal: exitSignal }));
   });
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;

@@ -26,8 +26,8 @@ export class RunningCall implements SkillContext, Deadline {
   readonly #latestAt: number;
   readonly #callerSignal: AbortSignal | undefined;
   #controller: AbortController | undefined;
-  #resolve!: (result: ToolResult) => void;
-  #reject!: (error: unknown) => void;
+  readonly #resolve: (result: ToolResult) => void;
+  readonly #reject: (error: unknown) => void;
 
   /**
    * `caller`: the caller's signal and the progress listener the skill gets; `confirm`: how to ask
@@ -43,10 +43,10 @@ export class RunningCall implements SkillContext, Deadline {
     this.#callerSignal = callerSignal;
     if (onProgress) this.onProgress = onProgress;
     if (confirm) this.confirm = confirmOncePerCall(confirm);
-    this.result = new Promise<ToolResult>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
+    const { promise, resolve, reject } = Promise.withResolvers<ToolResult>();
+    this.result = promise;
+    this.#resolve = resolve;
+    this.#reject = reject;
     callerSignal?.addEventListener('abort', this, { once: true });
   }
 

@@ -347,6 +347,8 @@ export class GitLabClient {
       else headers['private-token'] = token;
       headers.accept = 'application/json';
     }
+    // got 16 stops a request through its signal: the caller's, or ours once a download is too large.
+    const tooLarge = new AbortController();
     const promise = got(url, {
       method,
       headers,
@@ -356,26 +358,23 @@ export class GitLabClient {
       retry: { limit: 0 },
       timeout: { request: this.settings.timeoutMs },
       responseType: 'buffer',
-      ...(signal ? { signal } : {}),
+      signal: signal ? AbortSignal.any([signal, tooLarge.signal]) : tooLarge.signal,
     });
-    let tooLarge = false;
     if (maxBytes !== undefined) {
       promise.on('downloadProgress', ({ transferred, total }) => {
-        if (transferred > maxBytes || (total ?? 0) > maxBytes) {
-          tooLarge = true;
-          promise.cancel();
-        }
+        if (transferred > maxBytes || (total ?? 0) > maxBytes) tooLarge.abort();
       });
     }
-    let response: Response<Buffer>;
+    let response: Response<Uint8Array>;
     try {
       response = await promise;
     } catch (error) {
-      if (tooLarge)
+      if (tooLarge.signal.aborted)
         throw new GitLabApiError(`The download is larger than the limit of ${maxBytes} bytes.`, { status: 0, recoverable: false });
       throw this.#transportError(error, signal);
     }
-    return { status: response.statusCode, headers: response.headers, body: response.body };
+    const { buffer, byteOffset, byteLength } = response.body;
+    return { status: response.statusCode, headers: response.headers, body: Buffer.from(buffer, byteOffset, byteLength) };
   }
 
   #transportError(error: unknown, signal: AbortSignal | undefined): Error {

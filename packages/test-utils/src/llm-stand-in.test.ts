@@ -85,7 +85,7 @@ describe.each(DIALECTS)('through the $name provider', (dialect) => {
 
   test('streams text in several pieces and records the request with its key', async () => {
     llm.script({ text: 'The file holds three lines of notes.' });
-    const parts = await collect(stream().fullStream);
+    const parts = await collect(stream().stream);
 
     const deltas = ofType(parts, 'text-delta').map((part) => part.text);
     expect(deltas.length).toBeGreaterThan(3);
@@ -107,7 +107,7 @@ describe.each(DIALECTS)('through the $name provider', (dialect) => {
       ],
     });
     const result = stream();
-    const parts = await collect(result.fullStream);
+    const parts = await collect(result.stream);
 
     const calls = ofType(parts, 'tool-call');
     expect(calls.map((call) => [call.toolName, call.input])).toEqual([
@@ -135,7 +135,7 @@ describe.each(DIALECTS)('through the $name provider', (dialect) => {
 
   test('sends malformed arguments as they are', async () => {
     llm.script({ toolCalls: [{ name: 'read_file', arguments: '{"path": "a.txt"' }] });
-    const parts = await collect(stream().fullStream);
+    const parts = await collect(stream().stream);
 
     const [call] = ofType(parts, 'tool-call');
     expect(call).toMatchObject({ toolName: 'read_file', invalid: true, input: '{"path": "a.txt"' });
@@ -160,7 +160,7 @@ describe.each(DIALECTS)('through the $name provider', (dialect) => {
   test('stalls after the first piece until the client aborts', async () => {
     llm.script({ text: 'This answer never finishes.', stall: true });
     const controller = new AbortController();
-    const parts = await collect(stream({ abortSignal: controller.signal }).fullStream, (part) => {
+    const parts = await collect(stream({ abortSignal: controller.signal }).stream, (part) => {
       if (part.type === 'text-delta') controller.abort();
     });
 
@@ -180,7 +180,7 @@ describe.each(DIALECTS)('through the $name provider', (dialect) => {
   test('a connection dropped mid-stream fails the stream after the first piece', async () => {
     llm.script({ text: 'Half of this arrives.', drop: 'mid-stream' });
     const parts: Part[] = [];
-    const error = await collect(stream().fullStream, (part) => parts.push(part)).catch((caught: unknown) => caught);
+    const error = await collect(stream().stream, (part) => parts.push(part)).catch((caught: unknown) => caught);
 
     expect(ofType(parts, 'text-delta').map((part) => part.text)).toEqual(['Half ']);
     expect(APICallError.isInstance(error)).toBe(true);

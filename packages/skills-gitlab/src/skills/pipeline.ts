@@ -92,8 +92,7 @@ function changed(verb: string) {
 }
 
 function groupByStage(jobs: Job[]): string {
-  const stages = new Map<string, Job[]>();
-  for (const job of jobs) stages.set(job.stage, [...(stages.get(job.stage) ?? []), job]);
+  const stages = Map.groupBy(jobs, (job) => job.stage);
   const lines = [`Found ${jobs.length} jobs:`];
   for (const [stage, members] of stages) {
     lines.push(`${stage}:`);
