@@ -197,6 +197,8 @@ async function callCommand(
   }
   const sandbox = await resolveCommandSandbox(services, command.tool);
   if (sandbox?.writePaths) sandbox.writePaths = [...sandbox.writePaths, ...prepared.outputs];
+  // The package's programs and modules, wherever it lies: the sandbox's private /tmp would hide a folder under /tmp.
+  if (sandbox) sandbox.readPaths = [...(sandbox.readPaths ?? []), skillPackage.folder];
   if (command.category === 'write' || command.category === 'workflow') {
     const shown = argv ? [command.template?.program, ...argv].join(' ') : JSON.stringify(prepared.values);
     const action = `run ${skillPackage.name} ${command.name} (${command.category}): ${shown}`;
