@@ -46,6 +46,7 @@ describe('the @nexus/core barrel', () => {
       'isLoopbackHost',
       'isPermissionLevel',
       'isPositiveNumber',
+      'isPrivateProcessEntry',
       'isSecretName',
       'isToolEnabled',
       'isValidAgentId',
