@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { type IncomingHttpHeaders, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { waitUntil } from '@nexus/test-utils';
+import { postStreamed, waitUntil } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
 import { AgentPool, parseAgentSettings, serveAgents } from './index.js';
@@ -108,6 +108,17 @@ describe('the agent server refuses', () => {
     }
     const context = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'get_context' });
     expect((await raw(server.url, { path: '/agent/%61', headers: auth, body: context })).status).toBe(200);
+  });
+
+  it.each([
+    ['declared', true],
+    ['chunked', false],
+  ])('a %s body over 1 MiB with a 413 that a client still sending gets, every time', async (_name, declareLength) => {
+    fixture = await createServerFixture();
+    const { server } = fixture;
+    const headers = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };
+    const outcomes = await postStreamed(`${server.url}/`, { bytes: 8 * 1024 * 1024, headers, declareLength, times: 10 });
+    expect(outcomes.map((outcome) => ('status' in outcome ? outcome.status : outcome.error))).toEqual(Array(10).fill(413));
   });
 
   it('a connection past the 32nd with 503, and serves again once they close', async () => {
