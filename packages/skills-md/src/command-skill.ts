@@ -131,7 +131,7 @@ async function runScriptCommand(
   options: RunOptionsOfCall,
 ): Promise<{ run: RunResult; data: JsonObject; summary?: string; error?: string }> {
   const { run, answer } = await runScriptHost(
-    command.script as string,
+    { path: command.script as string, source: command.scriptSource },
     { mode: 'run', command: command.name, args: values },
     { ...options, timeoutMs: command.timeoutSeconds * 1000 },
   );

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { realpath } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isWithin } from '@nexus/core';
 import { type CommandTemplate, CommandTemplateError, compileCommandTemplate } from './command-template.js';
@@ -176,7 +176,13 @@ async function scriptCommands(
   };
   const real = await realpath(module).catch(() => undefined);
   if (real === undefined || !isWithin(real, location.folder)) return fail('scripts/commands.mjs leads out of the package folder');
-  const { run, answer } = await runScriptHost(real, { mode: 'list' }, { cwd: context.cwd, timeoutMs: SCRIPT_LIST_TIMEOUT_MS });
+  const source = await readFile(real, 'utf8').catch(() => undefined);
+  if (source === undefined) return fail('scripts/commands.mjs cannot be read');
+  const { run, answer } = await runScriptHost(
+    { path: real, source },
+    { mode: 'list' },
+    { cwd: context.cwd, timeoutMs: SCRIPT_LIST_TIMEOUT_MS },
+  );
   if (run.timedOut) return fail(`listing the script commands took over ${SCRIPT_LIST_TIMEOUT_MS / 1000} s`);
   if (!answer.ok)
     return fail(`the module cannot be loaded: ${answer.error.split('\n').slice(0, 4).join(' ')}`, modulePosition(answer.error, real));
@@ -199,6 +205,7 @@ async function scriptCommands(
         collected.others.push(diagnosticAt('warning', module, FILE_START, message)),
       ),
       script: real,
+      scriptSource: source,
     });
   }
   return commands;
