@@ -16,6 +16,11 @@ const COMBINATORS = ['allOf', 'anyOf', 'oneOf'] as const;
 type Combinator = (typeof COMBINATORS)[number];
 /** Keywords refused at the root: the combinators by Anthropic and OpenAI, the others by OpenAI. */
 const REFUSED_AT_ROOT = [...COMBINATORS, 'not', 'enum', 'const'];
+/**
+ * Left out too: providers read every schema as 2020-12 (Anthropic refuses others), and the
+ * registry takes an older dialect's schema only when its keywords mean the same there.
+ */
+const LEFT_OUT = [...REFUSED_AT_ROOT, '$schema'];
 /** Keywords of a branch that the merged root says (or that tell a model nothing it needs). */
 const MERGED_BRANCH_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'description', 'title']);
 
@@ -62,7 +67,7 @@ function branchOf(root: SchemaNode, branch: unknown, combinator: Combinator, uns
 }
 
 function merge(root: SchemaNode): ObjectRoot {
-  const { allOf, anyOf, oneOf, not, enum: _enum, const: _const, ...rest } = root;
+  const { allOf, anyOf, oneOf, not, enum: _enum, const: _const, $schema, ...rest } = root;
   const own = propertiesOf(root);
   /** The schemas the branches declare for each property the root does not declare itself. */
   const declarations = new Map<string, unknown[]>();
@@ -116,11 +121,11 @@ const merged = new WeakMap<JsonSchemaObject, ObjectRoot>();
  * what every `anyOf` / `oneOf` branch requires and what any `allOf` branch requires, closed when
  * a value can only have the properties of a closed branch — and the alternatives said in `rules`.
  * The merge accepts every value the schema accepts; the original schema stays the validation
- * contract. A schema without those keywords is returned as it is.
+ * contract. `$schema` is left out as well. A schema without those keywords is returned as it is.
  */
 export function toObjectRoot(parameters: JsonSchemaObject): ObjectRoot {
   const root = parameters as SchemaNode;
-  if (!REFUSED_AT_ROOT.some((keyword) => root[keyword] !== undefined)) return { schema: parameters, rules: [], unsaid: [] };
+  if (!LEFT_OUT.some((keyword) => root[keyword] !== undefined)) return { schema: parameters, rules: [], unsaid: [] };
   let objectRoot = merged.get(parameters);
   if (!objectRoot) {
     objectRoot = merge(root);
