@@ -5,6 +5,7 @@ import { isWithin } from '@nexus/core';
 import { type CommandTemplate, CommandTemplateError, compileCommandTemplate } from './command-template.js';
 import { type PackageLocation, SKILL_FILE_NAME } from './discover-skill-packages.js';
 import { type CommandCategory, MAX_COMMAND_SECONDS, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, PORTABLE_KEYS } from './manifest-limits.js';
+import { portableMetadata } from './portable-metadata.js';
 import { readSkillFile, type SkillFile } from './read-skill-file.js';
 import { modulePosition, runScriptHost, SCRIPT_COMMANDS_FILE } from './script-commands.js';
 import { diagnosticAt, FILE_START, type SkillDiagnostic } from './skill-diagnostic.js';
@@ -246,11 +247,12 @@ export async function loadSkillPackage(location: PackageLocation, context: Packa
     if (SkillFileError.isInstance(error)) return broken([error.toDiagnostic()]);
     throw error;
   }
-  const parsed = skillManifestSchema.safeParse(skill.frontmatter);
+  const metadata = portableMetadata(skill);
+  const parsed = skillManifestSchema.safeParse(metadata.frontmatter);
   const frontmatterName = typeof skill.frontmatter.name === 'string' ? skill.frontmatter.name : undefined;
-  if (!parsed.success) return broken(schemaDiagnostics(skill, parsed.error.issues), frontmatterName);
+  if (!parsed.success) return broken([...schemaDiagnostics(skill, parsed.error.issues), ...metadata.diagnostics], frontmatterName);
   const manifest = parsed.data;
-  const collected: Collected = { errors: [], others: [] };
+  const collected: Collected = { errors: [], others: [...metadata.diagnostics] };
   const name = checkIdentity(skill, manifest, location, collected);
   checklist(location, collected);
   const trust = await packageTrust(location, context.trustRecords);

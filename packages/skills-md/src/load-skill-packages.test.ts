@@ -190,6 +190,30 @@ describe('loading skill packages', () => {
     );
   });
 
+  it('loads metadata values that are not strings: scalars as written, with a warning naming the key; nested ones left out', async () => {
+    await world.addUserPackages({
+      portable: skillPackage(
+        'name: portable\ndescription: Portable.\nmetadata:\n  version: 1.0\n  stable: true\n  owner:\n  team: core\n  tags: [a, b]',
+      ),
+      odd: skillPackage('name: odd\ndescription: Odd metadata.\nmetadata: [1, 2]'),
+    });
+    const loaded = await world.load();
+    expect(errors(loaded.diagnostics)).toEqual([]);
+    const byName = Object.fromEntries(loaded.packages.map((skillPackage) => [skillPackage.name, skillPackage.manifest.metadata]));
+    expect(byName).toEqual({ portable: { version: '1.0', stable: 'true', owner: '', team: 'core' }, odd: undefined });
+    const warnings = loaded.diagnostics.filter((diagnostic) => diagnostic.severity === 'warning').map(formatDiagnostic);
+    const file = (folder: string) => join(world.userRoot, folder, 'SKILL.md');
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        `${file('portable')}:5:12: warning: \`metadata.version\` is a number; metadata values are strings, so it is read as "1.0" (quote it for other clients)`,
+        `${file('portable')}:6:11: warning: \`metadata.stable\` is a boolean; metadata values are strings, so it is read as "true" (quote it for other clients)`,
+        `${file('portable')}:7:9: warning: \`metadata.owner\` is empty (null); metadata values are strings, so it is read as "" (quote it for other clients)`,
+        `${file('portable')}:9:9: warning: \`metadata.tags\` is a list; metadata values are strings, so it is left out`,
+        `${file('odd')}:4:11: warning: \`metadata\` is a list; it must map keys to strings, so it is left out`,
+      ]),
+    );
+  });
+
   it('resolves a skill by name or by folder name, and refuses a word two packages answer to', async () => {
     await world.addUserPackages({
       'md-tools-v1': skillPackage('name: markdown-converter\ndescription: Converts.'),
