@@ -152,6 +152,33 @@ describe('nexus mcp --http — hardening', () => {
     await expect(connect(server, 'a-wrong-token-of-some-length')).rejects.toThrow();
   });
 
+  it('accepts its own loopback origin and those in http.allowedOrigins; refuses others with 403', async () => {
+    await writeTree(dir.join('config', 'nexus'), {
+      'nexus.config.json': JSON.stringify({ http: { allowedOrigins: ['http://localhost:6274'] } }),
+    });
+    const server = await start();
+    const { host, port } = new URL(server.url);
+    const good = {
+      host,
+      authorization: `Bearer ${server.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    for (const origin of [`http://127.0.0.1:${port}`, `http://localhost:${port}`, 'http://localhost:6274']) {
+      expect(await post(server.url, { ...good, origin }, initialize), origin).toBe(200);
+    }
+    expect(await post(server.url, { ...good, host: `localhost:${port}`, origin: `http://localhost:${port}` }, initialize)).toBe(200);
+    const otherPort = Number(port) + 1;
+    for (const origin of [
+      'http://attacker.example',
+      `http://127.0.0.1:${otherPort}`,
+      `http://localhost:${otherPort}`,
+      'http://localhost:6275',
+    ]) {
+      expect(await post(server.url, { ...good, origin }, initialize), origin).toBe(403);
+    }
+  });
+
   it('lets a cross-origin browser-style request do nothing', async () => {
     const server = await start();
     const host = new URL(server.url).host;
