@@ -29,13 +29,18 @@ export async function createAgent(line: CommandLine, io: Io, confirm?: ConfirmFu
   const model = resolveModel(settings.llm, line.model, io.env);
   const registry = await createRegistry(settings, confirm, warningsTo(io));
   const { systemPrompt = defaultSystemPrompt(settings), maxToolIterations, toolTimeoutSeconds, compactAt } = settings.llm.agent ?? {};
-  const agent = new Agent({
-    model,
-    registry,
-    systemPrompt,
-    ...(maxToolIterations ? { maxToolIterations } : {}),
-    ...(toolTimeoutSeconds ? { toolTimeoutMs: toolTimeoutSeconds * 1000 } : {}),
-    ...(compactAt ? { compactAt } : {}),
-  });
-  return { agent, [Symbol.asyncDispose]: () => registry[Symbol.asyncDispose]() };
+  try {
+    const agent = new Agent({
+      model,
+      registry,
+      systemPrompt,
+      ...(maxToolIterations ? { maxToolIterations } : {}),
+      ...(toolTimeoutSeconds ? { toolTimeoutMs: toolTimeoutSeconds * 1000 } : {}),
+      ...(compactAt ? { compactAt } : {}),
+    });
+    return { agent, [Symbol.asyncDispose]: () => registry[Symbol.asyncDispose]() };
+  } catch (error) {
+    await registry[Symbol.asyncDispose]();
+    throw error;
+  }
 }

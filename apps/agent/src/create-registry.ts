@@ -34,7 +34,8 @@ export async function toolFamilies(settings: Settings, registry: NexusRegistry):
  * (started in parallel with loading the families), with the services skills use — working
  * directory, permission policy, exec settings, GitLab instances and, when given, how to ask the user
  * for confirmation. A server that does not start is told to `warn` and left out; disposing of the
- * registry ends the others.
+ * registry ends the others. When the registry cannot be built (a tool that cannot be registered),
+ * what was started is ended before the error is thrown: a running server would keep the command alive.
  */
 export async function createRegistry(
   settings: Settings,
@@ -47,16 +48,20 @@ export async function createRegistry(
     .register('exec', settings.exec);
   if (confirm) services.register('confirm', confirm);
   if (settings.gitlab) services.register('gitlab', settings.gitlab);
-  const [families, mcpServers] = await Promise.all([loadFamilies(settings.families, settings), startConfiguredMcpServers(settings, warn)]);
-  const registry = new SkillRegistry(services).use(...families, ...importedFamilies(mcpServers));
-  // Changing families (skill packages) load their first packages in the background: list those, not ghosts.
-  await registry.refresh();
-  return Object.assign(registry, {
-    mcpServers,
-    async [Symbol.asyncDispose]() {
-      await Promise.all([closeMcpServers(mcpServers), closeSkillLibrary(settings)]);
-    },
-  });
+  const starting = startConfiguredMcpServers(settings, warn);
+  const dispose = async () => {
+    await Promise.all([closeMcpServers(starting), closeSkillLibrary(settings)]);
+  };
+  try {
+    const [families, mcpServers] = await Promise.all([loadFamilies(settings.families, settings), starting]);
+    const registry = new SkillRegistry(services).use(...families, ...importedFamilies(mcpServers));
+    // Changing families (skill packages) load their first packages in the background: list those, not ghosts.
+    await registry.refresh();
+    return Object.assign(registry, { mcpServers, [Symbol.asyncDispose]: dispose });
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
 }
 
 /** Starts the configured MCP servers; one that does not start is told to `warn` (its tools are left out). */
@@ -69,9 +74,10 @@ export async function startConfiguredMcpServers(settings: Settings, warn: (messa
   return runs;
 }
 
-/** Ends the servers that started. */
-export async function closeMcpServers(runs: readonly McpServerRun[]): Promise<void> {
-  await Promise.all(runs.map(({ server }) => server?.close()));
+/** Ends the servers that started; given the start still under way, once it is done (nothing, when it failed). */
+export async function closeMcpServers(runs: readonly McpServerRun[] | Promise<readonly McpServerRun[]>): Promise<void> {
+  const started = await Promise.resolve(runs).catch(() => []);
+  await Promise.all(started.map(({ server }) => server?.close()));
 }
 
 /** The skill families of the servers that started. */

@@ -16,8 +16,9 @@ export async function serveCommand(line: CommandLine, io: Io): Promise<number> {
   const settings = await resolveSettings(line.common, io);
   const { AgentPool, serveAgents } = await import('@nexus/agents');
   const names: FamilyName[] = settings.families.includes('agents') ? settings.families : [...settings.families, 'agents'];
-  const [families, mcpServers] = await Promise.all([loadFamilies(names, settings), startConfiguredMcpServers(settings, warningsTo(io))]);
+  const starting = startConfiguredMcpServers(settings, warningsTo(io));
   try {
+    const [families, mcpServers] = await Promise.all([loadFamilies(names, settings), starting]);
     const pool = new AgentPool({
       settings: settings.llm,
       families: [...families, ...importedFamilies(mcpServers)],
@@ -40,6 +41,6 @@ export async function serveCommand(line: CommandLine, io: Io): Promise<number> {
     await server.close();
     return 0;
   } finally {
-    await closeMcpServers(mcpServers);
+    await closeMcpServers(starting);
   }
 }

@@ -149,7 +149,7 @@ async function runAction(settings: Settings, line: CommandLine, io: Io): Promise
   if (!reference) throw new UsageError('Missing the skill: nexus skills run <name>[.<command>] [name=value ...].');
   const args = parseToolArguments(words);
   const skillSettings: Settings = { ...settings, families: ['skills'] };
-  const registry = await createRegistry(skillSettings, io.stdin.isTTY ? confirmOnTerminal(io.stdin, io.stderr) : undefined);
+  await using registry = await createRegistry(skillSettings, io.stdin.isTTY ? confirmOnTerminal(io.stdin, io.stderr) : undefined);
   const loaded = await loadSkillPackagesFor(skillSettings);
   const controller = new AbortController();
   void io.interrupted.then(() => controller.abort(new Error('Interrupted.')));
