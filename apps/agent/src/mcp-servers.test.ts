@@ -2,8 +2,12 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
+import {
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { type TestDir, testdir, waitUntil, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { memoryIo } from './testing/memory-io.js';
@@ -12,6 +16,8 @@ import { connectToNexusMcp, ensureBuilt, nexusEnv, runNexus, textOf } from './te
 const require = createRequire(import.meta.url);
 /** @nexus/mcp's misbehaving test server: tools that touch a marker, report their pid, crash … */
 const hostileScript = join(dirname(require.resolve('@nexus/mcp/package.json')), 'test', 'hostile-mcp-server.mjs');
+/** @nexus/mcp's McpServer that registers the tool `added` when `add_tool` is called. */
+const growingScript = join(dirname(require.resolve('@nexus/mcp/package.json')), 'test', 'growing-mcp-server.mjs');
 const filesystemScript = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 
 let dir: TestDir;
@@ -240,6 +246,24 @@ describe('nexus mcp as a proxy in front of imported servers, with the SDK client
     await expect
       .poll(() => logged)
       .toEqual([expect.stringMatching(/^warning: MCP server "missing" could not be imported: .*; its tools are left out/)]);
+  }, 60_000);
+
+  it('passes on an imported server’s notifications/tools/list_changed, and lists and calls its new tool', async () => {
+    await userConfig({ mcpServers: { growing: { command: process.execPath, args: [growingScript] } } });
+    const client = new Client({ name: 'following', version: '1.0.0' });
+    let changes = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changes++;
+    });
+    await connect(['--preset', 'yolo'], client);
+    const names = async () => (await client.listTools()).tools.map((tool) => tool.name);
+    expect(await names()).toEqual(expect.arrayContaining(['echo', 'mcp__growing__add_tool']));
+    expect(await names()).not.toContain('mcp__growing__added');
+
+    expect(textOf(await client.callTool({ name: 'mcp__growing__add_tool', arguments: {} }))).toBe('added');
+    await waitUntil(() => changes > 0, 'notifications/tools/list_changed from nexus mcp');
+    expect(await names()).toContain('mcp__growing__added');
+    expect(textOf(await client.callTool({ name: 'mcp__growing__added', arguments: {} }))).toBe('added ran');
   }, 60_000);
 
   it('asks the client once per server at trusted, and a declining client sends nothing', async () => {
