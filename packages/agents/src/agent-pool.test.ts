@@ -1,4 +1,6 @@
 import { mkdir } from 'node:fs/promises';
+import { defineSkill, type SkillSpec, ToolResult } from '@nexus/core';
+import { createChangingTestFamily } from '@nexus/registry/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
 import { type AgentPool, type Requester, TOKEN_HOLDER } from './index.js';
@@ -162,5 +164,38 @@ describe('who may do what to whom', () => {
     expect(await refusal(pool.call('send', { content: 'psst' }, as('kid1'), 'kid2'))).toMatch(/sandboxed and may send only to its parent/);
     expect(await refusal(pool.call('send', { content: 'hi me' }, as('boss'), 'boss'))).toMatch(/may not send to itself/);
     expect(await refusal(pool.call('shutdown_server', {}, as('kid1')))).toMatch(/A sandboxed agent may not shut the server down/);
+  });
+});
+
+/** A read-only tool that answers its own name. */
+function namedTool(name: string): SkillSpec {
+  return defineSkill({
+    name,
+    description: `Answers ${name}.`,
+    parameters: { type: 'object', properties: {} },
+    readOnly: true,
+    create: () => () => ToolResult.ok(name),
+  });
+}
+
+describe('agents over a changing family the server shares', () => {
+  it('a destroyed agent no longer follows the family, a live one still does, and none does once the server closed', async () => {
+    const shared = createChangingTestFamily({ name: 'shared', skills: [namedTool('first')] });
+    fixture = await createServerFixture({ families: [shared] });
+    const { pool } = fixture;
+    await pool.call('create_agent', { agent_id: 'live', preset: 'trusted' }, TOKEN_HOLDER);
+    for (let index = 0; index < 3; index++) {
+      const temporary = (await pool.call('create_agent', {}, TOKEN_HOLDER)) as { agent_id: string };
+      await pool.call('destroy_agent', { agent_id: temporary.agent_id }, TOKEN_HOLDER);
+      await pool.call('create_agent', { agent_id: `named-${index}` }, TOKEN_HOLDER);
+      await pool.call('shutdown', {}, TOKEN_HOLDER, `named-${index}`);
+    }
+    expect(shared.listenerCount).toBe(1);
+
+    shared.set([namedTool('first'), namedTool('second')]);
+    expect((await offeredTools(fixture, 'live')).sort()).toEqual(['first', 'second']);
+
+    await fixture.server.close();
+    expect(shared.listenerCount).toBe(0);
   });
 });

@@ -171,9 +171,12 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
     return restoring;
   }
 
-  /** Cancels every turn; the pool keeps its saved sessions. */
+  /** Cancels every turn and closes the agents' registries (the shared families forget them); the pool keeps its saved sessions. */
   close(): void {
-    for (const member of this.#members.values()) for (const turn of member.turns.values()) turn.abort();
+    for (const member of this.#members.values()) {
+      for (const turn of member.turns.values()) turn.abort();
+      member.agent.registry.close();
+    }
   }
 
   async #callAgent(method: MethodName, params: unknown, requester: Requester, agentId: string, options: PoolSendOptions): Promise<unknown> {
@@ -290,21 +293,28 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
       .register('agentId', spec.id)
       .register('agentServer', this.connectionFor(spec.id));
     configureServices?.(services);
-    const registry = new SkillRegistry(services).use(...families);
+    const registry = new SkillRegistry(services);
     const defaults = settings.agent ?? {};
     const parent = spec.parentId === undefined ? undefined : this.#members.get(spec.parentId);
-    const agent = new Agent({
-      model,
-      registry,
-      systemPrompt:
-        spec.systemPrompt ??
-        defaults.systemPrompt ??
-        DEFAULT_SYSTEM_PROMPT.replace('{cwd}', spec.grant.cwd).replace('{level}', spec.grant.preset),
-      messages: spec.messages,
-      ...(defaults.maxToolIterations ? { maxToolIterations: defaults.maxToolIterations } : {}),
-      ...(defaults.toolTimeoutSeconds ? { toolTimeoutMs: defaults.toolTimeoutSeconds * 1000 } : {}),
-      ...(defaults.compactAt ? { compactAt: defaults.compactAt } : {}),
-    });
+    let agent: Agent;
+    try {
+      agent = new Agent({
+        model,
+        registry: registry.use(...families),
+        systemPrompt:
+          spec.systemPrompt ??
+          defaults.systemPrompt ??
+          DEFAULT_SYSTEM_PROMPT.replace('{cwd}', spec.grant.cwd).replace('{level}', spec.grant.preset),
+        messages: spec.messages,
+        ...(defaults.maxToolIterations ? { maxToolIterations: defaults.maxToolIterations } : {}),
+        ...(defaults.toolTimeoutSeconds ? { toolTimeoutMs: defaults.toolTimeoutSeconds * 1000 } : {}),
+        ...(defaults.compactAt ? { compactAt: defaults.compactAt } : {}),
+      });
+    } catch (error) {
+      // `use` may have followed some changing families before it refused a later one.
+      registry.close();
+      throw error;
+    }
     const member: Member = {
       id: spec.id,
       createdAt: spec.createdAt,
@@ -366,6 +376,7 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
     }
     for (const turn of member.turns.values()) turn.abort();
     this.#members.delete(agentId);
+    member.agent.registry.close();
     await this.#sessions.delete(agentId);
     return { success: true, agent_id: agentId };
   }
