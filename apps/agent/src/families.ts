@@ -1,6 +1,7 @@
 import type { SkillFamily } from '@nexus/core';
 import { utilitySkills } from '@nexus/registry';
-import type { LoadedSkillPackages, SkillDiagnostic, SkillLibrary } from '@nexus/skills-md';
+import type { LoadedSkillPackages, LoadSkillPackagesOptions, SkillDiagnostic, SkillLibrary } from '@nexus/skills-md';
+import { permissionsOf } from './create-registry.js';
 import type { Settings } from './resolve-settings.js';
 
 /** Loads a family; only the skills family reads the settings and the tool names the other families took. */
@@ -39,10 +40,16 @@ export function isFamilyName(name: string): name is FamilyName {
 
 const loadedSkills = new WeakMap<Settings, Promise<LoadedSkillPackages>>();
 
+/** How the settings' commands run, for the skill packages: their script commands are listed inside the same sandbox. */
+export function skillCommandIsolation(settings: Settings): Pick<LoadSkillPackagesOptions, 'exec' | 'permissions'> {
+  return { exec: settings.exec, permissions: permissionsOf(settings) };
+}
+
 /**
  * The skill packages (`@nexus/skills-md`) of these settings, loaded once per settings object: the
  * working directory's and the user's roots, trust and usage records in the user's state directory.
- * Script commands are listed (which runs their module) only where commands can run, above `sandboxed`.
+ * Script commands are listed (which runs their module) only where commands can run, above `sandboxed`,
+ * and inside the sandbox the commands run in.
  */
 export function loadSkillPackagesFor(settings: Settings, reservedToolNames: readonly string[] = []): Promise<LoadedSkillPackages> {
   let loaded = loadedSkills.get(settings);
@@ -51,6 +58,7 @@ export function loadSkillPackagesFor(settings: Settings, reservedToolNames: read
     loaded = import('@nexus/skills-md').then(({ loadSkillPackages }) =>
       loadSkillPackages({
         cwd: settings.cwd,
+        ...skillCommandIsolation(settings),
         roots,
         ...(outputDirectory ? { outputDirectory } : {}),
         env: environment,
@@ -77,6 +85,7 @@ export function openSkillLibraryFor(settings: Settings, reservedToolNames: reado
     library = import('@nexus/skills-md').then(({ openSkillLibrary }) =>
       openSkillLibrary({
         cwd: settings.cwd,
+        ...skillCommandIsolation(settings),
         roots,
         ...(outputDirectory ? { outputDirectory } : {}),
         ...(maxLoaded ? { maxLoaded } : {}),

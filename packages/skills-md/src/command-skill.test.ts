@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { resolveCommandIsolation } from '@nexus/process';
 import { processesWithArgument } from '@nexus/process/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { executable, type SkillWorld, skillPackage, skillWorld } from './test-fixtures.js';
+import { bubblewrapMissing, executable, type SkillWorld, skillPackage, skillWorld } from './test-fixtures.js';
 import { readSkillUsage } from './usage-records.js';
 
 let world: SkillWorld;
@@ -250,8 +249,7 @@ describe('bad input to a command', () => {
   });
 });
 
-const isolation = await resolveCommandIsolation({ sandbox: 'auto', network: true }, 'trusted');
-const noBubblewrap = isolation.isolation === 'none' ? ` — skipped: ${isolation.reason}` : '';
+const noBubblewrap = await bubblewrapMissing();
 
 describe.skipIf(noBubblewrap !== '')(`a command skill inside bubblewrap${noBubblewrap}`, () => {
   it('runs a package whose folder is under /tmp, behind the private /tmp, and keeps that folder read-only', async () => {

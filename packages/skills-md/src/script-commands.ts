@@ -117,9 +117,12 @@ export function modulePosition(error: string, module: string): FilePosition {
 
 const SYNTAX_CHECK_TIMEOUT_MS = 15_000;
 
-/** `node --check` of a script-commands module: undefined when it parses, else an error at the line node names. */
-export async function checkScriptSyntax(module: string, cwd: string): Promise<SkillDiagnostic | undefined> {
-  const run = await runProcess(process.execPath, ['--check', module], { cwd, timeoutMs: SYNTAX_CHECK_TIMEOUT_MS });
+/**
+ * `node --check` of a script-commands module, run as its listing is (`options`: see
+ * `packageRunOptions`): undefined when it parses, else an error at the line node names.
+ */
+export async function checkScriptSyntax(module: string, options: ScriptRunOptions): Promise<SkillDiagnostic | undefined> {
+  const run = await runProcess(process.execPath, ['--check', module], { ...options, timeoutMs: SYNTAX_CHECK_TIMEOUT_MS });
   if (run.exitCode === 0) return undefined;
   const reason = run.stderr.split('\n').find((line) => /Error/.test(line)) ?? (run.timedOut ? 'the check timed out' : 'it does not parse');
   return diagnosticAt('error', module, modulePosition(run.stderr, module), `scripts/commands.mjs has a syntax error: ${reason.trim()}`);
