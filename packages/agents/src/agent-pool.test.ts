@@ -199,3 +199,36 @@ describe('agents over a changing family the server shares', () => {
     expect(shared.listenerCount).toBe(0);
   });
 });
+
+describe('a sandboxed agent without write paths over a changing family', () => {
+  it('is neither offered nor runs a writing tool the family adds later, and gets a read-only one', async () => {
+    const scribbled: string[] = [];
+    const scribble = defineSkill({
+      name: 'scribble',
+      description: 'Writes a note.',
+      parameters: { type: 'object', properties: {} },
+      destructive: true,
+      create: () => () => {
+        scribbled.push('note');
+        return ToolResult.ok('scribbled');
+      },
+    });
+    const shared = createChangingTestFamily({ name: 'shared', skills: [namedTool('first')] });
+    fixture = await createServerFixture({ families: [shared] });
+    const { pool } = fixture;
+    await pool.call('create_agent', { agent_id: 'reader' }, TOKEN_HOLDER);
+    await pool.call('create_agent', { agent_id: 'writer', allowed_write_paths: ['.'] }, TOKEN_HOLDER);
+
+    shared.set([namedTool('first'), namedTool('lookup'), scribble]);
+
+    expect((await offeredTools(fixture, 'reader')).sort()).toEqual(['first', 'lookup']);
+    expect((await offeredTools(fixture, 'writer')).sort()).toEqual(['first', 'lookup', 'scribble']);
+    fixture.llm.script({ toolCalls: [{ name: 'scribble', arguments: {} }] }, { text: 'It was refused.' });
+    await pool.call('send', { content: 'Scribble a note.' }, TOKEN_HOLDER, 'reader');
+    const { messages } = (await pool.call('get_messages', {}, TOKEN_HOLDER, 'reader')) as { messages: Array<Record<string, unknown>> };
+    expect(messages.filter((message) => message.role === 'tool')).toEqual([
+      expect.objectContaining({ content: expect.stringMatching(/^Error \(forbidden\): Tool "scribble" /) }),
+    ]);
+    expect(scribbled).toEqual([]);
+  });
+});

@@ -109,7 +109,6 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
       cwd: options.cwd,
       blockedPaths: options.blockedPaths ?? [],
       tools: options.tools ?? {},
-      skills: options.families.flatMap((family) => family.skills),
     };
   }
 

@@ -44,7 +44,15 @@ export type { SchemaIssue } from './options.js';
 export { describeValue, expectOption, formatSchemaIssues, isPositiveNumber } from './options.js';
 export type { ValidatePathOptions } from './paths.js';
 export { isPrivateProcessEntry, isWithin, normalizePath, resolveRealPath, validatePath } from './paths.js';
-export type { AgentPermissions, PathAccess, PermissionLevel, PresetName, PresetOptions, ToolPermission } from './permissions.js';
+export type {
+  AgentPermissions,
+  PathAccess,
+  PermissionLevel,
+  PresetName,
+  PresetOptions,
+  ToolPermission,
+  ToolTraits,
+} from './permissions.js';
 export {
   assertWithinCeiling,
   findCeilingViolations,

@@ -336,14 +336,14 @@ export class SkillRegistry {
     return this.list().map((spec) => toToolDefinition(spec, format, options));
   }
 
-  /** Tool definitions of the skills `permissions` enables (disabled and above-level skills left out). */
+  /** Tool definitions of the skills `permissions` enables (disabled, above-level and, under a read-only policy, writing skills left out). */
   getDefinitionsForPermissions<F extends DefinitionFormat = 'openai'>(
     permissions: AgentPermissions,
     options: DefinitionOptions<F> = {},
   ): ToolDefinitionByFormat[F][] {
     const format = (options.format ?? 'openai') as F;
     return this.list()
-      .filter((spec) => isToolEnabled(permissions, spec.name, spec.minimumLevel))
+      .filter((spec) => isToolEnabled(permissions, spec.name, spec))
       .map((spec) => toToolDefinition(spec, format, options));
   }
 
@@ -387,7 +387,7 @@ export class SkillRegistry {
   }
 
   #gate(spec: SkillSpec): ToolResult | undefined {
-    const refusal = findToolRefusal(this.services.getPermissions(), spec.name, spec.minimumLevel);
+    const refusal = findToolRefusal(this.services.getPermissions(), spec.name, spec);
     return refusal === undefined ? undefined : ToolResult.fail(refusal, 'forbidden');
   }
 
