@@ -31,6 +31,21 @@ async function offeredTools(current: ServerFixture, id: string): Promise<string[
 }
 
 describe('creating agents: the permission rules', () => {
+  it('two creations of one id at the same moment: one succeeds, the other is the duplicate, and one agent follows the families', async () => {
+    const shared = createChangingTestFamily({ name: 'shared', skills: [namedTool('first')] });
+    fixture = await createServerFixture({ families: [shared] });
+    const { pool } = fixture;
+
+    const outcomes = await Promise.allSettled([0, 1].map(() => pool.call('create_agent', { agent_id: 'twin' }, TOKEN_HOLDER)));
+
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const rejected = outcomes.find((outcome) => outcome.status === 'rejected');
+    expect(await refusal(Promise.reject(rejected?.reason))).toBe('Agent "twin" already exists.');
+    const { agents } = (await pool.call('list_agents', {}, TOKEN_HOLDER)) as { agents: Array<Record<string, unknown>> };
+    expect(agents.map((agent) => agent.agent_id)).toEqual(['twin']);
+    expect(shared.listenerCount).toBe(1);
+  });
+
   it('a child is strictly below its parent, and a sandboxed agent creates nothing', async () => {
     fixture = await createServerFixture();
     const { pool } = fixture;

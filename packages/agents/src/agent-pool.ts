@@ -94,6 +94,8 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
   readonly #options: AgentPoolOptions;
   readonly #members = new Map<string, Member>();
   readonly #restoring = new Map<string, Promise<Member | undefined>>();
+  /** Ids a `create_agent` is making, reserved until it is done. */
+  readonly #creating = new Set<string>();
   readonly #sessions: SessionStore;
   readonly #base: PermissionBase;
   #temporaryCount = 0;
@@ -229,6 +231,23 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
 
   async #create(params: MethodParams<'create_agent'>, requester: Requester): Promise<unknown> {
     const requesting = this.#requestingMember(requester);
+    const id = params.agent_id ?? `.${++this.#temporaryCount}`;
+    // Reserved before the first await: a second creation of the id at the same moment is a duplicate too.
+    if (this.#members.has(id) || this.#creating.has(id)) throw refuse(`Agent "${id}" already exists.`);
+    this.#creating.add(id);
+    try {
+      return await this.#createReserved(id, params, requester, requesting);
+    } finally {
+      this.#creating.delete(id);
+    }
+  }
+
+  async #createReserved(
+    id: string,
+    params: MethodParams<'create_agent'>,
+    requester: Requester,
+    requesting: Member | undefined,
+  ): Promise<unknown> {
     let parent = requesting;
     if (params.parent_agent_id !== undefined) {
       if (requesting && params.parent_agent_id !== requesting.id)
@@ -236,8 +255,7 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
       parent = await this.find(params.parent_agent_id);
       if (!parent) throw refuse(`No parent agent "${params.parent_agent_id}".`);
     }
-    const id = params.agent_id ?? `.${++this.#temporaryCount}`;
-    if (this.#members.has(id) || (await this.find(id))) throw refuse(`Agent "${id}" already exists.`);
+    if (await this.find(id)) throw refuse(`Agent "${id}" already exists.`);
     const grant = await decideGrant(
       { preset: params.preset, cwd: params.cwd, allowedWritePaths: params.allowed_write_paths, disableTools: params.disable_tools },
       parent && { id: parent.id, grant: parent.grant, permissions: parent.permissions, depth: parent.depth },
