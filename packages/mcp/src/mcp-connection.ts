@@ -112,7 +112,8 @@ export class McpConnection {
    */
   async listTools(): Promise<readonly ListedTool[]> {
     const client = await this.#connected();
-    while (!this.#tools || this.#toolsStale) {
+    // A listing under way may have started after the last change: its answer is the one to give.
+    while (this.#listing || !this.#tools || this.#toolsStale) {
       this.#listing ??= this.#list(client).finally(() => {
         this.#listing = undefined;
       });
