@@ -1,15 +1,6 @@
 import { EventEmitter } from 'node:events';
-import {
-  type AgentPermissions,
-  AgentRpcError,
-  type AgentServerConnection,
-  ConfigError,
-  nexusStateDir,
-  RPC_ERROR_CODES,
-  ServiceContainer,
-  type SkillFamily,
-  type ToolPermission,
-} from '@nexus/core';
+import { type AgentPermissions, ConfigError, nexusStateDir, ServiceContainer, type SkillFamily, type ToolPermission } from '@nexus/core';
+import { AgentRpcError, type AgentServerConnection, RPC_ERROR_CODES } from '@nexus/core/agent-server';
 import { SkillRegistry } from '@nexus/registry';
 import type { ModelMessage } from 'ai';
 import { Agent, type AgentEvent, addUsage, emptyUsage, type TurnResult, type TurnUsage } from './agent.js';

@@ -1,17 +1,16 @@
 import { stat } from 'node:fs/promises';
 import {
   type AgentPermissions,
-  AgentRpcError,
   findCeilingViolations,
   isWithin,
   levelAtLeast,
   normalizePath,
   type PermissionLevel,
-  RPC_ERROR_CODES,
   resolvePreset,
   resolveRealPath,
   type ToolPermission,
 } from '@nexus/core';
+import { AgentRpcError, RPC_ERROR_CODES } from '@nexus/core/agent-server';
 
 /** Deepest a chain of agents may go (the token holder's agents are at depth 1). */
 export const MAX_AGENT_DEPTH = 5;

@@ -3,19 +3,9 @@ import { rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import {
-  AgentRpcError,
-  agentServerTokenPath,
-  ConfigError,
-  DEFAULT_AGENT_SERVER_PORT,
-  hasBearerToken,
-  isLoopbackHost,
-  isValidAgentId,
-  nexusStateDir,
-  RPC_ERROR_CODES,
-  readBody,
-  tokenDigest,
-} from '@nexus/core';
+import { ConfigError, isValidAgentId, nexusStateDir } from '@nexus/core';
+import { AgentRpcError, agentServerTokenPath, DEFAULT_AGENT_SERVER_PORT, RPC_ERROR_CODES } from '@nexus/core/agent-server';
+import { hasBearerToken, isLoopbackHost, readBody, tokenDigest } from '@nexus/core/http';
 import type { AgentEvent } from './agent.js';
 import { type AgentPool, TOKEN_HOLDER } from './agent-pool.js';
 import { newToken, tokenFromEnvironment, writeTokenFile } from './server-token.js';

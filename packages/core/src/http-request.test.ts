@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { postStreamed } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readBody } from './index.js';
+import { readBody } from './http.js';
 
 const CAP = 1024 * 1024;
 let server: Server | undefined;

@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CancelledNotificationSchema, isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { expectOption, isLoopbackHost, isPositiveNumber, readBody, tokenDigest } from '@nexus/core';
+import { expectOption, isPositiveNumber } from '@nexus/core';
+import { isLoopbackHost, readBody, tokenDigest } from '@nexus/core/http';
 import type { SkillRegistry } from '@nexus/registry';
 import { createMcpServer, type McpServerOptions } from './create-mcp-server.js';
 import { type GuardPolicy, guardRequest } from './http-guard.js';

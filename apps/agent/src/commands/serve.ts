@@ -1,4 +1,4 @@
-import { DEFAULT_AGENT_SERVER_PORT } from '@nexus/core';
+import { DEFAULT_AGENT_SERVER_PORT } from '@nexus/core/agent-server';
 import { type CommandLine, expectNoArguments, parsePort } from '../command-line.js';
 import { openFamilies } from '../create-registry.js';
 import type { FamilyName } from '../families.js';
