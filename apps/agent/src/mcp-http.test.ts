@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, type HttpNexus, nexusEnv, startHttpNexus } from './testing/nexus-process.js';
+import { ensureBuilt, type HttpNexus, nexusEnv, startHttpNexus } from './testing/nexus-process-fixture.js';
 
 let dir: TestDir;
 let nexus: HttpNexus | undefined;

@@ -10,8 +10,8 @@ import {
 import { type TestDir, testdir, waitUntil, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
-import { memoryIo } from './testing/memory-io.js';
-import { connectToNexusMcp, ensureBuilt, nexusEnv, runNexus, textOf } from './testing/nexus-process.js';
+import { memoryIo } from './testing/memory-io-fixture.js';
+import { connectToNexusMcp, ensureBuilt, nexusEnv, runNexus, textOf } from './testing/nexus-process-fixture.js';
 
 const require = createRequire(import.meta.url);
 /** @nexus/mcp's misbehaving test server: tools that touch a marker, report their pid, crash … */

@@ -7,7 +7,7 @@ import { createTestAgent } from '@nexus/registry/testing';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ImportedMcpServer, importMcpServer, type McpServerConfig, McpServerUnavailableError, serveHttp } from './index.js';
-import { agentUsing, hostileServer, waitForFile } from './test-fixtures.js';
+import { agentUsing, hostileServer, waitForFile } from './mcp-fixture.js';
 
 const require = createRequire(import.meta.url);
 

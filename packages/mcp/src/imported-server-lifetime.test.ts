@@ -3,7 +3,7 @@ import { createTestAgent } from '@nexus/registry/testing';
 import { type TestDir, testdir, waitUntil } from '@nexus/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ImportedMcpServer, importMcpServer, type McpServerConfig } from './index.js';
-import { agentUsing, type HostileHttpServer, hostileServer, startHostileHttpServer } from './test-fixtures.js';
+import { agentUsing, type HostileHttpServer, hostileServer, startHostileHttpServer } from './mcp-fixture.js';
 
 const MiB = 1024 * 1024;
 

@@ -5,7 +5,7 @@ import { ElicitRequestSchema, type Progress } from '@modelcontextprotocol/sdk/ty
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_BODY_BYTES, type HttpServeOptions, type McpHttpServer, serveHttp } from './index.js';
-import { createClient, createTestRegistry } from './test-fixtures.js';
+import { createClient, createTestRegistry } from './mcp-fixture.js';
 
 let dir: TestDir;
 let fixture: ReturnType<typeof createTestRegistry>;

@@ -5,7 +5,7 @@ import { createTestAgent, type TestAgentOptions } from '@nexus/registry/testing'
 import { findOpenAiStrictSchemaProblems, type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { agentSkills } from './agents-family.js';
-import { startTestRpcServer, type TestRpcServer } from './start-test-rpc-server.js';
+import { startTestRpcServer, type TestRpcServer } from './rpc-server-fixture.js';
 
 const TOKEN = 'nxk_skills-test-token-0123456789';
 

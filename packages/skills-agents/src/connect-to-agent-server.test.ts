@@ -5,7 +5,7 @@ import { AgentRpcError, agentServerTokenPath, RPC_ERROR_CODES } from '@nexus/cor
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectToAgentServer } from './connect-to-agent-server.js';
-import { type RpcReply, startTestRpcServer, type TestRpcServer } from './start-test-rpc-server.js';
+import { type RpcReply, startTestRpcServer, type TestRpcServer } from './rpc-server-fixture.js';
 
 const FILE_TOKEN = 'nxk_file-token-0123456789abcdef';
 const ENV_TOKEN = 'env-token-0123456789abcdef';

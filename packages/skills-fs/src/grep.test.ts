@@ -3,7 +3,7 @@ import type { Tree } from '@nexus/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_REGEX_TIMEOUT_MS, resolveFileSkillOptions } from './file-skill-options.js';
 import { findRipgrep } from './grep/ripgrep-search.js';
-import { createWorkspace, type Workspace, type WorkspaceOptions } from './test-helpers.js';
+import { createWorkspace, type Workspace, type WorkspaceOptions } from './workspace-fixture.js';
 
 const hasRipgrep = (await findRipgrep()) !== undefined;
 

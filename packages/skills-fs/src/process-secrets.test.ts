@@ -2,7 +2,7 @@ import { readFileSync, readlinkSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import type { PresetName } from '@nexus/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createWorkspace, type Workspace } from './test-helpers.js';
+import { createWorkspace, type Workspace } from './workspace-fixture.js';
 
 /*
  * A process's environment (API keys, tokens) and memory are what the kernel keeps from other

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdir, readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, test } from 'vitest';
-import { bundleChildScript, createWorkspace, type Workspace } from './test-helpers.js';
+import { bundleChildScript, createWorkspace, type Workspace } from './workspace-fixture.js';
 
 const originalStateHome = process.env.XDG_STATE_HOME;
 let workspace: Workspace | undefined;

@@ -4,7 +4,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { processesWithArgument } from '@nexus/process/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { bubblewrapMissing, executable, type SkillWorld, skillPackage, skillWorld } from './test-fixtures.js';
+import { bubblewrapMissing, executable, type SkillWorld, skillPackage, skillWorld } from './skill-world-fixture.js';
 import { readSkillUsage } from './usage-records.js';
 
 let world: SkillWorld;

@@ -4,7 +4,7 @@ import { writeTree } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_SCAN_DIRECTORIES } from './discover-skill-packages.js';
 import { formatDiagnostic, type SkillDiagnostic } from './skill-diagnostic.js';
-import { type SkillWorld, skillMd, skillPackage, skillWorld } from './test-fixtures.js';
+import { type SkillWorld, skillMd, skillPackage, skillWorld } from './skill-world-fixture.js';
 
 let world: SkillWorld;
 beforeEach(async () => {

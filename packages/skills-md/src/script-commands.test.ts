@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatDiagnostic } from './skill-diagnostic.js';
-import { bubblewrapMissing, type SkillWorld, skillPackage, skillWorld } from './test-fixtures.js';
+import { bubblewrapMissing, type SkillWorld, skillPackage, skillWorld } from './skill-world-fixture.js';
 import { recordTrust } from './trust-records.js';
 
 let world: SkillWorld;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { RegistryChange } from '@nexus/registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatDiagnostic, type SkillDiagnostic } from './skill-diagnostic.js';
-import { executable, type SkillWorld, skillMd, skillPackage, skillWorld } from './test-fixtures.js';
+import { executable, type SkillWorld, skillMd, skillPackage, skillWorld } from './skill-world-fixture.js';
 
 let world: SkillWorld;
 beforeEach(async () => {

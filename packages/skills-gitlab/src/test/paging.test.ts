@@ -2,7 +2,7 @@
 // followed through GitLab's headers, keyset pages through `Link`, and unpaged lists asked for once.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './test-harness.js';
+import { createHarness, type Harness } from './harness-fixture.js';
 
 const project = 'group/project';
 let h: Harness;
