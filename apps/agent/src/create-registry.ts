@@ -1,5 +1,6 @@
-import { type AgentPermissions, type ConfirmFunction, resolvePreset, ServiceContainer, type SkillFamily } from '@nexus/core';
+import type { ConfirmFunction, SkillFamily } from '@nexus/core';
 import { SkillRegistry } from '@nexus/registry';
+import { buildServices, permissionsOf } from './build-services.js';
 import { closeSkillLibrary, type FamilyName, loadFamilies } from './families.js';
 import type { McpServerRun } from './mcp-servers.js';
 import type { Settings } from './resolve-settings.js';
@@ -8,16 +9,6 @@ import type { Settings } from './resolve-settings.js';
 export interface NexusRegistry extends SkillRegistry, AsyncDisposable {
   /** The configured MCP servers: started (their tools registered), disabled, or why they could not start. */
   readonly mcpServers: readonly McpServerRun[];
-}
-
-/** The permission policy the settings describe. */
-export function permissionsOf(settings: Settings): AgentPermissions {
-  return resolvePreset(settings.preset, {
-    cwd: settings.cwd,
-    allowedPaths: settings.allow,
-    blockedPaths: settings.block,
-    tools: settings.tools,
-  });
 }
 
 /** Which family each tool comes from: an enabled family's name, or `mcp:<server>` for an imported tool. */
@@ -72,12 +63,7 @@ export async function createRegistry(
   confirm?: ConfirmFunction,
   warn: (message: string) => void = () => {},
 ): Promise<NexusRegistry> {
-  const services = new ServiceContainer()
-    .register('cwd', settings.cwd)
-    .register('permissions', permissionsOf(settings))
-    .register('exec', settings.exec);
-  if (confirm) services.register('confirm', confirm);
-  if (settings.gitlab) services.register('gitlab', settings.gitlab);
+  const services = buildServices(settings, confirm).register('cwd', settings.cwd).register('permissions', permissionsOf(settings));
   const opened = await openFamilies(settings, settings.families, warn);
   try {
     const registry = new SkillRegistry(services).use(...opened.families);

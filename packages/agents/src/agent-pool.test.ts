@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { defineSkill, type SkillSpec, ToolResult } from '@nexus/core';
+import { defineSkill, ServiceContainer, type SkillSpec, ToolResult } from '@nexus/core';
 import { createChangingTestFamily } from '@nexus/registry/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
@@ -245,5 +245,32 @@ describe('a sandboxed agent without write paths over a changing family', () => {
       expect.objectContaining({ content: expect.stringMatching(/^Error \(forbidden\): Tool "scribble" /) }),
     ]);
     expect(scribbled).toEqual([]);
+  });
+});
+
+describe('assembling an agent of the pool', () => {
+  it('without a system prompt, it gets the default one naming its cwd and level; the pool’s services reach its skills', async () => {
+    const whoAmI = defineSkill({
+      name: 'who_am_i',
+      description: 'Says the agent id and whether a confirmer is registered.',
+      parameters: { type: 'object', properties: {} },
+      readOnly: true,
+      create: (services) => () => ToolResult.ok(`${services.get('agentId')} confirm:${services.has('confirm')}`),
+    });
+    fixture = await createServerFixture({
+      families: [{ name: 'test', skills: [whoAmI] }],
+      services: () => new ServiceContainer().register('confirm', async () => false),
+    });
+    const { pool } = fixture;
+    await pool.call('create_agent', { agent_id: 'plain' }, TOKEN_HOLDER);
+
+    const context = (await pool.call('get_context', {}, TOKEN_HOLDER, 'plain')) as { system_prompt: string };
+    expect(context.system_prompt).toMatch(
+      /^You are Nexus, a careful assistant working in the directory .+ with the "sandboxed" permission level\./,
+    );
+    fixture.llm.script({ toolCalls: [{ name: 'who_am_i', arguments: {} }] }, { text: 'Done.' });
+    await pool.call('send', { content: 'Who are you?' }, TOKEN_HOLDER, 'plain');
+    const { messages } = (await pool.call('get_messages', {}, TOKEN_HOLDER, 'plain')) as { messages: Array<Record<string, unknown>> };
+    expect(messages.filter((message) => message.role === 'tool')).toEqual([expect.objectContaining({ content: 'plain confirm:true' })]);
   });
 });

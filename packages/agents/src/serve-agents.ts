@@ -7,7 +7,8 @@ import { ConfigError, isValidAgentId, nexusStateDir } from '@nexus/core';
 import { AgentRpcError, agentServerTokenPath, DEFAULT_AGENT_SERVER_PORT, RPC_ERROR_CODES } from '@nexus/core/agent-server';
 import { hasBearerToken, isLoopbackHost, readBody, tokenDigest } from '@nexus/core/http';
 import type { AgentEvent } from './agent.js';
-import { type AgentPool, TOKEN_HOLDER } from './agent-pool.js';
+import type { AgentPool } from './agent-pool.js';
+import { TOKEN_HOLDER } from './requester-policy.js';
 import { newToken, tokenFromEnvironment, writeTokenFile } from './server-token.js';
 import { SessionFileError } from './session-store.js';
 

@@ -1,4 +1,5 @@
 import { DEFAULT_AGENT_SERVER_PORT } from '@nexus/core/agent-server';
+import { buildServices } from '../build-services.js';
 import { type CommandLine, expectNoArguments, parsePort } from '../command-line.js';
 import { openFamilies } from '../create-registry.js';
 import type { FamilyName } from '../families.js';
@@ -25,10 +26,7 @@ export async function serveCommand(line: CommandLine, io: Io): Promise<number> {
     env: io.env,
     blockedPaths: settings.block,
     tools: settings.tools,
-    configureServices: (services) => {
-      services.register('exec', settings.exec);
-      if (settings.gitlab) services.register('gitlab', settings.gitlab);
-    },
+    services: () => buildServices(settings),
   });
   const server = await serveAgents(pool, {
     port: parsePort(line.port, '--port') ?? settings.servePort ?? DEFAULT_AGENT_SERVER_PORT,
