@@ -9,16 +9,16 @@ const packageDirs = ['packages', 'apps'].flatMap((group) =>
     .map((entry) => join(group, entry.name)),
 );
 
-// Tests import workspace packages by name; point those names (and their `kit` and `testing`
-// subpaths) at the sources so tests never run against a stale build. The packaging test covers
-// the built `dist/` files.
+// Tests import workspace packages by name; point those names (and their `kit`, `testing`,
+// `agent-server` and `http` subpaths) at the sources so tests never run against a stale build.
+// The packaging test covers the built `dist/` files.
 const alias = packageDirs
   .filter((dir) => existsSync(join(root, dir, 'src', 'index.ts')))
   .flatMap((dir) => {
     const name = `@nexus/${basename(dir)}`;
     return [
       { find: new RegExp(`^${name}$`), replacement: resolve(root, dir, 'src', 'index.ts') },
-      { find: new RegExp(`^${name}/(kit|testing)$`), replacement: resolve(root, dir, 'src', '$1.ts') },
+      { find: new RegExp(`^${name}/(kit|testing|agent-server|http)$`), replacement: resolve(root, dir, 'src', '$1.ts') },
     ];
   });
 

@@ -22,6 +22,23 @@ const examples = ['packages', 'apps']
     })),
   );
 
+// The root README's package table names every public package and the app, each with a link to its
+// folder.
+const publicPackages = ['packages', 'apps']
+  .flatMap((group) => readdirSync(join(root, group)).map((name) => join(group, name)))
+  .filter((dir) => existsSync(join(root, dir, 'package.json')))
+  .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) }))
+  .filter(({ dir, manifest }) => !manifest.private || dir.startsWith('apps/'));
+
+describe('the root README', () => {
+  const table = readFileSync(join(root, 'README.md'), 'utf8').split('## Packages')[1]?.split('\n## ')[0] ?? '';
+
+  it.each(publicPackages.map(({ dir, manifest }) => [manifest.name as string, dir]))('lists %s', (name, dir) => {
+    const row = table.split('\n').find((line) => line.startsWith(`| [\`${dir.startsWith('apps/') ? dir : name}\`](${dir})`));
+    expect(row, `no row for ${name} linking to ${dir}`).toBeDefined();
+  });
+});
+
 describe('README examples', () => {
   it('there are examples to run', () => {
     expect(examples.length).toBeGreaterThan(0);

@@ -4,8 +4,8 @@ import { fsSkills } from '@nexus/skills-fs';
 import { type LlmStandIn, startLlmStandIn, type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
-import { memoryIo } from './testing/memory-io.js';
-import { standInModelConfig } from './testing/nexus-process.js';
+import { memoryIo } from './testing/memory-io-fixture.js';
+import { standInModelConfig } from './testing/nexus-process-fixture.js';
 
 const KEY_VARIABLE = 'NEXUS_AGENTS_TEST_LLM_KEY';
 

@@ -1,5 +1,6 @@
-import { type AgentPermissions, type ConfirmFunction, resolvePreset, ServiceContainer, type SkillFamily } from '@nexus/core';
+import type { ConfirmFunction, SkillFamily } from '@nexus/core';
 import { SkillRegistry } from '@nexus/registry';
+import { buildServices, permissionsOf } from './build-services.js';
 import { closeSkillLibrary, type FamilyName, loadFamilies } from './families.js';
 import type { McpServerRun } from './mcp-servers.js';
 import type { Settings } from './resolve-settings.js';
@@ -8,16 +9,6 @@ import type { Settings } from './resolve-settings.js';
 export interface NexusRegistry extends SkillRegistry, AsyncDisposable {
   /** The configured MCP servers: started (their tools registered), disabled, or why they could not start. */
   readonly mcpServers: readonly McpServerRun[];
-}
-
-/** The permission policy the settings describe. */
-export function permissionsOf(settings: Settings): AgentPermissions {
-  return resolvePreset(settings.preset, {
-    cwd: settings.cwd,
-    allowedPaths: settings.allow,
-    blockedPaths: settings.block,
-    tools: settings.tools,
-  });
 }
 
 /** Which family each tool comes from: an enabled family's name, or `mcp:<server>` for an imported tool. */
@@ -29,38 +20,64 @@ export async function toolFamilies(settings: Settings, registry: NexusRegistry):
   ]);
 }
 
+/** The skill families of one `nexus` run, with what they hold open: dispose of them (`await using`) to end it. */
+export interface RunFamilies extends AsyncDisposable {
+  /** The named families, then those of the MCP servers that started. */
+  readonly families: readonly SkillFamily[];
+  /** The configured MCP servers: started (their tools registered), disabled, or why they could not start. */
+  readonly mcpServers: readonly McpServerRun[];
+}
+
+/**
+ * Loads the named families and starts the configured MCP servers (in parallel). A server that does
+ * not start is told to `warn` and left out. Disposing of the result ends the servers and closes the
+ * skill library (its watchers); so does a failure here, before the error is thrown.
+ */
+export async function openFamilies(
+  settings: Settings,
+  names: readonly FamilyName[],
+  warn: (message: string) => void = () => {},
+): Promise<RunFamilies> {
+  const starting = startConfiguredMcpServers(settings, warn);
+  const close = async () => {
+    await Promise.all([closeMcpServers(starting), closeSkillLibrary(settings)]);
+  };
+  try {
+    const [families, mcpServers] = await Promise.all([loadFamilies(names, settings), starting]);
+    return { families: [...families, ...importedFamilies(mcpServers)], mcpServers, [Symbol.asyncDispose]: close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
 /**
  * The registry of one `nexus` run: the enabled families and the tools of the configured MCP servers
- * (started in parallel with loading the families), with the services skills use — working
- * directory, permission policy, exec settings, GitLab instances and, when given, how to ask the user
- * for confirmation. A server that does not start is told to `warn` and left out; disposing of the
- * registry ends the others.
+ * ({@link openFamilies}), with the services skills use — working directory, permission policy, exec
+ * settings, GitLab instances and, when given, how to ask the user for confirmation. Disposing of the
+ * registry ends what its families hold open. When the registry cannot be built (a tool that cannot
+ * be registered), that is ended before the error is thrown: a running server would keep the command alive.
  */
 export async function createRegistry(
   settings: Settings,
   confirm?: ConfirmFunction,
   warn: (message: string) => void = () => {},
 ): Promise<NexusRegistry> {
-  const services = new ServiceContainer()
-    .register('cwd', settings.cwd)
-    .register('permissions', permissionsOf(settings))
-    .register('exec', settings.exec);
-  if (confirm) services.register('confirm', confirm);
-  if (settings.gitlab) services.register('gitlab', settings.gitlab);
-  const [families, mcpServers] = await Promise.all([loadFamilies(settings.families, settings), startConfiguredMcpServers(settings, warn)]);
-  const registry = new SkillRegistry(services).use(...families, ...importedFamilies(mcpServers));
-  // Changing families (skill packages) load their first packages in the background: list those, not ghosts.
-  await registry.refresh();
-  return Object.assign(registry, {
-    mcpServers,
-    async [Symbol.asyncDispose]() {
-      await Promise.all([closeMcpServers(mcpServers), closeSkillLibrary(settings)]);
-    },
-  });
+  const services = buildServices(settings, confirm).register('cwd', settings.cwd).register('permissions', permissionsOf(settings));
+  const opened = await openFamilies(settings, settings.families, warn);
+  try {
+    const registry = new SkillRegistry(services).use(...opened.families);
+    // Changing families (skill packages) load their first packages in the background: list those, not ghosts.
+    await registry.refresh();
+    return Object.assign(registry, { mcpServers: opened.mcpServers, [Symbol.asyncDispose]: () => opened[Symbol.asyncDispose]() });
+  } catch (error) {
+    await opened[Symbol.asyncDispose]();
+    throw error;
+  }
 }
 
 /** Starts the configured MCP servers; one that does not start is told to `warn` (its tools are left out). */
-export async function startConfiguredMcpServers(settings: Settings, warn: (message: string) => void): Promise<McpServerRun[]> {
+async function startConfiguredMcpServers(settings: Settings, warn: (message: string) => void): Promise<McpServerRun[]> {
   if (Object.keys(settings.mcpServers).length === 0) return [];
   // Loaded only here: the MCP SDK is large, and most runs import no server.
   const { startMcpServers } = await import('./mcp-servers.js');
@@ -69,12 +86,13 @@ export async function startConfiguredMcpServers(settings: Settings, warn: (messa
   return runs;
 }
 
-/** Ends the servers that started. */
-export async function closeMcpServers(runs: readonly McpServerRun[]): Promise<void> {
-  await Promise.all(runs.map(({ server }) => server?.close()));
+/** Ends the servers that started; given the start still under way, once it is done (nothing, when it failed). */
+async function closeMcpServers(runs: readonly McpServerRun[] | Promise<readonly McpServerRun[]>): Promise<void> {
+  const started = await Promise.resolve(runs).catch(() => []);
+  await Promise.all(started.map(({ server }) => server?.close()));
 }
 
 /** The skill families of the servers that started. */
-export function importedFamilies(runs: readonly McpServerRun[]): SkillFamily[] {
+function importedFamilies(runs: readonly McpServerRun[]): SkillFamily[] {
   return runs.flatMap(({ server }) => (server ? [server.family] : []));
 }

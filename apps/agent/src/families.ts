@@ -1,6 +1,7 @@
 import type { SkillFamily } from '@nexus/core';
 import { utilitySkills } from '@nexus/registry';
-import type { LoadedSkillPackages, SkillDiagnostic, SkillLibrary } from '@nexus/skills-md';
+import type { LoadedSkillPackages, LoadSkillPackagesOptions, SkillDiagnostic, SkillLibrary } from '@nexus/skills-md';
+import { permissionsOf } from './build-services.js';
 import type { Settings } from './resolve-settings.js';
 
 /** Loads a family; only the skills family reads the settings and the tool names the other families took. */
@@ -39,24 +40,39 @@ export function isFamilyName(name: string): name is FamilyName {
 
 const loadedSkills = new WeakMap<Settings, Promise<LoadedSkillPackages>>();
 
+/** How the settings' commands run, for the skill packages: their script commands are listed inside the same sandbox. */
+export function skillCommandIsolation(settings: Settings): Pick<LoadSkillPackagesOptions, 'exec' | 'permissions'> {
+  return { exec: settings.exec, permissions: permissionsOf(settings) };
+}
+
 /**
- * The skill packages (`@nexus/skills-md`) of these settings, loaded once per settings object: the
- * working directory's and the user's roots, trust and usage records in the user's state directory.
- * Script commands are listed (which runs their module) only where commands can run, above `sandboxed`.
+ * Where the settings' skill packages are and how they load, for both loaders: the working directory's
+ * and the user's roots, the output directory and environment of their commands, and script commands
+ * listed (which runs their module) only where commands can run, above `sandboxed`, and inside the
+ * sandbox the commands run in.
+ */
+function skillPackageOptions(settings: Settings, reservedToolNames: readonly string[]): LoadSkillPackagesOptions {
+  const { roots, outputDirectory, environment } = settings.skills;
+  return {
+    cwd: settings.cwd,
+    ...skillCommandIsolation(settings),
+    roots,
+    ...(outputDirectory ? { outputDirectory } : {}),
+    env: environment,
+    listScriptCommands: settings.preset !== 'sandboxed',
+    reservedToolNames,
+  };
+}
+
+/**
+ * The skill packages (`@nexus/skills-md`) of these settings ({@link skillPackageOptions}), loaded once
+ * per settings object; trust and usage records are in the user's state directory.
  */
 export function loadSkillPackagesFor(settings: Settings, reservedToolNames: readonly string[] = []): Promise<LoadedSkillPackages> {
   let loaded = loadedSkills.get(settings);
   if (!loaded) {
-    const { roots, outputDirectory, environment } = settings.skills;
     loaded = import('@nexus/skills-md').then(({ loadSkillPackages }) =>
-      loadSkillPackages({
-        cwd: settings.cwd,
-        roots,
-        ...(outputDirectory ? { outputDirectory } : {}),
-        env: environment,
-        listScriptCommands: settings.preset !== 'sandboxed',
-        reservedToolNames,
-      }),
+      loadSkillPackages(skillPackageOptions(settings, reservedToolNames)),
     );
     loadedSkills.set(settings, loaded);
   }
@@ -73,18 +89,9 @@ const openLibraries = new WeakMap<Settings, Promise<SkillLibrary>>();
 export function openSkillLibraryFor(settings: Settings, reservedToolNames: readonly string[] = []): Promise<SkillLibrary> {
   let library = openLibraries.get(settings);
   if (!library) {
-    const { roots, outputDirectory, environment, maxLoaded, pinned } = settings.skills;
+    const { maxLoaded, pinned } = settings.skills;
     library = import('@nexus/skills-md').then(({ openSkillLibrary }) =>
-      openSkillLibrary({
-        cwd: settings.cwd,
-        roots,
-        ...(outputDirectory ? { outputDirectory } : {}),
-        ...(maxLoaded ? { maxLoaded } : {}),
-        pinned,
-        env: environment,
-        listScriptCommands: settings.preset !== 'sandboxed',
-        reservedToolNames,
-      }),
+      openSkillLibrary({ ...skillPackageOptions(settings, reservedToolNames), ...(maxLoaded ? { maxLoaded } : {}), pinned }),
     );
     openLibraries.set(settings, library);
   }

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, type HttpNexus, nexusEnv, startHttpNexus } from './testing/nexus-process.js';
+import { ensureBuilt, type HttpNexus, nexusEnv, startHttpNexus } from './testing/nexus-process-fixture.js';
 
 let dir: TestDir;
 let nexus: HttpNexus | undefined;
@@ -150,6 +150,33 @@ describe('nexus mcp --http — hardening', () => {
     expect(await post(server.url, { ...good, origin: 'http://attacker.example' }, initialize)).toBe(403);
     expect(await post(server.url, { ...good, 'content-type': 'text/plain' }, initialize)).toBe(415);
     await expect(connect(server, 'a-wrong-token-of-some-length')).rejects.toThrow();
+  });
+
+  it('accepts its own loopback origin and those in http.allowedOrigins; refuses others with 403', async () => {
+    await writeTree(dir.join('config', 'nexus'), {
+      'nexus.config.json': JSON.stringify({ http: { allowedOrigins: ['http://localhost:6274'] } }),
+    });
+    const server = await start();
+    const { host, port } = new URL(server.url);
+    const good = {
+      host,
+      authorization: `Bearer ${server.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    for (const origin of [`http://127.0.0.1:${port}`, `http://localhost:${port}`, 'http://localhost:6274']) {
+      expect(await post(server.url, { ...good, origin }, initialize), origin).toBe(200);
+    }
+    expect(await post(server.url, { ...good, host: `localhost:${port}`, origin: `http://localhost:${port}` }, initialize)).toBe(200);
+    const otherPort = Number(port) + 1;
+    for (const origin of [
+      'http://attacker.example',
+      `http://127.0.0.1:${otherPort}`,
+      `http://localhost:${otherPort}`,
+      'http://localhost:6275',
+    ]) {
+      expect(await post(server.url, { ...good, origin }, initialize), origin).toBe(403);
+    }
   });
 
   it('lets a cross-origin browser-style request do nothing', async () => {

@@ -2,16 +2,22 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
+import {
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { type TestDir, testdir, waitUntil, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
-import { memoryIo } from './testing/memory-io.js';
-import { connectToNexusMcp, ensureBuilt, textOf } from './testing/nexus-process.js';
+import { memoryIo } from './testing/memory-io-fixture.js';
+import { connectToNexusMcp, ensureBuilt, nexusEnv, runNexus, textOf } from './testing/nexus-process-fixture.js';
 
 const require = createRequire(import.meta.url);
 /** @nexus/mcp's misbehaving test server: tools that touch a marker, report their pid, crash … */
 const hostileScript = join(dirname(require.resolve('@nexus/mcp/package.json')), 'test', 'hostile-mcp-server.mjs');
+/** @nexus/mcp's McpServer that registers the tool `added` when `add_tool` is called. */
+const growingScript = join(dirname(require.resolve('@nexus/mcp/package.json')), 'test', 'growing-mcp-server.mjs');
 const filesystemScript = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 
 let dir: TestDir;
@@ -151,6 +157,55 @@ describe('imported tools in nexus tools and nexus call', () => {
   });
 });
 
+describe('the built nexus command with imported servers', () => {
+  beforeAll(ensureBuilt, 180_000);
+  /** Runs `nexus <args>`; a command that has not exited within a minute is killed and the test fails. */
+  const nexus = (args: string[]) => runNexus(args, { cwd: dir.join('project'), env: nexusEnv(dir.join('config')), exitWithinMs: 60_000 });
+
+  it('lists the tools of two servers whose names fold alike under distinct names, whatever their order, and exits', async () => {
+    /** The `report_env` tool of each server, by family (`mcp:<server>`), as `nexus tools` lists them. */
+    async function reportEnvByFamily(servers: string[]): Promise<Record<string, string>> {
+      await userConfig({ mcpServers: Object.fromEntries(servers.map((name) => [name, hostile()])) });
+      const { code, stdout, stderr } = await nexus(['tools', '--families', 'utility', '--preset', 'trusted']);
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const rows = stdout.split('\n').filter((line) => /^mcp__\S+__report_env /.test(line));
+      return Object.fromEntries(rows.map((line) => line.split(/ +/)).map(([name, , family]) => [family, name]));
+    }
+    const listed = await reportEnvByFamily(['acme.tools', 'acme_tools']);
+    expect(listed).toEqual({
+      'mcp:acme_tools': 'mcp__acme_tools__report_env',
+      'mcp:acme.tools': expect.stringMatching(/^mcp__acme_tools_[0-9a-f]{6}__report_env$/),
+    });
+    expect(await reportEnvByFamily(['acme_tools', 'acme.tools'])).toEqual(listed);
+  }, 120_000);
+
+  it.each(['tools', 'mcp', 'call echo message=hi', 'mcp-servers list', 'config'])(
+    'nexus %s exits with the message when an imported tool cannot be registered',
+    async (command) => {
+      const badTool = {
+        name: 'bad',
+        description: 'A parameter of no known type.',
+        inputSchema: { type: 'object', properties: { a: { type: 'bogus' } } },
+      };
+      await userConfig({
+        mcpServers: { fine: hostile(), broken: hostile({ env: { HOSTILE_EXTRA_TOOLS: JSON.stringify([badTool]) } }) },
+      });
+      const { code, stderr } = await nexus([...command.split(' '), '--families', 'utility']);
+      expect(stderr).toMatch(/^nexus: Invalid parameters schema for skill "mcp__broken__bad": .*bogus.*\n$/);
+      expect(code).toBe(2);
+    },
+    120_000,
+  );
+
+  it('nexus skills run ends the servers it started, and exits', async () => {
+    await userConfig({ mcpServers: { fine: hostile() } });
+    const { code, stderr } = await nexus(['skills', 'run', 'nothing']);
+    expect(stderr).toContain('No skill package is named "nothing"');
+    expect(code).toBe(1);
+  }, 120_000);
+});
+
 describe('nexus mcp as a proxy in front of imported servers, with the SDK client', () => {
   const clients: Client[] = [];
   beforeAll(ensureBuilt, 180_000);
@@ -191,6 +246,24 @@ describe('nexus mcp as a proxy in front of imported servers, with the SDK client
     await expect
       .poll(() => logged)
       .toEqual([expect.stringMatching(/^warning: MCP server "missing" could not be imported: .*; its tools are left out/)]);
+  }, 60_000);
+
+  it('passes on an imported server’s notifications/tools/list_changed, and lists and calls its new tool', async () => {
+    await userConfig({ mcpServers: { growing: { command: process.execPath, args: [growingScript] } } });
+    const client = new Client({ name: 'following', version: '1.0.0' });
+    let changes = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changes++;
+    });
+    await connect(['--preset', 'yolo'], client);
+    const names = async () => (await client.listTools()).tools.map((tool) => tool.name);
+    expect(await names()).toEqual(expect.arrayContaining(['echo', 'mcp__growing__add_tool']));
+    expect(await names()).not.toContain('mcp__growing__added');
+
+    expect(textOf(await client.callTool({ name: 'mcp__growing__add_tool', arguments: {} }))).toBe('added');
+    await waitUntil(() => changes > 0, 'notifications/tools/list_changed from nexus mcp');
+    expect(await names()).toContain('mcp__growing__added');
+    expect(textOf(await client.callTool({ name: 'mcp__growing__added', arguments: {} }))).toBe('added ran');
   }, 60_000);
 
   it('asks the client once per server at trusted, and a declining client sends nothing', async () => {

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema, ListRootsRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CLI_PATH, connectToNexusMcp, ensureBuilt, nexusEnv, textOf } from './testing/nexus-process.js';
+import { CLI_PATH, connectToNexusMcp, ensureBuilt, nexusEnv, textOf } from './testing/nexus-process-fixture.js';
 
 let dir: TestDir;
 const clients: Client[] = [];

@@ -1,6 +1,13 @@
 import { type LlmStandIn, startLlmStandIn, type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, nexusEnv, runNexus, type ServingNexus, standInModelConfig, startNexusServe } from './testing/nexus-process.js';
+import {
+  ensureBuilt,
+  nexusEnv,
+  runNexus,
+  type ServingNexus,
+  standInModelConfig,
+  startNexusServe,
+} from './testing/nexus-process-fixture.js';
 
 // `nexus serve` and `nexus agents` as the real processes a user runs, the model being the LLM stand-in.
 beforeAll(ensureBuilt, 180_000);

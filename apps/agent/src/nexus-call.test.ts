@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolveCommandIsolation } from '@nexus/process';
 import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, nexusEnv, runNexus } from './testing/nexus-process.js';
+import { ensureBuilt, nexusEnv, runNexus } from './testing/nexus-process-fixture.js';
 
 let dir: TestDir;
 const probe = await resolveCommandIsolation({ sandbox: 'auto', network: true }, 'trusted');

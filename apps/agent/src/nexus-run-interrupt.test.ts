@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { type LlmStandIn, startLlmStandIn, type TestDir, testdir, waitUntil, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CLI_PATH, ensureBuilt, nexusEnv } from './testing/nexus-process.js';
+import { CLI_PATH, ensureBuilt, nexusEnv } from './testing/nexus-process-fixture.js';
 
 beforeAll(ensureBuilt, 180_000);
 

@@ -1,7 +1,7 @@
 import { type LlmStandIn, startLlmStandIn, type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
-import { memoryIo } from './testing/memory-io.js';
+import { memoryIo } from './testing/memory-io-fixture.js';
 
 const KEY = 'sk-nexus-run-test-SECRET-0123456789';
 

@@ -1,9 +1,11 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { type LlmStandIn, startLlmStandIn, type TestDir, testdir, waitUntil, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, nexusEnv, type ServingNexus, standInModelConfig, startNexusServe } from './testing/nexus-process.js';
+import { runCli } from './run-cli.js';
+import { memoryIo } from './testing/memory-io-fixture.js';
+import { ensureBuilt, nexusEnv, type ServingNexus, standInModelConfig, startNexusServe } from './testing/nexus-process-fixture.js';
 
 beforeAll(ensureBuilt, 180_000);
 
@@ -40,6 +42,17 @@ async function processesWith(text: string): Promise<string[]> {
     if (commandLine.includes(text)) found.push(pid);
   }
   return found;
+}
+
+/** Inode numbers of the folders this process watches (`fs.watch` is inotify on Linux), as the kernel lists them. */
+async function watchedInodes(): Promise<number[]> {
+  const inodes: number[] = [];
+  for (const fd of await readdir('/proc/self/fd')) {
+    if ((await readlink(`/proc/self/fd/${fd}`).catch(() => '')) !== 'anon_inode:inotify') continue;
+    const info = await readFile(`/proc/self/fdinfo/${fd}`, 'utf8').catch(() => '');
+    for (const [, inode] of info.matchAll(/^inotify wd:\S+ ino:([0-9a-f]+)/gm)) inodes.push(Number.parseInt(inode as string, 16));
+  }
+  return inodes;
 }
 
 /** Starts `nexus serve --port 0` in the project, with the test's config and state directories. */
@@ -115,5 +128,30 @@ describe('nexus serve', () => {
     await rpc(server, '/', 'shutdown_server');
     expect(await server.exited).toBe(0);
     expect(await processesWith(dir.path)).toEqual([]);
+  });
+
+  it('closes the skill library when it stops: none of its folders is watched any longer', async () => {
+    const skills = dir.join('config', 'nexus', 'skills');
+    await writeTree(skills, { alpha: { 'SKILL.md': '---\nname: alpha\ndescription: Says one.\ncommand: "echo one"\n---\nSay it.\n' } });
+    const folders = await Promise.all([skills, join(skills, 'alpha')].map(async (folder) => (await stat(folder)).ino));
+    const watchedFolders = async () => (await watchedInodes()).filter((inode) => folders.includes(inode));
+    // In this process, to see its watchers: the library's never keep a process alive, so the built command exits either way.
+    const memory = memoryIo({
+      cwd: dir.join('project'),
+      configHome: dir.join('config'),
+      env: { XDG_STATE_HOME: dir.join('state'), HOME: dir.path },
+    });
+    const serving = runCli(['serve', '--port', '0', '--families', 'fs,skills'], memory.io);
+    await waitUntil(
+      () => /^URL: /m.test(memory.stdout()),
+      () => `nexus serve to listen: ${memory.stderr()}`,
+    );
+    const url = /^URL: +(\S+)$/m.exec(memory.stdout())?.[1] as string;
+    expect(await watchedFolders()).not.toEqual([]);
+
+    expect((await rpc({ url, port: Number(new URL(url).port) }, '/', 'shutdown_server')).result).toMatchObject({ success: true });
+
+    expect(await serving).toBe(0);
+    expect(await watchedFolders()).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { resolveCommandIsolation } from '@nexus/process';
 import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
-import { memoryIo } from './testing/memory-io.js';
+import { memoryIo } from './testing/memory-io-fixture.js';
 
 let dir: TestDir;
 

@@ -5,8 +5,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from './run-cli.js';
-import { memoryIo } from './testing/memory-io.js';
-import { CLI_PATH, ensureBuilt, nexusEnv } from './testing/nexus-process.js';
+import { memoryIo } from './testing/memory-io-fixture.js';
+import { CLI_PATH, ensureBuilt, nexusEnv } from './testing/nexus-process-fixture.js';
 
 let dir: TestDir;
 

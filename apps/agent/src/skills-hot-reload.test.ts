@@ -4,7 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CLI_PATH, ensureBuilt, nexusEnv } from './testing/nexus-process.js';
+import { CLI_PATH, ensureBuilt, nexusEnv } from './testing/nexus-process-fixture.js';
 
 let dir: TestDir;
 const clients: Client[] = [];

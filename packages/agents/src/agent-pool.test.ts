@@ -1,4 +1,6 @@
 import { mkdir } from 'node:fs/promises';
+import { defineSkill, ServiceContainer, type SkillSpec, ToolResult } from '@nexus/core';
+import { createChangingTestFamily } from '@nexus/registry/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
 import { type AgentPool, type Requester, TOKEN_HOLDER } from './index.js';
@@ -29,6 +31,21 @@ async function offeredTools(current: ServerFixture, id: string): Promise<string[
 }
 
 describe('creating agents: the permission rules', () => {
+  it('two creations of one id at the same moment: one succeeds, the other is the duplicate, and one agent follows the families', async () => {
+    const shared = createChangingTestFamily({ name: 'shared', skills: [namedTool('first')] });
+    fixture = await createServerFixture({ families: [shared] });
+    const { pool } = fixture;
+
+    const outcomes = await Promise.allSettled([0, 1].map(() => pool.call('create_agent', { agent_id: 'twin' }, TOKEN_HOLDER)));
+
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const rejected = outcomes.find((outcome) => outcome.status === 'rejected');
+    expect(await refusal(Promise.reject(rejected?.reason))).toBe('Agent "twin" already exists.');
+    const { agents } = (await pool.call('list_agents', {}, TOKEN_HOLDER)) as { agents: Array<Record<string, unknown>> };
+    expect(agents.map((agent) => agent.agent_id)).toEqual(['twin']);
+    expect(shared.listenerCount).toBe(1);
+  });
+
   it('a child is strictly below its parent, and a sandboxed agent creates nothing', async () => {
     fixture = await createServerFixture();
     const { pool } = fixture;
@@ -162,5 +179,98 @@ describe('who may do what to whom', () => {
     expect(await refusal(pool.call('send', { content: 'psst' }, as('kid1'), 'kid2'))).toMatch(/sandboxed and may send only to its parent/);
     expect(await refusal(pool.call('send', { content: 'hi me' }, as('boss'), 'boss'))).toMatch(/may not send to itself/);
     expect(await refusal(pool.call('shutdown_server', {}, as('kid1')))).toMatch(/A sandboxed agent may not shut the server down/);
+  });
+});
+
+/** A read-only tool that answers its own name. */
+function namedTool(name: string): SkillSpec {
+  return defineSkill({
+    name,
+    description: `Answers ${name}.`,
+    parameters: { type: 'object', properties: {} },
+    readOnly: true,
+    create: () => () => ToolResult.ok(name),
+  });
+}
+
+describe('agents over a changing family the server shares', () => {
+  it('a destroyed agent no longer follows the family, a live one still does, and none does once the server closed', async () => {
+    const shared = createChangingTestFamily({ name: 'shared', skills: [namedTool('first')] });
+    fixture = await createServerFixture({ families: [shared] });
+    const { pool } = fixture;
+    await pool.call('create_agent', { agent_id: 'live', preset: 'trusted' }, TOKEN_HOLDER);
+    for (let index = 0; index < 3; index++) {
+      const temporary = (await pool.call('create_agent', {}, TOKEN_HOLDER)) as { agent_id: string };
+      await pool.call('destroy_agent', { agent_id: temporary.agent_id }, TOKEN_HOLDER);
+      await pool.call('create_agent', { agent_id: `named-${index}` }, TOKEN_HOLDER);
+      await pool.call('shutdown', {}, TOKEN_HOLDER, `named-${index}`);
+    }
+    expect(shared.listenerCount).toBe(1);
+
+    shared.set([namedTool('first'), namedTool('second')]);
+    expect((await offeredTools(fixture, 'live')).sort()).toEqual(['first', 'second']);
+
+    await fixture.server.close();
+    expect(shared.listenerCount).toBe(0);
+  });
+});
+
+describe('a sandboxed agent without write paths over a changing family', () => {
+  it('is neither offered nor runs a writing tool the family adds later, and gets a read-only one', async () => {
+    const scribbled: string[] = [];
+    const scribble = defineSkill({
+      name: 'scribble',
+      description: 'Writes a note.',
+      parameters: { type: 'object', properties: {} },
+      destructive: true,
+      create: () => () => {
+        scribbled.push('note');
+        return ToolResult.ok('scribbled');
+      },
+    });
+    const shared = createChangingTestFamily({ name: 'shared', skills: [namedTool('first')] });
+    fixture = await createServerFixture({ families: [shared] });
+    const { pool } = fixture;
+    await pool.call('create_agent', { agent_id: 'reader' }, TOKEN_HOLDER);
+    await pool.call('create_agent', { agent_id: 'writer', allowed_write_paths: ['.'] }, TOKEN_HOLDER);
+
+    shared.set([namedTool('first'), namedTool('lookup'), scribble]);
+
+    expect((await offeredTools(fixture, 'reader')).sort()).toEqual(['first', 'lookup']);
+    expect((await offeredTools(fixture, 'writer')).sort()).toEqual(['first', 'lookup', 'scribble']);
+    fixture.llm.script({ toolCalls: [{ name: 'scribble', arguments: {} }] }, { text: 'It was refused.' });
+    await pool.call('send', { content: 'Scribble a note.' }, TOKEN_HOLDER, 'reader');
+    const { messages } = (await pool.call('get_messages', {}, TOKEN_HOLDER, 'reader')) as { messages: Array<Record<string, unknown>> };
+    expect(messages.filter((message) => message.role === 'tool')).toEqual([
+      expect.objectContaining({ content: expect.stringMatching(/^Error \(forbidden\): Tool "scribble" /) }),
+    ]);
+    expect(scribbled).toEqual([]);
+  });
+});
+
+describe('assembling an agent of the pool', () => {
+  it('without a system prompt, it gets the default one naming its cwd and level; the pool’s services reach its skills', async () => {
+    const whoAmI = defineSkill({
+      name: 'who_am_i',
+      description: 'Says the agent id and whether a confirmer is registered.',
+      parameters: { type: 'object', properties: {} },
+      readOnly: true,
+      create: (services) => () => ToolResult.ok(`${services.get('agentId')} confirm:${services.has('confirm')}`),
+    });
+    fixture = await createServerFixture({
+      families: [{ name: 'test', skills: [whoAmI] }],
+      services: () => new ServiceContainer().register('confirm', async () => false),
+    });
+    const { pool } = fixture;
+    await pool.call('create_agent', { agent_id: 'plain' }, TOKEN_HOLDER);
+
+    const context = (await pool.call('get_context', {}, TOKEN_HOLDER, 'plain')) as { system_prompt: string };
+    expect(context.system_prompt).toMatch(
+      /^You are Nexus, a careful assistant working in the directory .+ with the "sandboxed" permission level\./,
+    );
+    fixture.llm.script({ toolCalls: [{ name: 'who_am_i', arguments: {} }] }, { text: 'Done.' });
+    await pool.call('send', { content: 'Who are you?' }, TOKEN_HOLDER, 'plain');
+    const { messages } = (await pool.call('get_messages', {}, TOKEN_HOLDER, 'plain')) as { messages: Array<Record<string, unknown>> };
+    expect(messages.filter((message) => message.role === 'tool')).toEqual([expect.objectContaining({ content: 'plain confirm:true' })]);
   });
 });

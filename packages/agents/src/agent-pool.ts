@@ -1,29 +1,17 @@
 import { EventEmitter } from 'node:events';
-import {
-  type AgentPermissions,
-  AgentRpcError,
-  type AgentServerConnection,
-  ConfigError,
-  nexusStateDir,
-  RPC_ERROR_CODES,
-  ServiceContainer,
-  type SkillFamily,
-  type ToolPermission,
-} from '@nexus/core';
-import { SkillRegistry } from '@nexus/registry';
-import type { ModelMessage } from 'ai';
-import { Agent, type AgentEvent, addUsage, emptyUsage, type TurnResult, type TurnUsage } from './agent.js';
+import { ConfigError, nexusStateDir, ServiceContainer, type SkillFamily, type ToolPermission } from '@nexus/core';
+import { type AgentServerConnection, RPC_ERROR_CODES } from '@nexus/core/agent-server';
+import { type AgentEvent, addUsage, emptyUsage, type TurnResult } from './agent.js';
 import type { AgentSettings } from './agent-settings.js';
-import { type AgentGrant, decideGrant, type PermissionBase, permissionsOf } from './child-permissions.js';
-import { resolveModel } from './resolve-model.js';
+import { assembleAgent } from './assemble-agent.js';
+import { decideGrant, type PermissionBase, permissionsOf } from './child-permissions.js';
+import { isTemporary, type MemberSpec, type PoolMember } from './pool-member.js';
+import { memberSpecOf, sessionOf } from './pool-sessions.js';
+import { checkDestroy, checkParentChoice, checkSend, checkShutdownServer, type Requester } from './requester-policy.js';
+import { type ResolvedModel, resolveModel } from './resolve-model.js';
 import { GLOBAL_METHODS, isMethodName, type MethodName, type MethodParams, parseParams } from './rpc-params.js';
-import { type Session, SessionStore } from './session-store.js';
-
-/** Who makes a call: the token holder (an HTTP client), or an agent of the pool (its skills, in-process). */
-export type Requester = { readonly kind: 'token-holder' } | { readonly kind: 'agent'; readonly id: string };
-
-/** The token holder: every HTTP request is theirs (an `X-Nexus-Agent` header is never believed). */
-export const TOKEN_HOLDER: Requester = { kind: 'token-holder' };
+import { compactReply, describeMember, messagesPage, noSuchAgent, refuse, sendReply } from './rpc-replies.js';
+import { SessionStore } from './session-store.js';
 
 /** How an {@link AgentPool} builds agents. */
 export interface AgentPoolOptions {
@@ -41,8 +29,11 @@ export interface AgentPoolOptions {
   blockedPaths?: readonly string[];
   /** Per-tool settings for every agent. */
   tools?: Record<string, Partial<ToolPermission>>;
-  /** Registers further services in each agent's container (exec settings, GitLab instances, …). */
-  configureServices?: (services: ServiceContainer) => void;
+  /**
+   * Makes the service container each agent starts from (exec settings, GitLab instances, …); the
+   * pool adds the agent's working directory, permissions, id and agent server to it.
+   */
+  services?: () => ServiceContainer;
 }
 
 /** Options of one turn through the pool. */
@@ -53,37 +44,6 @@ export interface PoolSendOptions {
   signal?: AbortSignal;
 }
 
-interface Member {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly parentId: string | undefined;
-  readonly depth: number;
-  readonly grant: AgentGrant;
-  readonly permissions: AgentPermissions;
-  readonly modelAlias: string;
-  readonly agent: Agent;
-  readonly turns: Map<string, AbortController>;
-  lastActionAt: string;
-  usage: TurnUsage;
-}
-
-const DEFAULT_SYSTEM_PROMPT =
-  'You are a Nexus agent working in {cwd} with the "{level}" permission level. Use your tools to look things up and act; ' +
-  'when a tool refuses or fails, read why and adapt. Answer concisely.';
-
-function refuse(message: string, rpcCode: number = RPC_ERROR_CODES.invalidParams): AgentRpcError {
-  return new AgentRpcError(message, { rpcCode });
-}
-
-/** No agent of that id, in memory or saved (an HTTP server answers 404). */
-function noSuchAgent(agentId: string): AgentRpcError {
-  return new AgentRpcError(`No agent "${agentId}".`, { rpcCode: RPC_ERROR_CODES.serverError, kind: 'not_found' });
-}
-
-function isTemporary(id: string): boolean {
-  return id.startsWith('.');
-}
-
 /**
  * The agents of one server, each with its own permissions, conversation, model and working
  * directory, and the methods of specs/agent-server.md §3 with its permission rules (§5) — the one
@@ -92,8 +52,10 @@ function isTemporary(id: string): boolean {
  */
 export class AgentPool extends EventEmitter<{ shutdown: [] }> {
   readonly #options: AgentPoolOptions;
-  readonly #members = new Map<string, Member>();
-  readonly #restoring = new Map<string, Promise<Member | undefined>>();
+  readonly #members = new Map<string, PoolMember>();
+  readonly #restoring = new Map<string, Promise<PoolMember | undefined>>();
+  /** Ids a `create_agent` is making, reserved until it is done. */
+  readonly #creating = new Set<string>();
   readonly #sessions: SessionStore;
   readonly #base: PermissionBase;
   #temporaryCount = 0;
@@ -109,7 +71,6 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
       cwd: options.cwd,
       blockedPaths: options.blockedPaths ?? [],
       tools: options.tools ?? {},
-      skills: options.families.flatMap((family) => family.skills),
     };
   }
 
@@ -134,12 +95,15 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
         return this.#create(parseParams(method, params), requester);
       case 'destroy_agent':
         return this.#destroy(parseParams(method, params).agent_id, requester);
-      case 'list_agents':
+      case 'list_agents': {
         parseParams(method, params);
-        return { agents: [...this.#members.values()].map((member) => this.#describe(member)) };
+        const members = [...this.#members.values()];
+        const childCount = (member: PoolMember) => members.filter((other) => other.parentId === member.id).length;
+        return { agents: members.map((member) => describeMember(member, childCount(member))) };
+      }
       case 'shutdown_server':
         parseParams(method, params);
-        this.#refuseSandboxed(requester, 'shut the server down');
+        checkShutdownServer(this.#requestingMember(requester));
         setImmediate(() => this.emit('shutdown'));
         return { success: true, message: 'The server is shutting down.' };
       default:
@@ -160,7 +124,7 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
   }
 
   /** The agent, restoring it from its session when it is not in memory; `undefined` when there is none. */
-  async find(agentId: string): Promise<Member | undefined> {
+  async find(agentId: string): Promise<PoolMember | undefined> {
     const member = this.#members.get(agentId);
     if (member || isTemporary(agentId)) return member;
     let restoring = this.#restoring.get(agentId);
@@ -171,9 +135,12 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
     return restoring;
   }
 
-  /** Cancels every turn; the pool keeps its saved sessions. */
+  /** Cancels every turn and closes the agents' registries (the shared families forget them); the pool keeps its saved sessions. */
   close(): void {
-    for (const member of this.#members.values()) for (const turn of member.turns.values()) turn.abort();
+    for (const member of this.#members.values()) {
+      for (const turn of member.turns.values()) turn.abort();
+      member.agent.registry.close();
+    }
   }
 
   async #callAgent(method: MethodName, params: unknown, requester: Requester, agentId: string, options: PoolSendOptions): Promise<unknown> {
@@ -197,13 +164,11 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
         parseParams(method, params);
         return member.agent.context();
       case 'get_messages':
-        return this.#messages(member, parseParams(method, params));
+        return messagesPage(member, parseParams(method, params));
       case 'compact': {
         const result = await member.agent.compact({ force: parseParams(method, params).force ?? true });
         await this.#save(member);
-        return result.compacted
-          ? { compacted: true, tokens_before: result.tokensBefore, tokens_after: result.tokensAfter, tokens_saved: result.tokensSaved }
-          : result;
+        return compactReply(result);
       }
       case 'shutdown':
         parseParams(method, params);
@@ -214,28 +179,40 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
     }
   }
 
-  #requestingMember(requester: Requester): Member | undefined {
+  /** The agent making the call; `undefined` for the token holder. */
+  #requestingMember(requester: Requester): PoolMember | undefined {
     if (requester.kind === 'token-holder') return undefined;
     const member = this.#members.get(requester.id);
     if (!member) throw refuse(`The requesting agent "${requester.id}" no longer exists.`);
     return member;
   }
 
-  #refuseSandboxed(requester: Requester, action: string): void {
-    if (this.#requestingMember(requester)?.permissions.level === 'sandboxed') throw refuse(`A sandboxed agent may not ${action}.`);
-  }
-
   async #create(params: MethodParams<'create_agent'>, requester: Requester): Promise<unknown> {
     const requesting = this.#requestingMember(requester);
+    const id = params.agent_id ?? `.${++this.#temporaryCount}`;
+    // Reserved before the first await: a second creation of the id at the same moment is a duplicate too.
+    if (this.#members.has(id) || this.#creating.has(id)) throw refuse(`Agent "${id}" already exists.`);
+    this.#creating.add(id);
+    try {
+      return await this.#createReserved(id, params, requester, requesting);
+    } finally {
+      this.#creating.delete(id);
+    }
+  }
+
+  async #createReserved(
+    id: string,
+    params: MethodParams<'create_agent'>,
+    requester: Requester,
+    requesting: PoolMember | undefined,
+  ): Promise<unknown> {
     let parent = requesting;
     if (params.parent_agent_id !== undefined) {
-      if (requesting && params.parent_agent_id !== requesting.id)
-        throw refuse(`Agent "${requesting.id}" may create only its own children, not children of "${params.parent_agent_id}".`);
+      checkParentChoice(requesting, params.parent_agent_id);
       parent = await this.find(params.parent_agent_id);
       if (!parent) throw refuse(`No parent agent "${params.parent_agent_id}".`);
     }
-    const id = params.agent_id ?? `.${++this.#temporaryCount}`;
-    if (this.#members.has(id) || (await this.find(id))) throw refuse(`Agent "${id}" already exists.`);
+    if (await this.find(id)) throw refuse(`Agent "${id}" already exists.`);
     const grant = await decideGrant(
       { preset: params.preset, cwd: params.cwd, allowedWritePaths: params.allowed_write_paths, disableTools: params.disable_tools },
       parent && { id: parent.id, grant: parent.grant, permissions: parent.permissions, depth: parent.depth },
@@ -266,17 +243,10 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
     return result;
   }
 
-  #build(spec: {
-    id: string;
-    createdAt: string;
-    parentId: string | undefined;
-    grant: AgentGrant;
-    modelAlias: string | undefined;
-    systemPrompt: string | undefined;
-    messages: readonly ModelMessage[];
-  }): Member {
-    const { settings, env, families, configureServices } = this.#options;
-    let model: ReturnType<typeof resolveModel>;
+  /** Assembles the agent a spec describes, with its own services, and adds it to the pool. */
+  #build(spec: MemberSpec): PoolMember {
+    const { settings, env, families, services = () => new ServiceContainer() } = this.#options;
+    let model: ResolvedModel;
     try {
       model = resolveModel(settings, spec.modelAlias, env);
     } catch (error) {
@@ -284,28 +254,17 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
       throw error;
     }
     const permissions = permissionsOf(spec.grant, this.#base);
-    const services = new ServiceContainer()
-      .register('cwd', spec.grant.cwd)
-      .register('permissions', permissions)
-      .register('agentId', spec.id)
-      .register('agentServer', this.connectionFor(spec.id));
-    configureServices?.(services);
-    const registry = new SkillRegistry(services).use(...families);
-    const defaults = settings.agent ?? {};
-    const parent = spec.parentId === undefined ? undefined : this.#members.get(spec.parentId);
-    const agent = new Agent({
+    const agent = assembleAgent({
+      settings,
       model,
-      registry,
-      systemPrompt:
-        spec.systemPrompt ??
-        defaults.systemPrompt ??
-        DEFAULT_SYSTEM_PROMPT.replace('{cwd}', spec.grant.cwd).replace('{level}', spec.grant.preset),
+      families,
+      permissions,
+      services: services().register('agentId', spec.id).register('agentServer', this.connectionFor(spec.id)),
+      ...(spec.systemPrompt === undefined ? {} : { systemPrompt: spec.systemPrompt }),
       messages: spec.messages,
-      ...(defaults.maxToolIterations ? { maxToolIterations: defaults.maxToolIterations } : {}),
-      ...(defaults.toolTimeoutSeconds ? { toolTimeoutMs: defaults.toolTimeoutSeconds * 1000 } : {}),
-      ...(defaults.compactAt ? { compactAt: defaults.compactAt } : {}),
     });
-    const member: Member = {
+    const parent = spec.parentId === undefined ? undefined : this.#members.get(spec.parentId);
+    const member: PoolMember = {
       id: spec.id,
       createdAt: spec.createdAt,
       parentId: spec.parentId,
@@ -326,11 +285,8 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
     return `req-${Date.now().toString(36)}-${++this.#requestCount}`;
   }
 
-  async #send(member: Member, params: MethodParams<'send'>, requester: Requester, options: PoolSendOptions): Promise<unknown> {
-    const requesting = this.#requestingMember(requester);
-    if (requesting?.id === member.id) throw refuse(`Agent "${member.id}" may not send to itself.`);
-    if (requesting?.permissions.level === 'sandboxed' && requesting.parentId !== member.id)
-      throw refuse(`Agent "${requesting.id}" is sandboxed and may send only to its parent.`);
+  async #send(member: PoolMember, params: MethodParams<'send'>, requester: Requester, options: PoolSendOptions): Promise<unknown> {
+    checkSend(this.#requestingMember(requester), member);
     const requestId = params.request_id ?? this.#newRequestId();
     const key = String(requestId);
     if (member.turns.has(key)) throw refuse(`A turn with request_id ${JSON.stringify(requestId)} is already running or queued.`);
@@ -354,105 +310,30 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
     member.usage = addUsage(member.usage, result.usage);
     member.lastActionAt = new Date().toISOString();
     await this.#save(member);
-    if (result.cancelled) return { cancelled: true, request_id: requestId };
-    return { content: result.content, request_id: requestId, halted_at_iteration_limit: result.haltedAtIterationLimit };
+    return sendReply(result, requestId);
   }
 
   async #destroy(agentId: string, requester: Requester): Promise<unknown> {
     const member = await this.find(agentId);
     if (!member) throw noSuchAgent(agentId);
-    if (requester.kind === 'agent' && requester.id !== agentId && member.parentId !== requester.id) {
-      throw refuse(`Agent "${requester.id}" may destroy only itself and its own children, not "${agentId}".`);
-    }
+    checkDestroy(requester, member);
     for (const turn of member.turns.values()) turn.abort();
     this.#members.delete(agentId);
+    member.agent.registry.close();
     await this.#sessions.delete(agentId);
     return { success: true, agent_id: agentId };
   }
 
-  #describe(member: Member) {
-    const context = member.agent.context();
-    const children = [...this.#members.values()].filter((other) => other.parentId === member.id).length;
-    return {
-      agent_id: member.id,
-      is_temp: isTemporary(member.id),
-      created_at: member.createdAt,
-      message_count: context.message_count,
-      parent_agent_id: member.parentId ?? null,
-      child_count: children,
-      halted_at_iteration_limit: context.halted_at_iteration_limit,
-      model: member.modelAlias,
-      last_action_at: member.lastActionAt,
-      permission_level: member.permissions.level,
-      cwd: member.grant.cwd,
-      write_paths: member.grant.writePaths,
-    };
-  }
-
-  #messages(member: Member, params: MethodParams<'get_messages'>) {
-    const { offset = 0, limit = 200 } = params;
-    const entries = member.agent.messages.flatMap(messageEntries);
-    return {
-      agent_id: member.id,
-      total: entries.length,
-      offset,
-      limit,
-      messages: entries.slice(offset, offset + limit).map((entry, index) => ({ index: offset + index, ...entry })),
-    };
-  }
-
-  async #save(member: Member): Promise<void> {
+  async #save(member: PoolMember): Promise<void> {
     if (isTemporary(member.id) || !this.#members.has(member.id)) return;
-    const context = member.agent.context();
-    const session: Session = {
-      schema_version: 1,
-      agent_id: member.id,
-      created_at: member.createdAt,
-      modified_at: new Date().toISOString(),
-      model: member.modelAlias,
-      system_prompt: context.system_prompt,
-      cwd: member.grant.cwd,
-      permission_level: member.permissions.level,
-      preset: member.grant.preset,
-      disabled_tools: member.grant.disabledTools,
-      write_paths: member.grant.writePaths,
-      parent_agent_id: member.parentId ?? null,
-      messages: member.agent.messages,
-      token_usage: member.usage,
-    };
-    await this.#sessions.save(session);
+    await this.#sessions.save(sessionOf(member));
   }
 
-  async #restore(agentId: string): Promise<Member | undefined> {
+  async #restore(agentId: string): Promise<PoolMember | undefined> {
     const session = await this.#sessions.load(agentId);
     if (!session || this.#members.has(agentId)) return this.#members.get(agentId);
-    const member = this.#build({
-      id: session.agent_id,
-      createdAt: session.created_at,
-      parentId: session.parent_agent_id ?? undefined,
-      grant: { preset: session.preset, cwd: session.cwd, writePaths: session.write_paths, disabledTools: session.disabled_tools },
-      modelAlias: session.model,
-      systemPrompt: session.system_prompt,
-      messages: session.messages,
-    });
+    const member = this.#build(memberSpecOf(session));
     member.usage = session.token_usage;
     return member;
   }
-}
-
-/** A message as `get_messages` lists it: one entry per text message and per tool result. */
-function messageEntries(message: ModelMessage): Array<{ role: string; content: string; tool_call_id?: string; meta?: object }> {
-  if (typeof message.content === 'string') return [{ role: message.role, content: message.content }];
-  if (message.role === 'tool') {
-    return message.content.flatMap((part) =>
-      part.type === 'tool-result'
-        ? [{ role: 'tool', content: 'value' in part.output ? String(part.output.value) : '', tool_call_id: part.toolCallId }]
-        : [],
-    );
-  }
-  const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
-  const calls = message.content.flatMap((part) =>
-    part.type === 'tool-call' ? [{ id: part.toolCallId, name: part.toolName, arguments: part.input }] : [],
-  );
-  return [{ role: message.role, content: text, ...(calls.length > 0 ? { meta: { tool_calls: calls } } : {}) }];
 }

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
-import { request } from 'node:http';
+import { type IncomingHttpHeaders, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { waitUntil } from '@nexus/test-utils';
+import { postStreamed, waitUntil } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
 import { AgentPool, parseAgentSettings, serveAgents } from './index.js';
@@ -12,16 +12,17 @@ afterEach(async () => {
   fixture = undefined;
 });
 
-/** A raw HTTP request, for what fetch will not send (a foreign Host, huge headers, other methods). */
+/** A raw HTTP request, for what fetch will not send (a foreign Host, huge headers, other methods, paths as written). */
 function raw(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string },
-): Promise<{ status: number; body: string }> {
+  options: { method?: string; headers?: Record<string, string>; body?: string; path?: string },
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(url, { method: options.method ?? 'POST', headers: options.headers }, (response) => {
+    const target = { method: options.method ?? 'POST', headers: options.headers, ...(options.path ? { path: options.path } : {}) };
+    const outgoing = request(url, target, (response) => {
       let body = '';
       response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
     });
     outgoing.on('error', reject);
     outgoing.end(options.body);
@@ -75,6 +76,51 @@ describe('the agent server refuses', () => {
     expect((await raw(`${server.url}/rpc`, { headers: auth, body })).status).toBe(200);
   });
 
+  it.each(['GET', 'PUT', 'DELETE', 'OPTIONS', 'FOO'])('the method %s with 405 and Allow: POST', async (method) => {
+    fixture = await createServerFixture();
+    const { server } = fixture;
+    const answer = await raw(`${server.url}/`, { method, headers: { authorization: `Bearer ${server.token}` } });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.allow).toBe('POST');
+  });
+
+  it('paths as sent: dot segments, encoded or not, are no way to / and an agent id must be valid once decoded', async () => {
+    fixture = await createServerFixture();
+    const { server, result } = fixture;
+    await result('/', 'create_agent', { agent_id: 'a' });
+    const auth = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'list_agents' });
+    for (const path of [
+      '/agent/%2e%2e',
+      '/agent/%2E%2E',
+      '/agent/.%2e',
+      '/agent/..',
+      '/agent/%2e',
+      '/agent/a/..',
+      '/agent/a/%2e%2e',
+      '/x/../rpc',
+      '/agent/a%2Fb',
+      '/agent/%ZZ',
+      '/agent/%00a',
+    ]) {
+      const answer = await raw(server.url, { path, headers: auth, body });
+      expect({ path, status: answer.status, code: JSON.parse(answer.body).error?.code }).toEqual({ path, status: 404, code: -32600 });
+    }
+    const context = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'get_context' });
+    expect((await raw(server.url, { path: '/agent/%61', headers: auth, body: context })).status).toBe(200);
+  });
+
+  it.each([
+    ['declared', true],
+    ['chunked', false],
+  ])('a %s body over 1 MiB with a 413 that a client still sending gets, every time', async (_name, declareLength) => {
+    fixture = await createServerFixture();
+    const { server } = fixture;
+    const headers = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };
+    const outcomes = await postStreamed(`${server.url}/`, { bytes: 8 * 1024 * 1024, headers, declareLength, times: 10 });
+    expect(outcomes.map((outcome) => ('status' in outcome ? outcome.status : outcome.error))).toEqual(Array(10).fill(413));
+  });
+
   it('a connection past the 32nd with 503, and serves again once they close', async () => {
     fixture = await createServerFixture();
     const { server, rpc } = fixture;
@@ -103,6 +149,9 @@ describe('the agent server refuses', () => {
     ['a boolean id', JSON.stringify({ jsonrpc: '2.0', id: true, method: 'list_agents' }), 400, -32600],
     ['another JSON-RPC version', JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'list_agents' }), 400, -32600],
     ['positional params', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'destroy_agent', params: ['a'] }), 200, -32602],
+    ['params that are a string', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'list_agents', params: 'a' }), 400, -32600],
+    ['params that are null', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'list_agents', params: null }), 400, -32600],
+    ['params that are a number', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'list_agents', params: 1 }), 400, -32600],
     ['an unknown method', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'drop_tables' }), 200, -32601],
     [
       'an agent method on the server path',

@@ -1,4 +1,5 @@
-import { ConfigError, formatSchemaIssues, isLoopbackHost } from '@nexus/core';
+import { ConfigError, formatSchemaIssues } from '@nexus/core';
+import { isLoopbackHost } from '@nexus/core/http';
 import { z } from 'zod';
 
 /** The provider packages Nexus speaks through. */

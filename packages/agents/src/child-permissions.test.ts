@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import type { PermissionLevel } from '@nexus/core';
-import { fsSkills } from '@nexus/skills-fs';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -16,7 +15,7 @@ let dir: TestDir;
 let base: PermissionBase;
 beforeEach(async () => {
   dir = await testdir({ work: { sub: {} } });
-  base = { cwd: dir.join('work'), blockedPaths: [], tools: {}, skills: fsSkills.skills };
+  base = { cwd: dir.join('work'), blockedPaths: [], tools: {} };
 });
 afterEach(() => dir.cleanup());
 

@@ -1,18 +1,16 @@
 import { stat } from 'node:fs/promises';
 import {
   type AgentPermissions,
-  AgentRpcError,
   findCeilingViolations,
   isWithin,
   levelAtLeast,
   normalizePath,
   type PermissionLevel,
-  RPC_ERROR_CODES,
   resolvePreset,
   resolveRealPath,
-  type SkillSpec,
   type ToolPermission,
 } from '@nexus/core';
+import { AgentRpcError, RPC_ERROR_CODES } from '@nexus/core/agent-server';
 
 /** Deepest a chain of agents may go (the token holder's agents are at depth 1). */
 export const MAX_AGENT_DEPTH = 5;
@@ -40,8 +38,6 @@ export interface PermissionBase {
   readonly blockedPaths: readonly string[];
   /** Per-tool settings of the configuration. */
   readonly tools: Record<string, Partial<ToolPermission>>;
-  /** Every skill the agents get. */
-  readonly skills: readonly SkillSpec[];
 }
 
 function refuse(message: string): AgentRpcError {
@@ -59,20 +55,22 @@ function within(path: string, roots: readonly string[] | null): boolean {
   return roots === null || roots.some((root) => isWithin(path, root));
 }
 
+/** How a read-only agent answers its parent: agent control reaches the pool, never the files. */
+const READ_ONLY_AGENT_TOOLS: readonly string[] = ['nexus_send'];
+
 /**
  * The permissions a grant gives: the preset over `cwd`, the write paths as the only write roots
- * when given, the disabled tools off, and — for a sandboxed agent without write paths — every
- * skill that writes off (agent control stays: `nexus_send` is how it answers its parent).
+ * when given, the disabled tools off, and — for a sandboxed agent without write paths — a
+ * read-only policy: the registry refuses (and does not list) every tool not marked `readOnly`,
+ * deciding by each tool's metadata when it is listed or called, so tools a changing family adds
+ * later are covered (agent control stays: `nexus_send` is how it answers its parent).
  */
 export function permissionsOf(grant: AgentGrant, base: PermissionBase): AgentPermissions {
   const tools: Record<string, Partial<ToolPermission>> = { ...base.tools };
-  const off = new Set(grant.disabledTools);
-  if (grant.preset === 'sandboxed' && grant.writePaths.length === 0) {
-    for (const skill of base.skills) if (!skill.readOnly && !skill.name.startsWith('nexus_')) off.add(skill.name);
-  }
-  for (const name of off) tools[name] = { ...tools[name], enabled: false };
+  for (const name of grant.disabledTools) tools[name] = { ...tools[name], enabled: false };
   const permissions = resolvePreset(grant.preset, { cwd: grant.cwd, blockedPaths: base.blockedPaths, tools });
-  return grant.writePaths.length === 0 ? permissions : { ...permissions, writePaths: grant.writePaths };
+  if (grant.writePaths.length > 0) return { ...permissions, writePaths: grant.writePaths };
+  return grant.preset === 'sandboxed' ? { ...permissions, readOnly: { except: [...READ_ONLY_AGENT_TOOLS] } } : permissions;
 }
 
 /** What a `create_agent` request asks for. */

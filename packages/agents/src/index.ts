@@ -10,12 +10,16 @@ export type {
   TurnUsage,
 } from './agent.js';
 export { Agent, DEFAULT_COMPACT_AT, DEFAULT_MAX_TOOL_ITERATIONS } from './agent.js';
-export type { AgentPoolOptions, PoolSendOptions, Requester } from './agent-pool.js';
-export { AgentPool, TOKEN_HOLDER } from './agent-pool.js';
+export type { AgentPoolOptions, PoolSendOptions } from './agent-pool.js';
+export { AgentPool } from './agent-pool.js';
 export type { AgentDefaults, AgentSettings, ModelSettings, ProviderSettings, ProviderType } from './agent-settings.js';
 export { agentSettingsSchema, DEFAULT_CONTEXT_WINDOW, PROVIDER_TYPES, parseAgentSettings } from './agent-settings.js';
+export type { AgentAssembly } from './assemble-agent.js';
+export { assembleAgent } from './assemble-agent.js';
 export { MAX_AGENT_DEPTH } from './child-permissions.js';
 export { ProviderError } from './provider-error.js';
+export type { Requester } from './requester-policy.js';
+export { TOKEN_HOLDER } from './requester-policy.js';
 export type { ModelSummary, ResolvedModel } from './resolve-model.js';
 export { resolveModel, summarizeModels } from './resolve-model.js';
 export type { AgentServer, ServeAgentsOptions } from './serve-agents.js';

@@ -15,6 +15,7 @@ describe('the @nexus/agents surface', () => {
       'SessionFileError',
       'TOKEN_HOLDER',
       'agentSettingsSchema',
+      'assembleAgent',
       'parseAgentSettings',
       'resolveModel',
       'serveAgents',

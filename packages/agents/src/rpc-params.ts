@@ -1,4 +1,5 @@
-import { AgentRpcError, formatSchemaIssues, isValidAgentId, PERMISSION_LEVELS, type PermissionLevel, RPC_ERROR_CODES } from '@nexus/core';
+import { formatSchemaIssues, isValidAgentId, PERMISSION_LEVELS, type PermissionLevel } from '@nexus/core';
+import { AgentRpcError, RPC_ERROR_CODES } from '@nexus/core/agent-server';
 import { z } from 'zod';
 
 /** A permission level, as sessions and `create_agent` carry it. */

@@ -1,22 +1,14 @@
 import { once } from 'node:events';
 import { rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import {
-  AgentRpcError,
-  agentServerTokenPath,
-  ConfigError,
-  DEFAULT_AGENT_SERVER_PORT,
-  hasBearerToken,
-  isLoopbackHost,
-  isValidAgentId,
-  nexusStateDir,
-  RPC_ERROR_CODES,
-  readBody,
-  tokenDigest,
-} from '@nexus/core';
+import type { Duplex } from 'node:stream';
+import { ConfigError, isValidAgentId, nexusStateDir } from '@nexus/core';
+import { AgentRpcError, agentServerTokenPath, DEFAULT_AGENT_SERVER_PORT, RPC_ERROR_CODES } from '@nexus/core/agent-server';
+import { hasBearerToken, isLoopbackHost, readBody, tokenDigest } from '@nexus/core/http';
 import type { AgentEvent } from './agent.js';
-import { type AgentPool, TOKEN_HOLDER } from './agent-pool.js';
+import type { AgentPool } from './agent-pool.js';
+import { TOKEN_HOLDER } from './requester-policy.js';
 import { newToken, tokenFromEnvironment, writeTokenFile } from './server-token.js';
 import { SessionFileError } from './session-store.js';
 
@@ -101,21 +93,62 @@ function parseEnvelope(text: string): RpcRequest {
   if (jsonrpc !== '2.0') throw new HttpRefusal(400, 'Invalid request: `jsonrpc` must be "2.0".', RPC_ERROR_CODES.invalidRequest, requestId);
   if (typeof method !== 'string')
     throw new HttpRefusal(400, 'Invalid request: `method` must be a string.', RPC_ERROR_CODES.invalidRequest, requestId);
+  // JSON-RPC 2.0: params, when present, are structured (an object or an array); anything else makes no request.
+  if (params !== undefined && (typeof params !== 'object' || params === null))
+    throw new HttpRefusal(400, 'Invalid request: `params` must be an object.', RPC_ERROR_CODES.invalidRequest, requestId);
   if (Array.isArray(params))
     throw new HttpRefusal(200, 'Invalid params: params must be named (an object).', RPC_ERROR_CODES.invalidParams, requestId);
-  if (params !== undefined && (typeof params !== 'object' || params === null))
-    throw new HttpRefusal(200, 'Invalid params: params must be an object.', RPC_ERROR_CODES.invalidParams, requestId);
   return { id: requestId, method, params };
 }
 
-/** `/` and `/rpc` are the server's; `/agent/<id>` an agent's. */
-function route(url: string | undefined): { agentId?: string } {
-  const path = new URL(url ?? '/', 'http://localhost').pathname;
+/** A percent-encoded path segment decoded once, or `undefined` when its encoding is malformed. */
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `/` and `/rpc` are the server's; `/agent/<id>` an agent's. Decided on the path as sent: a URL
+ * parser would resolve dot segments (`/agent/%2e%2e` is `/` to it), and an id is decoded only
+ * after the path has been split.
+ */
+function route(url = '/'): { agentId?: string } {
+  const path = url.split('?', 1)[0] ?? '';
   if (path === '/' || path === '/rpc') return {};
-  const match = /^\/agent\/([^/]+)$/.exec(path);
-  const agentId = match?.[1] === undefined ? undefined : decodeURIComponent(match[1]);
-  if (agentId === undefined || !isValidAgentId(agentId)) throw new HttpRefusal(404, `Not found: ${path}.`);
+  const segment = /^\/agent\/([^/]+)$/.exec(path)?.[1];
+  const agentId = segment === undefined ? undefined : decodeSegment(segment);
+  if (!isValidAgentId(agentId)) throw new HttpRefusal(404, `Not found: ${path}.`);
   return { agentId };
+}
+
+// What Node answers for a request its parser refuses before the server sees it; but a method the
+// parser does not know is, like every method but POST, 405 (Node would answer 400).
+const PARSE_ERROR_STATUS: Readonly<Record<string, number>> = {
+  HPE_INVALID_METHOD: 405,
+  HPE_HEADER_OVERFLOW: 431,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+};
+
+/** Answers a request Node's parser refused (a `clientError`), then closes the connection. */
+function answerParseError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // As Node's own handler: never write into a response that has begun.
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (!socket.writable || inFlight?.headersSent) return void socket.destroy();
+  const status = PARSE_ERROR_STATUS[error.code ?? ''] ?? 400;
+  const message = status === 405 ? 'This method is not allowed; use POST.' : `${STATUS_CODES[status]}.`;
+  const body = JSON.stringify(rpcError(null, RPC_ERROR_CODES.invalidRequest, message));
+  const headers = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    'content-type: application/json',
+    `content-length: ${Buffer.byteLength(body)}`,
+    ...(status === 405 ? ['allow: POST'] : []),
+    'connection: close',
+  ];
+  socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
 }
 
 function streamedEvent(event: AgentEvent): [string, object] | undefined {
@@ -224,11 +257,13 @@ export async function serveAgents(pool: AgentPool, options: ServeAgentsOptions =
           : new HttpRefusal(500, `Internal error: ${(error as Error).message}`, RPC_ERROR_CODES.internalError);
       if (response.headersSent) return response.end();
       if (refusal.status === 401) response.setHeader('www-authenticate', 'Bearer realm="nexus"');
+      if (refusal.status === 405) response.setHeader('allow', 'POST');
       // A refused request's body may be unread: the connection ends after the answer rather than being reused.
       if (!request.complete) response.setHeader('connection', 'close');
       sendJson(response, refusal.status, rpcError(refusal.id, refusal.rpcCode, refusal.message));
     });
   });
+  server.on('clientError', answerParseError);
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { AGENT_SERVER_KEY_VARIABLE, atomicWriteVerified, ConfigError, MIN_AGENT_SERVER_KEY_LENGTH } from '@nexus/core';
+import { atomicWriteVerified, ConfigError } from '@nexus/core';
+import { AGENT_SERVER_KEY_VARIABLE, MIN_AGENT_SERVER_KEY_LENGTH } from '@nexus/core/agent-server';
 
 /** A fresh token: `nxk_` and 32 random bytes, base64url. */
 export function newToken(): string {

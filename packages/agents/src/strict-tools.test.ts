@@ -1,3 +1,4 @@
+import { defineSkill, type SkillFamily, ToolResult } from '@nexus/core';
 import { findOpenAiStrictSchemaProblems } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, sent } from '../test/agent-fixture.js';
@@ -50,4 +51,58 @@ describe('tool definitions sent to the provider', () => {
 
     expect((sent(llm, 0).body.tools as SentTool[]).some((tool) => tool.function.strict === true)).toBe(true);
   });
+});
+
+/** An imported tool as a tagged union of objects arrives: a top-level anyOf, which the providers refuse there. */
+const importedFamily: SkillFamily = {
+  name: 'mcp__docs',
+  skills: [
+    defineSkill<Record<string, unknown>>({
+      name: 'mcp__docs__open',
+      description: 'Opens a document.',
+      parameters: {
+        type: 'object',
+        properties: {},
+        anyOf: [
+          {
+            type: 'object',
+            properties: { kind: { const: 'file' }, path: { type: 'string' } },
+            required: ['kind', 'path'],
+            additionalProperties: false,
+          },
+          {
+            type: 'object',
+            properties: { kind: { const: 'url' }, url: { type: 'string' } },
+            required: ['kind', 'url'],
+            additionalProperties: false,
+          },
+        ],
+      },
+      readOnly: true,
+      create: () => (args) => ToolResult.ok(`opened ${JSON.stringify(args)}`),
+    }),
+  ],
+};
+
+describe.each(['openai-compatible', 'anthropic'] as const)('a tool with a top-level anyOf, over %s', (type) => {
+  it.each([false, true])(
+    'is taken by the provider (strict: %s), and its calls are validated against its own schema',
+    async (strictTools) => {
+      fixture = await createFixture({ type, strictTools, families: [importedFamily] });
+      const { llm, agent } = fixture;
+      llm.script(
+        { toolCalls: [{ name: 'mcp__docs__open', arguments: { kind: 'file', url: 'https://example.com/a.md' } }] },
+        { toolCalls: [{ name: 'mcp__docs__open', arguments: { kind: 'file', path: 'a.md' } }] },
+        { text: 'Opened.' },
+      );
+
+      const result = await agent.send('Open a.md.');
+
+      expect(result.content).toBe('Opened.');
+      expect(result.toolCalls).toEqual([
+        expect.objectContaining({ name: 'mcp__docs__open', success: false, kind: 'invalid_input' }),
+        expect.objectContaining({ name: 'mcp__docs__open', success: true }),
+      ]);
+    },
+  );
 });

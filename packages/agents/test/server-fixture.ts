@@ -1,4 +1,4 @@
-import type { SkillFamily } from '@nexus/core';
+import type { ServiceContainer, SkillFamily } from '@nexus/core';
 import { fsSkills } from '@nexus/skills-fs';
 import { type LlmStandIn, startLlmStandIn, type TestDir, type Tree, testdir } from '@nexus/test-utils';
 import { AgentPool, type AgentServer, parseAgentSettings, serveAgents } from '../src/index.js';
@@ -24,7 +24,7 @@ export interface ServerFixture {
 
 /** An agent server on 127.0.0.1 over a pool whose agents use the LLM stand-in and the fixture's tools. */
 export async function createServerFixture(
-  options: { files?: Tree; families?: SkillFamily[]; env?: NodeJS.ProcessEnv } = {},
+  options: { files?: Tree; families?: SkillFamily[]; env?: NodeJS.ProcessEnv; services?: () => ServiceContainer } = {},
 ): Promise<ServerFixture> {
   const llm = await startLlmStandIn();
   const dir = await testdir({ work: options.files ?? {}, state: {} });
@@ -40,6 +40,7 @@ export async function createServerFixture(
     cwd: dir.join('work'),
     env: { [KEY_VARIABLE]: SECRET_KEY },
     stateDir,
+    ...(options.services ? { services: options.services } : {}),
   });
   const server = await serveAgents(pool, { port: 0, env: options.env ?? {}, stateDir });
   const rpc = async (path: string, method: string, params?: unknown, headers: Record<string, string> = {}) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AgentRpcError, NexusError, RPC_ERROR_CODES, ToolResult } from './index.js';
+import { AgentRpcError, RPC_ERROR_CODES } from './agent-server.js';
+import { NexusError, ToolResult } from './index.js';
 
 describe('AgentRpcError', () => {
   it('keeps the JSON-RPC code, and a refusal (-32602) is invalid input for the model', () => {

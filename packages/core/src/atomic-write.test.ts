@@ -34,17 +34,14 @@ describe('atomicWriteVerified under SIGKILL', () => {
     await writeFile(target, Buffer.alloc(SIZE, 0));
     await chmod(target, 0o640);
 
-    const rounds = 25;
-    let completedWrites = 0;
-    for (let round = 0; round < rounds; round++) {
+    for (let round = 0; round < 25; round++) {
       const child = spawn(process.execPath, [writer, target, String(SIZE)], { stdio: ['ignore', 'pipe', 'inherit'] });
-      let dots = 0;
-      child.stdout.on('data', (chunk: Buffer) => (dots += chunk.length));
-      // Wait for the process to get going, then kill it at a random moment of a write.
-      await new Promise((resolve) => setTimeout(resolve, 80 + Math.random() * 120));
+      // Once the writer has finished a write (however long a busy machine takes to start it), kill
+      // it at a random moment of the writes that follow.
+      await new Promise((resolve) => child.stdout.once('data', resolve));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 120));
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('close', resolve));
-      completedWrites += dots;
 
       const content = await readFile(target);
       expect(content.length).toBe(SIZE);
@@ -52,8 +49,6 @@ describe('atomicWriteVerified under SIGKILL', () => {
       expect(content.every((byte) => byte === first)).toBe(true);
       expect((await stat(target)).mode & 0o777).toBe(0o640);
     }
-    // The kills must have interrupted real writes, not an idle process.
-    expect(completedWrites).toBeGreaterThan(0);
   });
 });
 

@@ -1,12 +1,3 @@
-export type { AgentServerConnection } from './agent-server-connection.js';
-export {
-  AGENT_SERVER_KEY_VARIABLE,
-  AgentRpcError,
-  agentServerTokenPath,
-  DEFAULT_AGENT_SERVER_PORT,
-  MIN_AGENT_SERVER_KEY_LENGTH,
-  RPC_ERROR_CODES,
-} from './agent-server-connection.js';
 export type { AtomicContent, AtomicWriteOptions } from './atomic-write.js';
 export { atomicWriteVerified } from './atomic-write.js';
 export { confirmOncePerCall } from './confirm-once.js';
@@ -34,17 +25,23 @@ export {
 } from './errors.js';
 export type { FileLockOptions } from './file-lock.js';
 export { withFileLocks } from './file-lock.js';
-export { hasBearerToken, readBody, tokenDigest } from './http-request.js';
 export { isValidAgentId, isValidToolName, validateAgentId, validateToolName } from './identifiers.js';
 export type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue } from './json.js';
 export type { LineEnding } from './line-endings.js';
 export { convertLineEndings, detectLineEnding } from './line-endings.js';
-export { isLoopbackHost } from './loopback.js';
 export type { SchemaIssue } from './options.js';
 export { describeValue, expectOption, formatSchemaIssues, isPositiveNumber } from './options.js';
 export type { ValidatePathOptions } from './paths.js';
-export { isWithin, normalizePath, resolveRealPath, validatePath } from './paths.js';
-export type { AgentPermissions, PathAccess, PermissionLevel, PresetName, PresetOptions, ToolPermission } from './permissions.js';
+export { isPrivateProcessEntry, isWithin, normalizePath, resolveRealPath, validatePath } from './paths.js';
+export type {
+  AgentPermissions,
+  PathAccess,
+  PermissionLevel,
+  PresetName,
+  PresetOptions,
+  ToolPermission,
+  ToolTraits,
+} from './permissions.js';
 export {
   assertWithinCeiling,
   findCeilingViolations,

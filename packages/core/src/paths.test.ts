@@ -1,10 +1,11 @@
+import { readlinkSync } from 'node:fs';
 import { link, mkdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createSymlinkFarm, type SymlinkFarm, testdir } from '@nexus/test-utils';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isWithin, normalizePath, PathSecurityError, resolveRealPath, validatePath } from './index.js';
+import { isPrivateProcessEntry, isWithin, normalizePath, PathSecurityError, resolveRealPath, validatePath } from './index.js';
 
 describe('normalizePath', () => {
   it('expands ~, converts backslashes and resolves against cwd', () => {
@@ -123,6 +124,48 @@ describe('validatePath against every Linux path class of DESIGN §6', () => {
 
   it('with mustExist, reports a missing file as not_found', async () => {
     await expect(validatePath('missing.txt', { ...options, mustExist: true })).rejects.toMatchObject({ kind: 'not_found' });
+  });
+});
+
+describe('validatePath — what a process keeps from other users in /proc (its environment, memory)', () => {
+  // This thread's id, as /proc/thread-self names it (`<pid>/task/<tid>`).
+  const tid = readlinkSync('/proc/thread-self').split('/').pop() as string;
+  const { pid, ppid } = process;
+  const refused: Array<[string, string]> = [
+    ['/proc/self/environ', '/proc/self/environ'],
+    ['/proc/thread-self/environ', '/proc/thread-self/environ'],
+    ['/proc/<own pid>/environ', `/proc/${pid}/environ`],
+    ['/proc/self/task/<tid>/environ', `/proc/self/task/${tid}/environ`],
+    ['/proc/<pid>/task/<tid>/mem', `/proc/${pid}/task/${tid}/mem`],
+    ['/proc/self/mem', '/proc/self/mem'],
+    ['/proc/self/auxv', '/proc/self/auxv'],
+    ['/proc/self/pagemap', '/proc/self/pagemap'],
+    ['/proc/self/fd (the directory)', '/proc/self/fd'],
+    ['/proc/self/map_files', '/proc/self/map_files'],
+    ['the parent process, which holds the same keys', `/proc/${ppid}/environ`],
+    ['through /proc/self/root', '/proc/self/root/proc/self/environ'],
+    ['with .. and .', '/proc/self/task/../././environ'],
+  ];
+
+  it.each(refused)('refuses %s at any level, with no sandbox and no blocked path', async (_name, path) => {
+    await expect(validatePath(path)).rejects.toSatisfy((error) => PathSecurityError.isInstance(error));
+  });
+
+  it('refuses it through a symlink, and as a write target', async () => {
+    await using dir = await testdir({ 'link-environ': { symlink: '/proc/self/environ' }, 'link-self': { symlink: `/proc/${pid}` } });
+    for (const path of ['link-environ', 'link-self/mem', 'link-self/task/../environ']) {
+      await expect(validatePath(path, { cwd: dir.path })).rejects.toThrow(/keeps from other users/);
+    }
+    await expect(validatePath('/proc/self/mem', { mustExist: true })).rejects.toThrow(/keeps from other users/);
+  });
+
+  it('accepts what any user may read: /proc/self/status, cmdline, the /proc/self directory itself', async () => {
+    await expect(validatePath('/proc/self/status')).resolves.toBe(`/proc/${pid}/status`);
+    await expect(validatePath('/proc/thread-self/cmdline')).resolves.toBe(`/proc/${pid}/task/${tid}/cmdline`);
+    await expect(validatePath('/proc/self')).resolves.toBe(`/proc/${pid}`);
+    await expect(validatePath('/proc/cpuinfo')).resolves.toBe('/proc/cpuinfo');
+    expect(isPrivateProcessEntry(`/proc/${pid}/status`)).toBe(false);
+    expect(isPrivateProcessEntry(`/proc/${pid}/environ`)).toBe(true);
   });
 });
 

@@ -39,6 +39,42 @@ function isMissing(error: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
+/** A path in a process's or thread's `/proc` directory: that directory, and the path inside it. */
+const PROCESS_DIRECTORY = /^(\/proc\/\d+(?:\/task\/\d+)?)(\/.+)$/;
+/** The permission bit that lets users other than the owner read. */
+const READABLE_BY_OTHERS = 0o004;
+
+/**
+ * Whether the real path `realPath` (symlinks resolved, so `/proc/self`, `/proc/thread-self` and
+ * links to them already read `/proc/<pid>` and `/proc/<pid>/task/<tid>`) is, or lies inside, an
+ * entry of a process's `/proc` directory that the kernel keeps from other users: its mode lets
+ * no other user read it. That is where a process's secrets are — `environ` (the API keys and
+ * tokens of its environment), `mem`, `auxv`, `pagemap`, `stack`, `syscall`, `io`,
+ * `personality`, `mountstats`, the `fd/` and `map_files/` directories — and an entry a later
+ * kernel adds is judged the same way, where a list of names would let it through. What any user
+ * of the machine may read of a process (`status`, `cmdline`, `stat`) stays readable.
+ *
+ * It holds for every process, not only this one: the parent that started Nexus (a shell, an MCP
+ * client) usually holds the same keys.
+ */
+export function isPrivateProcessEntry(realPath: string): boolean {
+  const match = PROCESS_DIRECTORY.exec(realPath);
+  if (!match) return false;
+  let path = match[1] as string;
+  for (const part of (match[2] as string).split('/').slice(1)) {
+    path = `${path}/${part}`;
+    let mode: number;
+    try {
+      mode = lstatSync(path).mode;
+    } catch (error) {
+      // Nothing there is nothing to keep; an entry we may not even look at is kept.
+      return !isMissing(error);
+    }
+    if ((mode & READABLE_BY_OTHERS) === 0) return true;
+  }
+  return false;
+}
+
 /**
  * Resolves every symlink in an absolute path the way the kernel would (a `..` after a symlink
  * climbs from the link's target), following links into components that do not exist yet, so a
@@ -126,6 +162,8 @@ export interface ValidatePathOptions {
  * - contains a null byte or an unsupported `~user` form;
  * - resolves (after following every symlink, dangling ones included) outside `allowedPaths`;
  * - resolves inside a blocked path, however it is spelled or linked;
+ * - resolves to what a process keeps from other users in `/proc` (its environment, its memory:
+ *   {@link isPrivateProcessEntry}), at every level, like a blocked path;
  * - is a regular file with several hard links while a sandbox is in force (a hard link can
  *   alias a file outside the sandbox, and nothing in the path reveals it).
  * With `mustExist`, a missing path fails with a `not_found` error.
@@ -138,6 +176,13 @@ export async function validatePath(path: string, options: ValidatePathOptions = 
   const keepLink = !followFinalLink && last !== '.' && last !== '..' && absolute !== '/';
   // `..` is resolved physically, after the symlinks before it, as the kernel does.
   const real = keepLink ? `${(await resolveRealPath(dirname(expanded))).replace(/\/$/, '')}/${last}` : await resolveRealPath(expanded);
+
+  if (isPrivateProcessEntry(real)) {
+    throw new PathSecurityError({
+      path,
+      reason: "it is a process's /proc entry the kernel keeps from other users (its environment, its memory)",
+    });
+  }
 
   if (blockedPaths.length > 0) {
     const candidates = [foldForBlocking(absolute), foldForBlocking(real)];

@@ -82,6 +82,18 @@ describe('findToolRefusal', () => {
     expect(findToolRefusal(resolvePreset('trusted', { cwd }), 'bash_safe', 'trusted')).toBeUndefined();
     expect(findToolRefusal(undefined, 'read_file')).toBeUndefined();
   });
+
+  it('under a read-only policy, refuses every tool not marked readOnly but those it excepts, by the metadata it is given', () => {
+    const reader = { ...resolvePreset('sandboxed', { cwd }), readOnly: { except: ['nexus_send'] } };
+    expect(findToolRefusal(reader, 'scribble', { readOnly: false })).toBe(
+      'Tool "scribble" is not read-only, and this agent may run only read-only tools.',
+    );
+    expect(findToolRefusal(reader, 'scribble')).toMatch(/not read-only/);
+    expect(findToolRefusal(reader, 'lookup', { readOnly: true })).toBeUndefined();
+    expect(findToolRefusal(reader, 'nexus_send', {})).toBeUndefined();
+    expect(findToolRefusal(reader, 'bash_safe', { minimumLevel: 'trusted', readOnly: true })).toMatch(/needs the "trusted"/);
+    expect(isToolEnabled(resolvePreset('sandboxed', { cwd }), 'scribble', {})).toBe(true);
+  });
 });
 
 describe('levels', () => {
@@ -130,5 +142,12 @@ describe('ceiling', () => {
     expect(findCeilingViolations(sandboxedParent, resolvePreset('sandboxed', { cwd: '/work/app-evil' }))).toContain(
       "allowedPaths reach outside the parent's",
     );
+  });
+
+  it('keeps a read-only parent’s child read-only, excepting no more tools than the parent', () => {
+    const reader = { ...resolvePreset('sandboxed', { cwd }), readOnly: { except: ['nexus_send'] } };
+    expect(findCeilingViolations(reader, reader)).toEqual([]);
+    for (const child of [resolvePreset('sandboxed', { cwd }), { ...reader, readOnly: { except: ['nexus_send', 'scribble'] } }])
+      expect(findCeilingViolations(reader, child)).toContain('the child may run tools that are not read-only, which the parent may not');
   });
 });

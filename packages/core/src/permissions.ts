@@ -1,5 +1,6 @@
 import { ConfigError, PermissionDeniedError } from './errors.js';
 import { isWithin, normalizePath } from './paths.js';
+import type { SkillMetadata } from './skill.js';
 
 /** How much an agent may do, from least to most. */
 export type PermissionLevel = 'sandboxed' | 'trusted' | 'yolo';
@@ -40,7 +41,16 @@ export interface AgentPermissions {
   blockedPaths: string[];
   /** Per-tool overrides, by tool name. */
   tools: Record<string, ToolPermission>;
+  /**
+   * When set, the agent runs only tools marked `readOnly`, besides those named in `except`. Decided
+   * from each tool's own metadata whenever it is listed or called, so it also holds for a tool
+   * that a changing family adds later.
+   */
+  readOnly?: { except: string[] };
 }
+
+/** What the permission rule reads of a tool: its minimum level and whether it changes nothing. */
+export type ToolTraits = Pick<SkillMetadata, 'minimumLevel' | 'readOnly'>;
 
 /** Options of {@link resolvePreset}. */
 export interface PresetOptions {
@@ -109,24 +119,31 @@ export function resolveToolAllowedPaths(permissions: AgentPermissions, tool: str
 
 /**
  * Why `tool` may not run under `permissions`, or `undefined` when it may: switched off by its
- * per-tool entry, or below its minimum level. Without a policy the level is `sandboxed`. The one
- * statement of this rule: the registry's gate, definition filtering and `defineSkill` all use it.
+ * per-tool entry, below its minimum level, or not read-only where the policy allows only read-only
+ * tools. `traits` is the tool's metadata (a `SkillSpec` will do), or just its minimum level.
+ * Without a policy the level is `sandboxed`. The one statement of this rule: the registry's gate,
+ * definition filtering and `defineSkill` all use it.
  */
 export function findToolRefusal(
   permissions: AgentPermissions | undefined,
   tool: string,
-  minimumLevel: PermissionLevel = 'sandboxed',
+  traits: PermissionLevel | ToolTraits = {},
 ): string | undefined {
+  const { minimumLevel = 'sandboxed', readOnly = false } = typeof traits === 'string' ? { minimumLevel: traits } : traits;
   if (permissions?.tools[tool]?.enabled === false) return `Tool "${tool}" is disabled by this agent's permissions.`;
   const level = permissions?.level ?? 'sandboxed';
-  if (levelAtLeast(level, minimumLevel)) return undefined;
-  const agent = permissions ? `this agent is "${level}"` : 'no permission policy is registered, which counts as "sandboxed"';
-  return `Tool "${tool}" needs the "${minimumLevel}" permission level or higher; ${agent}.`;
+  if (!levelAtLeast(level, minimumLevel)) {
+    const agent = permissions ? `this agent is "${level}"` : 'no permission policy is registered, which counts as "sandboxed"';
+    return `Tool "${tool}" needs the "${minimumLevel}" permission level or higher; ${agent}.`;
+  }
+  if (permissions?.readOnly && !readOnly && !permissions.readOnly.except.includes(tool))
+    return `Tool "${tool}" is not read-only, and this agent may run only read-only tools.`;
+  return undefined;
 }
 
-/** Whether a tool is switched on in this policy (by its per-tool entry and its minimum level). */
-export function isToolEnabled(permissions: AgentPermissions, tool: string, minimumLevel: PermissionLevel = 'sandboxed'): boolean {
-  return findToolRefusal(permissions, tool, minimumLevel) === undefined;
+/** Whether a tool is switched on in this policy (by its per-tool entry, its minimum level and whether it is read-only). */
+export function isToolEnabled(permissions: AgentPermissions, tool: string, traits: PermissionLevel | ToolTraits = {}): boolean {
+  return findToolRefusal(permissions, tool, traits) === undefined;
 }
 
 function rootsWithin(child: readonly string[] | null, parent: readonly string[] | null): boolean {
@@ -144,6 +161,8 @@ export function findCeilingViolations(parent: AgentPermissions, child: AgentPerm
   if (!levelAtLeast(parent.level, child.level)) violations.push(`level "${child.level}" exceeds the parent's "${parent.level}"`);
   if (!rootsWithin(child.allowedPaths, parent.allowedPaths)) violations.push("allowedPaths reach outside the parent's");
   if (!rootsWithin(child.writePaths, parent.writePaths)) violations.push("writePaths reach outside the parent's");
+  if (parent.readOnly && !child.readOnly?.except.every((tool) => parent.readOnly?.except.includes(tool)))
+    violations.push('the child may run tools that are not read-only, which the parent may not');
   if (child.confirmWritesOutside && !parent.confirmWritesOutside && parent.writePaths !== null) {
     violations.push('writes outside writePaths are confirmable for the child but not for the parent');
   }

@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import * as agentServer from './agent-server.js';
+import * as http from './http.js';
 import * as core from './index.js';
 
 const sourceDir = fileURLToPath(new URL('.', import.meta.url));
@@ -8,27 +10,21 @@ const sourceDir = fileURLToPath(new URL('.', import.meta.url));
 describe('the @nexus/core barrel', () => {
   it('exports exactly the protocol, sandbox and helpers it documents (no unverified writes)', () => {
     expect(Object.keys(core).sort()).toEqual([
-      'AGENT_SERVER_KEY_VARIABLE',
-      'AgentRpcError',
       'CancelledError',
       'ConfigError',
-      'DEFAULT_AGENT_SERVER_PORT',
       'InvalidOptionError',
       'InvalidParametersError',
-      'MIN_AGENT_SERVER_KEY_LENGTH',
       'NexusError',
       'NotFoundError',
       'PERMISSION_LEVELS',
       'PathSecurityError',
       'PermissionDeniedError',
-      'RPC_ERROR_CODES',
       'ServiceContainer',
       'SkillExecutionError',
       'SkillNotFoundError',
       'TOOL_ERROR_KINDS',
       'TimeoutError',
       'ToolResult',
-      'agentServerTokenPath',
       'assertWithinCeiling',
       'atomicWriteVerified',
       'authorizePath',
@@ -42,10 +38,9 @@ describe('the @nexus/core barrel', () => {
       'findToolRefusal',
       'formatSchemaIssues',
       'getSafeEnv',
-      'hasBearerToken',
-      'isLoopbackHost',
       'isPermissionLevel',
       'isPositiveNumber',
+      'isPrivateProcessEntry',
       'isSecretName',
       'isToolEnabled',
       'isValidAgentId',
@@ -57,18 +52,31 @@ describe('the @nexus/core barrel', () => {
       'openVerified',
       'openVerifiedDirectory',
       'openVerifiedSync',
-      'readBody',
       'refusePlantedSymlink',
       'resolvePreset',
       'resolveRealPath',
       'resolveToolAllowedPaths',
-      'tokenDigest',
       'validateAgentId',
       'validatePath',
       'validateToolName',
       'withFileLocks',
       'withVerifiedDirectory',
     ]);
+  });
+
+  it("keeps the agent server's wire protocol behind @nexus/core/agent-server", () => {
+    expect(Object.keys(agentServer).sort()).toEqual([
+      'AGENT_SERVER_KEY_VARIABLE',
+      'AgentRpcError',
+      'DEFAULT_AGENT_SERVER_PORT',
+      'MIN_AGENT_SERVER_KEY_LENGTH',
+      'RPC_ERROR_CODES',
+      'agentServerTokenPath',
+    ]);
+  });
+
+  it('keeps the HTTP helpers of the servers and their clients behind @nexus/core/http', () => {
+    expect(Object.keys(http).sort()).toEqual(['hasBearerToken', 'isLoopbackHost', 'readBody', 'tokenDigest']);
   });
 
   it('has no heavy or process-spawning dependency: no module imports child_process or a package', () => {

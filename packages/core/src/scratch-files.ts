@@ -3,9 +3,10 @@ import { hostname } from 'node:os';
 import { basename } from 'node:path';
 
 /**
- * The files Nexus keeps beside a file while it writes it — a temporary file that becomes the new
- * content, a lock file while the file is edited — and how to tell whether one was left behind by
- * a writer that is gone (killed, crashed), so that the next write in the directory removes it.
+ * The scratch files of writes — a temporary file beside the file that becomes its new content, a
+ * lock file while the file is edited (in the state directory; older versions kept it beside the
+ * file) — and how to tell whether one was left behind by a writer that is gone (killed, crashed),
+ * so that the next write in the directory removes it.
  */
 
 /** Temporary files of atomic writes: `.<name>.nexus-tmp-<pid>-<random>`. */
@@ -23,19 +24,14 @@ export function temporaryName(target: string): string {
   return `.${basename(target)}.nexus-tmp-${OWNER.pid}-${randomBytes(6).toString('hex')}`;
 }
 
-/** The name of the lock file of `target`, in the same directory. */
-export function lockName(target: string): string {
-  return `.${basename(target)}${LOCK_SUFFIX}`;
+/** The name of the lock file for `key` (a digest of the locked path). */
+export function lockName(key: string): string {
+  return `.${key}${LOCK_SUFFIX}`;
 }
 
 /** Whether `name` is a lock file's name. */
 export function isLockName(name: string): boolean {
   return name.startsWith('.') && name.endsWith(LOCK_SUFFIX);
-}
-
-/** The file a lock file named `name` locks. */
-export function lockedName(name: string): string {
-  return name.slice(1, -LOCK_SUFFIX.length);
 }
 
 /** Whether process `pid` runs on this host (one of another user counts). */

@@ -1,7 +1,6 @@
 import { lstat, readdir, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
-import { removeStaleLockFile } from './file-lock.js';
-import { isLockName, isStaleTemporary, lockedName } from './scratch-files.js';
+import { removeStaleLockFile } from './lock-file.js';
+import { isLockName, isStaleTemporary } from './scratch-files.js';
 import type { VerifiedDirectory } from './verified-open.js';
 
 /** A directory is swept at most this often by one process: listing a directory of 20,000 files takes ~40 ms. */
@@ -23,15 +22,16 @@ function isDue(directory: string, now: number): boolean {
 
 /**
  * Removes what writers that died left in `directory`: temporary files of atomic writes and lock
- * files whose owner is gone (see `isStaleTemporary` and the lock's rules). Runs at most once a
- * minute per directory and process; never throws (a sweep must not fail the write that made it).
+ * files whose owner is gone (see `isStaleTemporary` and the lock's rules) — in the lock directory,
+ * and beside files, where earlier versions kept their locks. Runs at most once a minute per
+ * directory and process; never throws (a sweep must not fail the write that made it).
  */
 export async function sweepScratchFiles(directory: VerifiedDirectory): Promise<void> {
   if (!isDue(directory.path, Date.now())) return;
   try {
     for (const name of await readdir(directory.entry('.'))) {
       const entry = directory.entry(name);
-      if (isLockName(name)) await removeStaleLockFile(directory, name, join(directory.path, lockedName(name))).catch(() => {});
+      if (isLockName(name)) await removeStaleLockFile(directory, name).catch(() => {});
       else if (name.includes('.nexus-tmp-')) {
         const stats = await lstat(entry).catch(() => undefined);
         if (stats?.isFile() && isStaleTemporary(name, stats.mtimeMs)) await unlink(entry).catch(() => {});

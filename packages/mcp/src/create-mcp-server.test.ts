@@ -12,7 +12,7 @@ import { defineSkill, ToolResult } from '@nexus/core';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ClientLog, createMcpServer, serveHttp } from './index.js';
-import { createClient, createTestRegistry } from './test-fixtures.js';
+import { createClient, createTestRegistry } from './mcp-fixture.js';
 
 let dir: TestDir;
 const clients: Client[] = [];

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { hasBearerToken } from '@nexus/core';
+import { hasBearerToken } from '@nexus/core/http';
 
 /** Why a request is turned away before it reaches MCP. */
 export interface Refusal {

@@ -7,7 +7,7 @@ import { createTestAgent } from '@nexus/registry/testing';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ImportedMcpServer, importMcpServer, type McpServerConfig, McpServerUnavailableError, serveHttp } from './index.js';
-import { agentUsing, hostileServer, waitForFile } from './test-fixtures.js';
+import { agentUsing, hostileServer, waitForFile } from './mcp-fixture.js';
 
 const require = createRequire(import.meta.url);
 
@@ -78,6 +78,36 @@ describe('importMcpServer against a hostile server', () => {
     const long = names.find((name) => name.startsWith('mcp__hostile__very_long'));
     expect(long).toHaveLength(64);
     expect(long).toMatch(/_[0-9a-f]{6}$/);
+  });
+
+  it('gives servers whose names fold alike distinct tool names, hashing the server name that had to be folded', async () => {
+    const dotted = await importForTest('acme.tools', hostileServer);
+    const plain = await importForTest('acme_tools', hostileServer);
+    const doubled = await importForTest('acme__tools', hostileServer);
+    const agent = createTestAgent({ cwd: dir.path, preset: 'yolo', families: [dotted.family, plain.family, doubled.family] });
+    const reportEnv = (server: ImportedMcpServer) => server.family.skills.find((skill) => skill.name.endsWith('__report_env'))?.name;
+    expect(reportEnv(plain)).toBe('mcp__acme_tools__report_env');
+    expect(reportEnv(dotted)).toBe('mcp__acme_tools_afc412__report_env');
+    expect(reportEnv(doubled)).toMatch(/^mcp__acme_tools_[0-9a-f]{6}__report_env$/);
+    const names = agent.registry.names;
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    const pids = await Promise.all(
+      [dotted, plain, doubled].map(async (server) => (await agent.call(reportEnv(server) as string)).data as { pid: number }),
+    );
+    expect(new Set(pids.map(({ pid }) => pid)).size).toBe(3);
+    // Named again, alone, in another order: the same names.
+    const again = await importForTest('acme.tools', hostileServer);
+    expect(again.family.skills.map((skill) => skill.name)).toEqual(dotted.family.skills.map((skill) => skill.name));
+  });
+
+  it('keeps a server named `<a>__<b>` apart from server `<a>`’s tool `<b>__<tool>`', async () => {
+    const outer = await importForTest('x', hostileServer);
+    const inner = await importForTest('x__touch', hostileServer);
+    await agentUsing(outer, dir.path, 'yolo').call('mcp__x__add_tool', { name: 'touch__report_env' });
+    const names = [...(await outer.listTools()), ...inner.family.skills].map((skill) => skill.name);
+    expect(names).toContain('mcp__x__touch__report_env');
+    expect(new Set(names).size).toBe(names.length);
   });
 
   it('calls the original tool behind a folded name', async () => {

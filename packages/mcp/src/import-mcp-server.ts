@@ -7,9 +7,9 @@ import {
   PermissionDeniedError,
   type PermissionLevel,
   type ServiceContainer,
-  type SkillFamily,
   type SkillSpec,
 } from '@nexus/core';
+import type { ChangingSkillFamily } from '@nexus/registry';
 import { importedToolNames } from './imported-tool-name.js';
 import { fromCallToolResult, MAX_IMPORTED_OUTPUT_BYTES } from './imported-tool-result.js';
 import { normaliseInputSchema } from './imported-tool-schema.js';
@@ -35,18 +35,19 @@ export interface McpServerStatus {
   state: McpServerState;
   /** Tools of the last listing. */
   toolCount: number;
-  /** Why it last stopped or could not be started. */
+  /** Why it last stopped or could not be started, or why a registry refused its new tools. */
   lastError?: string;
 }
 
 /** A connected MCP server: its tools as a skill family, its state, and how to end it. */
 export interface ImportedMcpServer {
   /**
-   * The server's tools as skills named `mcp__<server>__<tool>`, ready for `registry.use`. `skills`
-   * is the last listing: after the server says its tools changed, {@link listTools} reads them
-   * again (a registry that already used the family keeps the skills it registered).
+   * The server's tools as skills named `mcp__<server>__<tool>`, ready for `registry.use`: a
+   * changing family, so a registry that uses it follows the server. `skills` is the last listing;
+   * when the server sends `notifications/tools/list_changed`, the tools are read again at once and
+   * the family's listeners (registries) are told.
    */
-  readonly family: SkillFamily;
+  readonly family: ChangingSkillFamily;
   /** Name, transport, state, tool count and last error. */
   readonly status: McpServerStatus;
   /**
@@ -61,9 +62,9 @@ export interface ImportedMcpServer {
 /**
  * Connects to an MCP server — a stdio child process started with the sanitised environment plus
  * the `env` its entry names, or a Streamable HTTP endpoint — lists its tools and returns them as a
- * permission-gated {@link SkillFamily}. The server starts here, at the first `tools/list`, and runs
- * until `close()` (or until the host exits); when it exits, the call that saw it fails, and it is
- * started again at the next call or listing (at most 3 times in 5 minutes, then it is `failed`).
+ * permission-gated {@link ChangingSkillFamily}. The server starts here, at the first `tools/list`,
+ * and runs until `close()` (or until the host exits); when it exits, the call that saw it fails, and
+ * it is started again at the next call or listing (at most 3 times in 5 minutes, then it is `failed`).
  *
  * Gating: the tools need `trusted` (or the server's `level`, when higher); at `sandboxed` a tool is
  * offered only when the server is `readOnly: true` and the tool says `readOnlyHint: true`. Below
@@ -90,12 +91,37 @@ export async function importMcpServer(
     throw new McpServerUnavailableError(`MCP server "${name}" could not be imported: ${describeError(error)}`, { cause: error });
   }
   const toSkills = importedSkills(name, server, connection, maxOutputBytes);
+  const listeners = new Set<() => void>();
+  let announced = connection.tools;
+  /** Tells the listeners when the last listing is not the one they know. */
+  const announce = () => {
+    if (connection.tools === announced) return;
+    announced = connection.tools;
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch (error) {
+        connection.noteError(`its new tools could not be registered: ${describeError(error)}`);
+      }
+    }
+  };
+  /** Reads the tools again if the running server said they changed; never throws, nor starts a stopped server (a call does). */
+  const refresh = async () => {
+    if (connection.state !== 'running') return;
+    await connection.listTools().then(announce, () => undefined);
+  };
+  connection.onToolListChanged(() => void refresh());
   return {
     family: {
       name: `mcp__${name}`,
       get skills() {
         return toSkills(connection.tools);
       },
+      onChange(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      refresh,
     },
     get status(): McpServerStatus {
       const { state, lastError } = connection;
@@ -107,8 +133,15 @@ export async function importMcpServer(
         ...(lastError === undefined ? {} : { lastError }),
       };
     },
-    listTools: async () => toSkills(await connection.listTools()),
-    close: () => connection.close(),
+    listTools: async () => {
+      const tools = await connection.listTools();
+      announce();
+      return toSkills(tools);
+    },
+    close: () => {
+      listeners.clear();
+      return connection.close();
+    },
   };
 }
 

@@ -1,9 +1,9 @@
-import type { SkillProgress } from '@nexus/core';
+import { defineSkill, type SkillProgress, ToolResult } from '@nexus/core';
 import { createTestAgent } from '@nexus/registry/testing';
-import { type TestDir, testdir } from '@nexus/test-utils';
+import { type TestDir, testdir, waitUntil } from '@nexus/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ImportedMcpServer, importMcpServer, type McpServerConfig } from './index.js';
-import { agentUsing, type HostileHttpServer, hostileServer, startHostileHttpServer } from './test-fixtures.js';
+import { agentUsing, type HostileHttpServer, hostileServer, startHostileHttpServer } from './mcp-fixture.js';
 
 const MiB = 1024 * 1024;
 
@@ -172,7 +172,7 @@ describe.each([
 });
 
 describe('an imported server whose tools change', () => {
-  it('reads the tools again at the next listing after notifications/tools/list_changed, and only then', async () => {
+  it('reads the tools again once the server says they changed, and only then; a registry using the family follows', async () => {
     const server = await importForTest('changing');
     const agent = agentUsing(server, dir.path, 'yolo');
     const names = () => server.family.skills.map((skill) => skill.name);
@@ -181,6 +181,8 @@ describe('an imported server whose tools change', () => {
     expect((await agent.call('mcp__changing__list_count')).output).toBe('1');
 
     expect((await agent.call('mcp__changing__add_tool', { name: 'added' })).output).toBe('added');
+    await waitUntil(() => agent.registry.has('mcp__changing__added'), 'the registry to follow the server');
+    expect((await agent.call('mcp__changing__added')).output).toBe('added {}');
     const listed = await server.listTools();
     expect(listed.map((skill) => skill.name)).toContain('mcp__changing__added');
     expect(names()).toContain('mcp__changing__added');
@@ -190,5 +192,23 @@ describe('an imported server whose tools change', () => {
 
     const fresh = createTestAgent({ cwd: dir.path, preset: 'yolo', families: [server.family] });
     expect((await fresh.call('mcp__changing__added')).output).toBe('added {}');
+  });
+
+  it('keeps the registered tools when a registry refuses the new ones, and says why in its status', async () => {
+    const server = await importForTest('refused');
+    const squatter = defineSkill({
+      name: 'mcp__refused__taken',
+      description: 'Has the name first.',
+      parameters: { type: 'object', properties: {} },
+      create: () => () => ToolResult.ok('squatter'),
+    });
+    const agent = createTestAgent({ cwd: dir.path, preset: 'yolo', families: [server.family, { name: 'other', skills: [squatter] }] });
+    expect((await agent.call('mcp__refused__add_tool', { name: 'taken' })).output).toBe('added');
+    await waitUntil(() => server.status.lastError !== undefined, 'the refusal in the status');
+    expect(server.status.lastError).toBe(
+      'its new tools could not be registered: A skill named "mcp__refused__taken" is already registered by another family.',
+    );
+    expect((await agent.call('mcp__refused__taken')).output).toBe('squatter');
+    expect((await agent.call('mcp__refused__report_env')).success).toBe(true);
   });
 });

@@ -73,6 +73,8 @@ export class McpConnection {
   #startedOnce = false;
   #tools: ListedTool[] | undefined;
   #toolsStale = true;
+  #listing: Promise<void> | undefined;
+  #onToolListChanged: (() => void) | undefined;
 
   constructor(name: string, config: McpServerConfig, limits: ConnectionLimits) {
     this.#name = name;
@@ -84,9 +86,19 @@ export class McpConnection {
     return this.#state;
   }
 
-  /** Why the server last stopped or could not be started. */
+  /** Why the server last stopped or could not be started, or what else last went wrong with it (see {@link noteError}). */
   get lastError(): string | undefined {
     return this.#lastError;
+  }
+
+  /** Records a problem with the server found outside the connection, for {@link lastError}. */
+  noteError(message: string): void {
+    this.#lastError = message;
+  }
+
+  /** Calls `listener` each time the server sends `notifications/tools/list_changed` (its tools are then stale). */
+  onToolListChanged(listener: () => void): void {
+    this.#onToolListChanged = listener;
   }
 
   /** The tools of the last listing (empty before the first). */
@@ -94,10 +106,23 @@ export class McpConnection {
     return this.#tools ?? [];
   }
 
-  /** The tools, read from the server when it said they changed, after a restart, or the first time. */
+  /**
+   * The tools, read from the server when it said they changed, after a restart, or the first time.
+   * A listing under way is joined, and read again when the server said they changed meanwhile.
+   */
   async listTools(): Promise<readonly ListedTool[]> {
     const client = await this.#connected();
-    if (this.#tools && !this.#toolsStale) return this.#tools;
+    // A listing under way may have started after the last change: its answer is the one to give.
+    while (this.#listing || !this.#tools || this.#toolsStale) {
+      this.#listing ??= this.#list(client).finally(() => {
+        this.#listing = undefined;
+      });
+      await this.#listing;
+    }
+    return this.#tools;
+  }
+
+  async #list(client: Client): Promise<void> {
     this.#toolsStale = false;
     try {
       this.#tools = await listAllTools(client, this.#startTimeoutMs);
@@ -105,7 +130,6 @@ export class McpConnection {
       this.#toolsStale = true;
       throw this.#callError('tools/list', error, undefined, undefined);
     }
-    return this.#tools;
   }
 
   /**
@@ -166,6 +190,7 @@ export class McpConnection {
     const client = new Client({ name: 'nexus', version: packageJson.version });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.#toolsStale = true;
+      this.#onToolListChanged?.();
     });
     client.onclose = () => this.#lost(client);
     try {

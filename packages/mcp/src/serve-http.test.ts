@@ -5,7 +5,7 @@ import { ElicitRequestSchema, type Progress } from '@modelcontextprotocol/sdk/ty
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_BODY_BYTES, type HttpServeOptions, type McpHttpServer, serveHttp } from './index.js';
-import { createClient, createTestRegistry } from './test-fixtures.js';
+import { createClient, createTestRegistry } from './mcp-fixture.js';
 
 let dir: TestDir;
 let fixture: ReturnType<typeof createTestRegistry>;
@@ -192,13 +192,46 @@ describe('serveHttp — hardening', () => {
     }
   });
 
+  it('accepts its own loopback origins: 127.0.0.1, localhost and [::1] at its port, http or https', async () => {
+    await start();
+    const { port } = server;
+    for (const origin of [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`, `https://localhost:${port}`]) {
+      expect((await raw({ headers: goodHeaders({ origin }), body: initialize })).status, origin).toBe(200);
+    }
+    const viaLocalhost = await raw({
+      headers: goodHeaders({ host: `localhost:${port}`, origin: `http://localhost:${port}` }),
+      body: initialize,
+    });
+    expect(viaLocalhost.status).toBe(200);
+  });
+
+  it('refuses a loopback origin at another port, and the Host check still holds with its own origin', async () => {
+    await start();
+    const { port } = server;
+    for (const origin of [`http://127.0.0.1:${port + 1}`, `http://localhost:${port + 1}`, `http://[::1]:${port + 1}`, 'http://localhost']) {
+      expect((await raw({ headers: goodHeaders({ origin }), body: initialize })).status, origin).toBe(403);
+    }
+    const rebound = await raw({
+      headers: goodHeaders({ host: `evil.example:${port}`, origin: `http://127.0.0.1:${port}` }),
+      body: initialize,
+    });
+    expect(rebound.status).toBe(403);
+  });
+
   it('accepts the origins and hosts it was told to', async () => {
-    await start({ allowedOrigins: ['http://localhost:6274'], allowedHosts: ['nexus.internal'] });
+    await start({ allowedOrigins: ['HTTP://LocalHost:6274/'], allowedHosts: ['nexus.internal'] });
     const response = await raw({
       headers: goodHeaders({ origin: 'http://localhost:6274', host: `nexus.internal:${server.port}` }),
       body: initialize,
     });
     expect(response.status).toBe(200);
+    expect((await raw({ headers: goodHeaders({ origin: 'http://localhost:6275' }), body: initialize })).status).toBe(403);
+  });
+
+  it('refuses an allowed origin that is not an http(s) origin', async () => {
+    for (const origin of ['localhost:6274', 'http://localhost:6274/app', 'file:///tmp/page.html', '*']) {
+      await expect(serveHttp(fixture.registry, { allowedOrigins: [origin] }), origin).rejects.toThrow(/allowedOrigins\[0\]/);
+    }
   });
 
   it('answers 415 to a body that is not JSON', async () => {

@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CancelledNotificationSchema, isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { expectOption, isPositiveNumber, readBody, tokenDigest } from '@nexus/core';
+import { expectOption, isPositiveNumber } from '@nexus/core';
+import { isLoopbackHost, readBody, tokenDigest } from '@nexus/core/http';
 import type { SkillRegistry } from '@nexus/registry';
 import { createMcpServer, type McpServerOptions } from './create-mcp-server.js';
 import { type GuardPolicy, guardRequest } from './http-guard.js';
@@ -21,7 +22,11 @@ export interface HttpServeOptions extends McpServerOptions {
   token?: string;
   /** Further `Host` header values to accept (`name` or `name:port`); the listening address and, on loopback, `localhost`, `127.0.0.1` and `[::1]` always are. */
   allowedHosts?: readonly string[];
-  /** Browser origins allowed to call (e.g. `http://localhost:6274`); default none, so any request carrying an `Origin` is refused. */
+  /**
+   * Further browser origins allowed to call (e.g. `http://localhost:6274`). On loopback the server's
+   * own origins (`http` or `https` on `localhost`, `127.0.0.1` and `[::1]` at its port) always are;
+   * a request carrying any other `Origin` is refused.
+   */
   allowedOrigins?: readonly string[];
   /** Largest request body accepted, in bytes (default 4 MiB). */
   maxBodyBytes?: number;
@@ -50,8 +55,21 @@ const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 const MIN_TOKEN_LENGTH = 16;
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+/**
+ * `value` as a browser sends it in `Origin` (scheme, host and a port other than the scheme's
+ * default, lower case), or `undefined` when it is not an http(s) origin (a path, credentials, a query).
+ */
+function browserOrigin(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  const isOrigin =
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.username === '' &&
+    url.password === '' &&
+    url.pathname === '/' &&
+    url.search === '' &&
+    url.hash === '';
+  return isOrigin ? url.origin : undefined;
 }
 
 /** `name` as a `Host` header carries it: with the port unless it names one already. */
@@ -82,10 +100,30 @@ function normalizeOptions(options: HttpServeOptions) {
     `a string of at least ${MIN_TOKEN_LENGTH} characters without spaces`,
     '<hidden>',
   );
+  expectOption(Array.isArray(allowedOrigins), 'allowedOrigins', 'a list of origins', allowedOrigins);
+  for (const [index, origin] of allowedOrigins.entries()) {
+    expectOption(
+      browserOrigin(origin) !== undefined,
+      `allowedOrigins[${index}]`,
+      'an http(s) origin (scheme, host and port only) such as "http://localhost:6274"',
+      origin,
+    );
+  }
   expectOption(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0, 'maxBodyBytes', 'a positive integer', maxBodyBytes);
   expectOption(Number.isInteger(maxSessions) && maxSessions > 0, 'maxSessions', 'a positive integer', maxSessions);
   expectOption(isPositiveNumber(sessionIdleTimeoutMs), 'sessionIdleTimeoutMs', 'a positive number of milliseconds', sessionIdleTimeoutMs);
-  return { host, port, path, token, allowedHosts, allowedOrigins, maxBodyBytes, maxSessions, sessionIdleTimeoutMs, serverOptions };
+  return {
+    host,
+    port,
+    path,
+    token,
+    allowedHosts,
+    allowedOrigins: allowedOrigins.map((origin) => browserOrigin(origin) as string),
+    maxBodyBytes,
+    maxSessions,
+    sessionIdleTimeoutMs,
+    serverOptions,
+  };
 }
 
 function sendError(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
@@ -97,7 +135,8 @@ function sendError(response: ServerResponse, status: number, message: string, he
 /**
  * Serves a registry over MCP Streamable HTTP, hardened for a machine with a browser on it:
  * bound to `127.0.0.1` by default; every request needs the bearer token (compared in constant
- * time); `Host` and `Origin` are checked, so DNS-rebinding pages and other sites get 403; only
+ * time); `Host` and `Origin` are checked, so DNS-rebinding pages and other sites get 403 (its own
+ * loopback origins and `allowedOrigins` pass, as does a request without `Origin`); only
  * `application/json` bodies are read (415 otherwise), up to `maxBodyBytes` (413); no CORS
  * headers are ever sent. Each client session gets its own {@link createMcpServer} instance.
  *
@@ -113,9 +152,10 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
   const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
   const sessions = new SessionPool<StreamableHTTPServerTransport>({ idleTimeoutMs: settings.sessionIdleTimeoutMs });
   const hosts = new Set<string>();
+  const origins = new Set(settings.allowedOrigins);
   const policy: GuardPolicy = {
     hosts,
-    origins: new Set(settings.allowedOrigins),
+    origins,
     tokenDigest: tokenDigest(settings.token),
     path: settings.path,
   };
@@ -201,8 +241,12 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
   });
   const { port } = httpServer.address() as AddressInfo;
   const hostName = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
-  const names = [hostName, ...(isLoopback(settings.host) ? LOOPBACK_NAMES : []), ...settings.allowedHosts];
+  const names = [hostName, ...(isLoopbackHost(settings.host) ? LOOPBACK_NAMES : []), ...settings.allowedHosts];
   for (const name of names) hosts.add(hostHeader(name, port));
+  // On loopback, pages at this port under a loopback name are the server's own origin, as those names are its own hosts.
+  if (isLoopbackHost(settings.host)) {
+    for (const name of LOOPBACK_NAMES) for (const scheme of ['http', 'https']) origins.add(new URL(`${scheme}://${name}:${port}`).origin);
+  }
 
   return {
     url: `http://${hostName}:${port}${settings.path}`,

@@ -5,7 +5,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serveStdio } from './index.js';
-import { createClient, createTestRegistry } from './test-fixtures.js';
+import { createClient, createTestRegistry } from './mcp-fixture.js';
 
 /** The client end of a stdio connection, over in-memory pipes instead of a child process. */
 class PipeClientTransport implements Transport {

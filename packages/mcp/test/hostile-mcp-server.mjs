@@ -58,6 +58,8 @@ const tools = [
     inputSchema: { type: 'object', properties: { name: { type: 'string' } } },
   },
   { name: 'list_count', description: 'How often tools/list was answered.', inputSchema: { type: 'object' } },
+  // Further tools a test lists in this variable, as JSON (e.g. one with a schema the registry refuses).
+  ...JSON.parse(process.env.HOSTILE_EXTRA_TOOLS ?? '[]'),
 ];
 
 /** Writes `bytes` bytes of text as the result of request `id`, a megabyte at a time, minding back-pressure. */

@@ -15,6 +15,12 @@ export interface SandboxOptions {
    * protections stay).
    */
   writePaths?: readonly string[] | null;
+  /**
+   * Absolute paths the command may read besides the read-only root: bound read-only, so that one
+   * under `/tmp` is visible past the private `/tmp` (a skill package's folder, say). A write path
+   * holding one keeps it writable; a blocked path inside one stays hidden.
+   */
+  readPaths?: readonly string[];
   /** Absolute paths hidden from the command: an empty read-only directory over a directory, an unreadable file over a file. */
   blockedPaths?: readonly string[];
   /** Whether the command may use the network (default `true`); `false` gives it a network of its own with only loopback. */
@@ -24,6 +30,7 @@ export interface SandboxOptions {
 /** A sandbox with every option filled in. */
 export interface NormalizedSandbox {
   writePaths: readonly string[] | null;
+  readPaths: readonly string[];
   blockedPaths: readonly string[];
   network: boolean;
 }
@@ -55,18 +62,24 @@ function realPathOf(path: string): string | undefined {
   }
 }
 
+/** The real paths of those of `paths` that exist. */
+function existingRealPaths(paths: readonly string[]): string[] {
+  return paths.map(realPathOf).filter((path): path is string => path !== undefined);
+}
+
 /**
  * The bubblewrap arguments that set up the sandbox for a command run in `cwd` (to be followed by
  * `--`, the program and its arguments). Later mounts cover earlier ones, so the order is: the
- * root read-only (or writable), fresh `/dev`, `/proc` and `/tmp`, the write paths, the working
- * directory when no write path holds it, then the blocked paths over all of them.
+ * root read-only (or writable), fresh `/dev`, `/proc` and `/tmp`, the read paths, the write paths,
+ * the working directory when no write path holds it, then the blocked paths over all of them.
  */
 function bubblewrapArguments(cwd: string, sandbox: NormalizedSandbox): string[] {
   const args = ['--new-session', '--die-with-parent', '--unshare-pid'];
   if (!sandbox.network) args.push('--unshare-net');
   const everywhere = sandbox.writePaths === null;
   args.push(everywhere ? '--bind' : '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
-  const writable = (sandbox.writePaths ?? []).map(realPathOf).filter((path): path is string => path !== undefined);
+  for (const path of existingRealPaths(sandbox.readPaths)) args.push('--ro-bind', path, path);
+  const writable = existingRealPaths(sandbox.writePaths ?? []);
   for (const path of writable) args.push('--bind', path, path);
   // The private /tmp would hide a working directory under /tmp that no write path brings back.
   const directory = realPathOf(cwd) ?? cwd;
@@ -91,7 +104,7 @@ function locateBubblewrap(searchPath: string | undefined): string | undefined {
 }
 
 function probe(path: string, network: boolean): Promise<BubblewrapCheck> {
-  const args = [...bubblewrapArguments('/', { writePaths: [], blockedPaths: [], network }), '--', 'true'];
+  const args = [...bubblewrapArguments('/', { writePaths: [], readPaths: [], blockedPaths: [], network }), '--', 'true'];
   return new Promise((resolve) => {
     execFile(path, args, { timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' }, (error, _stdout, stderr) => {
       if (!error) return resolve({ available: true, path });

@@ -102,6 +102,26 @@ describe.skipIf(skipReason !== '')(`runProcess with a bubblewrap sandbox${skipRe
     expect(readFileSync(dir.join('blocked-file.txt'), 'utf8')).toBe('blocked file content\n');
   });
 
+  it('shows readPaths read-only, under /tmp too; write paths inside them stay writable and blocked paths hidden', async () => {
+    const script = [
+      `cat ${dir.join('sibling.txt')}`,
+      `echo written > ${dir.join('sibling.txt')}`,
+      'echo written > inside.txt',
+      `cat ${dir.join('blocked', 'secret.txt')}`,
+      'true',
+    ].join('; ');
+    const result = await runProcess('sh', ['-c', script], {
+      cwd: dir.join('work'),
+      sandbox: { readPaths: [dir.path, dir.join('missing')], blockedPaths: [dir.join('blocked')] },
+    });
+    expect(dir.path.startsWith('/tmp/')).toBe(true);
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'sibling\n' });
+    expect(result.stderr).toContain('Read-only file system');
+    expect(result.stderr).not.toContain('content');
+    expect(readFileSync(dir.join('sibling.txt'), 'utf8')).toBe('sibling\n');
+    expect(readFileSync(dir.join('work', 'inside.txt'), 'utf8')).toBe('written\n');
+  });
+
   it('ends what a command left behind in a new session with a scrubbed environment, as the call returns', async () => {
     const token = `600.${Date.now() % 1_000_000}`;
     const script = `env -i setsid sleep ${token} & while ! grep -q ${token} /proc/$!/cmdline 2>/dev/null; do sleep 0.01; done; echo started`;
@@ -170,6 +190,7 @@ describe('runProcess sandbox options', () => {
       { sandbox: { writePaths: 'work' } },
       { sandbox: { writePaths: ['relative'] } },
       { sandbox: { blockedPaths: [7] } },
+      { sandbox: { readPaths: ['relative'] } },
       { sandbox: { network: 'off' } },
     ];
     const errors = await Promise.all(
@@ -180,9 +201,10 @@ describe('runProcess sandbox options', () => {
       'sandbox.writePaths',
       'sandbox.writePaths',
       'sandbox.blockedPaths',
+      'sandbox.readPaths',
       'sandbox.network',
     ]);
-    expect(errors[4]).toMatchObject({ message: 'Expected `sandbox.network` to be a boolean, got "off".' });
+    expect(errors[5]).toMatchObject({ message: 'Expected `sandbox.network` to be a boolean, got "off".' });
   });
 
   it('refuses to run, running nothing, when a sandbox is asked for and bubblewrap is not there', async () => {

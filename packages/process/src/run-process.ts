@@ -70,16 +70,17 @@ const isAbsolutePathList = (value: unknown): value is readonly string[] =>
 function normalizeSandbox(sandbox: SandboxOptions | undefined, cwd: string): NormalizedSandbox | undefined {
   if (sandbox === undefined) return undefined;
   expectOption(typeof sandbox === 'object' && sandbox !== null && !Array.isArray(sandbox), 'sandbox', 'an object', sandbox);
-  const { writePaths = [cwd], blockedPaths = [], network = true } = sandbox;
+  const { writePaths = [cwd], readPaths = [], blockedPaths = [], network = true } = sandbox;
   expectOption(
     writePaths === null || isAbsolutePathList(writePaths),
     'sandbox.writePaths',
     'an array of absolute paths or null',
     writePaths,
   );
+  expectOption(isAbsolutePathList(readPaths), 'sandbox.readPaths', 'an array of absolute paths', readPaths);
   expectOption(isAbsolutePathList(blockedPaths), 'sandbox.blockedPaths', 'an array of absolute paths', blockedPaths);
   expectOption(typeof network === 'boolean', 'sandbox.network', 'a boolean', network);
-  return { writePaths, blockedPaths, network };
+  return { writePaths, readPaths, blockedPaths, network };
 }
 
 /** Validates the options and fills in the defaults; the one place that knows them. */

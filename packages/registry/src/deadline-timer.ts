@@ -14,6 +14,7 @@ export class DeadlineTimer {
   readonly #pending = new Set<Deadline>();
   #timer: NodeJS.Timeout | undefined;
   #armedAt = Number.POSITIVE_INFINITY;
+  #stopWhenIdle = false;
 
   /** Calls `deadline.expire()` at `deadline.at` unless it is cancelled first. */
   add(deadline: Deadline): void {
@@ -23,6 +24,22 @@ export class DeadlineTimer {
 
   cancel(deadline: Deadline): void {
     this.#pending.delete(deadline);
+    if (this.#stopWhenIdle && this.#pending.size === 0) this.#disarm();
+  }
+
+  /**
+   * From now on, clears the timer whenever no deadline is pending, instead of leaving it armed for
+   * a deadline already cancelled (its owner is done: deadlines still pending keep their limit).
+   */
+  stopWhenIdle(): void {
+    this.#stopWhenIdle = true;
+    if (this.#pending.size === 0) this.#disarm();
+  }
+
+  #disarm(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#armedAt = Number.POSITIVE_INFINITY;
   }
 
   #arm(at: number): void {

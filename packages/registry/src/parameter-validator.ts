@@ -1,5 +1,6 @@
 import { ConfigError, type JsonSchemaObject } from '@nexus/core';
-import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { default as AjvCore, ErrorObject, ValidateFunction } from 'ajv/dist/core.js';
+import { type SchemaDialect, schemaDialectOf } from './schema-dialect.js';
 import { compileTextCoercion } from './text-coercion.js';
 
 /** Outcome of validating arguments against a skill's parameters. */
@@ -111,25 +112,36 @@ interface CompiledSchema {
 }
 
 /**
- * Validates skill arguments with ajv (JSON Schema 2020-12): defaults are filled in, text a model
- * commonly sends is read as what the schema asks for (`"10"` for an integer or a number, `"true"`
- * / `"false"` for a boolean) and nothing else is coerced — a number, a boolean or `null` never
- * becomes a string, `null` never becomes anything — and errors are sentences that name the
- * parameter and say what was expected. ajv is loaded on the first validation and each schema
- * compiled once, so importing the registry and listing tools stays cheap.
+ * Validates skill arguments with ajv, in the dialect the schema's `$schema` names (2020-12 without
+ * one; 2019-09, draft-07 and draft-06 too): defaults are filled in, text a model commonly sends is
+ * read as what the schema asks for (`"10"` for an integer or a number, `"true"` / `"false"` for a
+ * boolean) and nothing else is coerced — a number, a boolean or `null` never becomes a string,
+ * `null` never becomes anything — and errors are sentences that name the parameter and say what
+ * was expected. Each dialect's ajv is loaded on its first validation and each schema compiled
+ * once, so importing the registry and listing tools stays cheap.
  */
 export class ParameterValidator {
-  #ajv: Ajv2020 | undefined;
+  /** One ajv per dialect's class, made on the first schema of that dialect. */
+  readonly #ajvs = new Map<SchemaDialect['loadAjv'], AjvCore>();
   readonly #compiled = new WeakMap<JsonSchemaObject, CompiledSchema>();
+
+  async #ajvFor(dialect: SchemaDialect): Promise<AjvCore> {
+    let ajv = this.#ajvs.get(dialect.loadAjv);
+    if (!ajv) {
+      const Ajv = await dialect.loadAjv();
+      ajv = this.#ajvs.get(dialect.loadAjv) ?? new Ajv(AJV_OPTIONS);
+      this.#ajvs.set(dialect.loadAjv, ajv);
+    }
+    return ajv;
+  }
 
   async #compile(skill: string, schema: JsonSchemaObject): Promise<void> {
     if (this.#compiled.has(schema)) return;
-    if (!this.#ajv) {
-      const { Ajv2020 } = await import('ajv/dist/2020.js');
-      this.#ajv ??= new Ajv2020(AJV_OPTIONS);
-    }
+    const ajv = await this.#ajvFor(schemaDialectOf(skill, schema));
+    // The ajv is the dialect's, so `$schema` has said all it had to (ajv only knows one spelling of each URI).
+    const { $schema, ...rest } = schema as JsonSchemaObject & { $schema?: unknown };
     try {
-      this.#compiled.set(schema, { coerce: compileTextCoercion(schema), validate: this.#ajv.compile(schema) });
+      this.#compiled.set(schema, { coerce: compileTextCoercion(schema), validate: ajv.compile(rest) });
     } catch (error) {
       throw new ConfigError(`Invalid parameters schema for skill "${skill}": ${(error as Error).message}`, { cause: error });
     }

@@ -17,8 +17,8 @@ describe('the @nexus/registry surface', () => {
     ]);
   });
 
-  it('exports the test agent from ./testing, and the manifest maps both entry points', () => {
-    expect(Object.keys(testing).sort()).toEqual(['createTestAgent']);
+  it('exports the test agent and the changing test family from ./testing, and the manifest maps both entry points', () => {
+    expect(Object.keys(testing).sort()).toEqual(['createChangingTestFamily', 'createTestAgent']);
     const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
     expect(Object.keys(manifest.exports)).toEqual(['.', './testing', './package.json']);
   });

@@ -1,4 +1,5 @@
 import { ConfigError, type JsonSchemaObject } from '@nexus/core';
+import { type SchemaDialect, schemaDialectOf } from './schema-dialect.js';
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs']);
@@ -39,7 +40,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function checkNode(node: unknown, at: string, problems: string[]): void {
+/** Where a problem at the root is said to be. */
+const ROOT = 'parameters';
+
+function checkNode(node: unknown, at: string, problems: string[], dialect: SchemaDialect): void {
   if (typeof node === 'boolean') return;
   if (!isPlainObject(node)) {
     problems.push(`${at} must be a schema object or a boolean`);
@@ -47,14 +51,18 @@ function checkNode(node: unknown, at: string, problems: string[]): void {
   }
   for (const [keyword, value] of Object.entries(node)) {
     const where = `${at}.${keyword}`;
-    if (SCHEMA_MAPS.has(keyword)) {
+    if (dialect.lacking.has(keyword)) {
+      problems.push(`${where} is not a supported JSON Schema keyword in ${dialect.name}`);
+    } else if (keyword === '$schema' && at !== ROOT) {
+      problems.push(`${where} is only allowed at the root`);
+    } else if (SCHEMA_MAPS.has(keyword) || (keyword === 'definitions' && dialect.definitions)) {
       if (!isPlainObject(value)) problems.push(`${where} must be an object of schemas`);
-      else for (const [name, child] of Object.entries(value)) checkNode(child, `${where}.${name}`, problems);
+      else for (const [name, child] of Object.entries(value)) checkNode(child, `${where}.${name}`, problems, dialect);
     } else if (SCHEMA_LISTS.has(keyword)) {
       if (!Array.isArray(value)) problems.push(`${where} must be an array of schemas`);
-      else for (const [index, child] of value.entries()) checkNode(child, `${where}[${index}]`, problems);
+      else for (const [index, child] of value.entries()) checkNode(child, `${where}[${index}]`, problems, dialect);
     } else if (SCHEMAS.has(keyword)) {
-      checkNode(value, where, problems);
+      checkNode(value, where, problems, dialect);
     } else if (NUMBERS.has(keyword)) {
       if (typeof value !== 'number' || !Number.isFinite(value)) problems.push(`${where} must be a number`);
     } else if (STRINGS.has(keyword)) {
@@ -77,14 +85,16 @@ function checkNode(node: unknown, at: string, problems: string[]): void {
 
 /**
  * Checks a parameters schema at registration, without loading ajv (which would cost start-up
- * time): the root is an object schema, keywords are known and their values well-formed. Throws a
+ * time): the root is an object schema, its `$schema` (if any) names a dialect the registry
+ * validates, keywords are known in that dialect and their values well-formed. Throws a
  * {@link ConfigError} that names the skill and every problem.
  */
 export function checkSchemaShape(skill: string, schema: JsonSchemaObject): void {
   if (!isPlainObject(schema) || schema.type !== 'object') {
     throw new ConfigError(`Invalid parameters schema for skill "${skill}": the root must be { "type": "object", … }.`);
   }
+  const dialect = schemaDialectOf(skill, schema);
   const problems: string[] = [];
-  checkNode(schema, 'parameters', problems);
+  checkNode(schema, ROOT, problems, dialect);
   if (problems.length > 0) throw new ConfigError(`Invalid parameters schema for skill "${skill}": ${problems.join('; ')}.`);
 }

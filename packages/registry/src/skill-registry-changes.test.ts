@@ -1,41 +1,26 @@
 import { defineSkill, type SkillSpec, ToolResult } from '@nexus/core';
 import { describe, expect, it } from 'vitest';
-import { type ChangingSkillFamily, type RegistryChange, SkillRegistry } from './index.js';
+import { type RegistryChange, SkillRegistry } from './index.js';
+import { createChangingTestFamily } from './testing.js';
 
 function answering(name: string, answer: string, parameters: SkillSpec['parameters'] = { type: 'object', properties: {} }): SkillSpec {
   return defineSkill({ name, description: `Answers ${answer}.`, parameters, create: () => () => ToolResult.ok(answer) });
 }
 
-/** A family whose skills a test swaps, counting the refreshes the registry asks for. */
+/** A changing family that also counts the refreshes the registry asks for. */
 function changingFamily(initial: SkillSpec[]) {
-  const listeners = new Set<() => void>();
   const refreshed: (string | undefined)[] = [];
   let beforeCall: ((tool: string | undefined) => void) | undefined;
-  const family: ChangingSkillFamily & {
-    set(skills: SkillSpec[]): void;
-    refreshed: typeof refreshed;
-    onRefresh(hook: typeof beforeCall): void;
-  } = {
-    name: 'changing',
-    skills: initial,
-    onChange(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    async refresh(tool) {
+  return Object.assign(createChangingTestFamily({ skills: initial }), {
+    async refresh(tool?: string) {
       refreshed.push(tool);
       beforeCall?.(tool);
     },
-    set(skills) {
-      (family as { skills: readonly SkillSpec[] }).skills = skills;
-      for (const listener of listeners) listener();
-    },
     refreshed,
-    onRefresh(hook) {
+    onRefresh(hook: typeof beforeCall) {
       beforeCall = hook;
     },
-  };
-  return family;
+  });
 }
 
 describe('SkillRegistry changes', () => {
@@ -136,5 +121,40 @@ describe('SkillRegistry changes', () => {
     expect((await running).output).toBe('old');
     expect((await registry.execute('job')).output).toBe('new');
     expect(registry.getDefinitions().map((tool) => tool.function.description)).toEqual(['Answers new.']);
+  });
+
+  it('stops following its changing families once closed: none keeps a listener of it, and their changes reach nobody through it', async () => {
+    const family = changingFamily([answering('a', 'one')]);
+    const registry = new SkillRegistry().use(family);
+    const other = new SkillRegistry().use(family);
+    const changes: RegistryChange[] = [];
+    registry.onChange((change) => changes.push(change));
+    expect(family.listenerCount).toBe(2);
+
+    registry.close();
+    registry.close();
+
+    expect(family.listenerCount).toBe(1);
+    family.set([answering('a', 'two'), answering('b', 'b')]);
+    expect(changes).toEqual([]);
+    expect(registry.names).toEqual(['a']);
+    expect((await registry.execute('a')).output).toBe('one');
+    await registry.refresh();
+    expect(family.refreshed).toEqual([]);
+    expect(other.names).toEqual(['a', 'b']);
+    const later = changingFamily([answering('later', 'l')]);
+    registry.use(later);
+    expect(registry.names).toEqual(['a', 'later']);
+    expect(later.listenerCount).toBe(0);
+  });
+
+  it('is closed by `using`', () => {
+    const family = createChangingTestFamily({ skills: [answering('a', 'one')] });
+    {
+      using registry = new SkillRegistry().use(family);
+      expect(registry.has('a')).toBe(true);
+      expect(family.listenerCount).toBe(1);
+    }
+    expect(family.listenerCount).toBe(0);
   });
 });

@@ -101,6 +101,9 @@ export class SkillRegistry {
   readonly #entries = new Map<string, Entry>();
   /** Changing families in use, with the names of the skills each registered. */
   readonly #changing = new Map<ChangingSkillFamily, Set<string>>();
+  /** What stops following each changing family in use. */
+  readonly #unfollow = new Map<ChangingSkillFamily, () => void>();
+  #closed = false;
   /** The changing family each of its skills came from. */
   readonly #owners = new Map<string, ChangingSkillFamily>();
   readonly #listeners = new Set<(change: RegistryChange) => void>();
@@ -153,7 +156,8 @@ export class SkillRegistry {
    * Registers every skill of each family. A {@link ChangingSkillFamily} is followed from then on:
    * when it changes, its skills are added, replaced and removed to match (all or none: new skills
    * that are invalid or take another family's name make the family's listener throw a
-   * {@link ConfigError}, and nothing changes).
+   * {@link ConfigError}, and nothing changes). Once the registry is {@link close}d, a changing
+   * family's skills are registered as they are, and not followed.
    */
   use(...families: SkillFamily[]): this {
     for (const family of families) {
@@ -163,10 +167,14 @@ export class SkillRegistry {
       const taken = names.find((name, index) => this.#entries.has(name) || names.indexOf(name) !== index);
       if (taken !== undefined) throw new ConfigError(`A skill named "${taken}" is already registered.`);
       for (const spec of specs) this.#entries.set(spec.name, { spec });
-      if (isChangingFamily(family)) {
+      if (isChangingFamily(family) && !this.#closed) {
         this.#changing.set(family, new Set(names));
         for (const name of names) this.#owners.set(name, family);
-        family.onChange(() => this.#follow(family));
+        if (!this.#unfollow.has(family))
+          this.#unfollow.set(
+            family,
+            family.onChange(() => this.#follow(family)),
+          );
       }
       if (names.length > 0) this.#emit({ added: names, removed: [], changed: [] });
     }
@@ -217,6 +225,28 @@ export class SkillRegistry {
     await Promise.all([...this.#changing.keys()].map((family) => family.refresh?.()));
   }
 
+  /**
+   * Stops following the changing families in use: each forgets the registry (a family shared by
+   * many short-lived registries, such as an agent server's, holds none of them after it), their
+   * changes no longer reach the registry or its `onChange` listeners, and they are no longer asked
+   * to refresh. The registry keeps the skills it has, and calls already running finish. Call it
+   * when the registry's agent is gone; `using` does it too. Calling it again does nothing.
+   */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const unfollow of this.#unfollow.values()) unfollow();
+    this.#unfollow.clear();
+    this.#changing.clear();
+    this.#owners.clear();
+    this.#deadlines.stopWhenIdle();
+  }
+
+  /** {@link close}: `using registry = new SkillRegistry(…)` stops following its families at the end of the block. */
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
   /** A changing family's skill stops being its: it was removed or replaced from outside. */
   #release(name: string): void {
     const owner = this.#owners.get(name);
@@ -227,6 +257,8 @@ export class SkillRegistry {
 
   /** Brings the registry in line with a changing family's current skills, in one change. */
   #follow(family: ChangingSkillFamily): void {
+    // A family telling a copy of its listeners may still reach a registry closed during that round.
+    if (this.#closed) return;
     const owned = this.#changing.get(family) ?? new Set<string>();
     const specs = new Map(family.skills.map((spec) => [spec.name, spec]));
     for (const spec of specs.values()) {
@@ -304,14 +336,14 @@ export class SkillRegistry {
     return this.list().map((spec) => toToolDefinition(spec, format, options));
   }
 
-  /** Tool definitions of the skills `permissions` enables (disabled and above-level skills left out). */
+  /** Tool definitions of the skills `permissions` enables (disabled, above-level and, under a read-only policy, writing skills left out). */
   getDefinitionsForPermissions<F extends DefinitionFormat = 'openai'>(
     permissions: AgentPermissions,
     options: DefinitionOptions<F> = {},
   ): ToolDefinitionByFormat[F][] {
     const format = (options.format ?? 'openai') as F;
     return this.list()
-      .filter((spec) => isToolEnabled(permissions, spec.name, spec.minimumLevel))
+      .filter((spec) => isToolEnabled(permissions, spec.name, spec))
       .map((spec) => toToolDefinition(spec, format, options));
   }
 
@@ -355,7 +387,7 @@ export class SkillRegistry {
   }
 
   #gate(spec: SkillSpec): ToolResult | undefined {
-    const refusal = findToolRefusal(this.services.getPermissions(), spec.name, spec.minimumLevel);
+    const refusal = findToolRefusal(this.services.getPermissions(), spec.name, spec);
     return refusal === undefined ? undefined : ToolResult.fail(refusal, 'forbidden');
   }
 

@@ -128,6 +128,18 @@ describe('toStrictSchema for OpenAI', () => {
     expect(strict.rules).toEqual(['Give at least one of: `path`, or `url` with `token`.']);
   });
 
+  it('declares a property the root branches declare differently as an anyOf of its schemas', () => {
+    const strict = openAi({
+      type: 'object',
+      anyOf: [
+        { properties: { a: { type: 'string' } }, required: ['a'] },
+        { properties: { a: { type: 'number' } }, required: ['a'] },
+      ],
+    });
+    expect(strict.schema.properties).toEqual({ a: { anyOf: [{ type: 'string' }, { type: 'number' }] } });
+    expect(strict.schema.required).toEqual(['a']);
+  });
+
   it('says root-level constraints in a rule', () => {
     const strict = openAi({
       type: 'object',
@@ -146,8 +158,8 @@ describe('toStrictSchema for OpenAI', () => {
     ['a nested allOf', { type: 'object', properties: { name: { allOf: [{ type: 'string' }, { minLength: 2 }] } } }],
     ['a tuple', { type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } } }],
     [
-      'conflicting root branches',
-      { type: 'object', anyOf: [{ properties: { a: { type: 'string' } } }, { properties: { a: { type: 'number' } } }] },
+      'a root branch that says more than properties',
+      { type: 'object', anyOf: [{ properties: { a: { type: 'string' } }, minProperties: 1 }, { properties: { b: { type: 'number' } } }] },
     ],
   ])('has no strict form for %s', (_, schema) => {
     expect(toStrictSchema(schema, 'openai')).toBeUndefined();

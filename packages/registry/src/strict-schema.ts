@@ -1,5 +1,5 @@
-import { isDeepStrictEqual } from 'node:util';
 import type { JsonSchemaObject } from '@nexus/core';
+import { toObjectRoot } from './object-root.js';
 import { acceptsNull, isPlainObject, resolveLocalRef, type SchemaNode } from './schema-nodes.js';
 
 /** The provider whose strict rules a schema is rewritten for. */
@@ -271,80 +271,36 @@ function isRecursive(root: SchemaNode): boolean {
   return cycles(root) || Object.values(definitions).some(cycles);
 }
 
-const COMBINATORS = ['allOf', 'anyOf', 'oneOf'] as const;
-const FOLDABLE_BRANCH_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'description', 'title']);
-
-/** "Give at least one of: `a`, or `b` with `c`." for the branches' required lists; `undefined` when one branch needs nothing. */
-function describeAlternatives(combinator: 'anyOf' | 'oneOf', requiredLists: string[][]): string | undefined {
-  if (combinator === 'anyOf' && requiredLists.some((list) => list.length === 0)) return undefined;
-  const alternatives = requiredLists.map((list) => (list.length === 0 ? 'none of them' : list.map(code).join(' with ')));
-  return `Give ${combinator === 'anyOf' ? 'at least' : 'exactly'} one of: ${alternatives.join(', or ')}.`;
-}
-
-/**
- * The root without top-level `allOf` / `anyOf` / `oneOf` (which neither provider accepts there):
- * the branches' properties merged into the root's, what every branch requires required, and the
- * alternatives said in a rule.
- */
-function foldRoot(root: SchemaNode): { root: SchemaNode; rules: string[] } {
-  if (!COMBINATORS.some((combinator) => root[combinator] !== undefined)) return { root, rules: [] };
-  const properties: SchemaNode = { ...(isPlainObject(root.properties) ? root.properties : {}) };
-  const required = new Set(Array.isArray(root.required) ? root.required.map(String) : []);
-  const rules: string[] = [];
-  for (const combinator of COMBINATORS) {
-    const branches = root[combinator];
-    if (branches === undefined) continue;
-    const requiredLists = (branches as unknown[]).map((branch) => {
-      if (!isPlainObject(branch)) refuse(`a boolean schema in the root's ${combinator}`);
-      const other = Object.keys(branch).find((keyword) => !FOLDABLE_BRANCH_KEYWORDS.has(keyword));
-      if (other !== undefined || (branch.type !== undefined && branch.type !== 'object'))
-        refuse(`a root ${combinator} branch that is more than properties`);
-      for (const [name, schema] of Object.entries(isPlainObject(branch.properties) ? branch.properties : {})) {
-        if (name in properties && !isDeepStrictEqual(properties[name], schema))
-          refuse(`${name} declared differently in the root's branches`);
-        properties[name] = schema;
-      }
-      return Array.isArray(branch.required) ? branch.required.map(String) : [];
-    });
-    const inEvery = requiredLists.reduce((common, list) => common.filter((name) => list.includes(name)));
-    for (const name of combinator === 'allOf' ? requiredLists.flat() : inEvery) required.add(name);
-    if (combinator !== 'allOf') {
-      const rule = describeAlternatives(combinator, requiredLists);
-      if (rule) rules.push(rule);
-    }
-  }
-  const { allOf, anyOf, oneOf, ...rest } = root;
-  return { root: { ...rest, properties, ...(required.size > 0 ? { required: [...required] } : {}) }, rules };
-}
-
 /**
  * Rewrites a skill's parameters schema for a provider's strict mode, or returns `undefined` when it
  * has no strict form (an open-ended map, `patternProperties`, `not`, `if`, a nested `allOf`, a
  * schema accepting anything, a recursive one for Anthropic, a provider limit passed) — the tool is
  * then sent non-strict.
  *
- * Both dialects: an object root without top-level `allOf` / `anyOf` / `oneOf` (folded into the
- * root, the alternatives said in `rules`), every object `additionalProperties: false`, `oneOf` as
- * `anyOf`, and the keywords the provider does not enforce moved into the description ("(default:
- * 10; 1 to 100)"). OpenAI also wants every property required: optional ones become nullable, and
+ * Both dialects: the object root of {@link toObjectRoot} (top-level `allOf` / `anyOf` / `oneOf`
+ * merged, the alternatives said in `rules`; no strict form when the merge leaves something
+ * unsaid), every object `additionalProperties: false`, `oneOf` as `anyOf`, and the keywords the
+ * provider does not enforce moved into the description ("(default: 10; 1 to 100)"). OpenAI also wants every property required: optional ones become nullable, and
  * the registry drops those nulls before validation so defaults still apply. The original schema
  * stays the validation contract.
  */
 export function toStrictSchema(schema: JsonSchemaObject, dialect: StrictDialect): StrictSchema | undefined {
   try {
-    const folded = foldRoot(schema as SchemaNode);
-    if (folded.root.type !== 'object') refuse('a root that is not an object');
+    const objectRoot = toObjectRoot(schema);
+    if (objectRoot.unsaid.length > 0) refuse(objectRoot.unsaid.join(', '));
+    const root = objectRoot.schema as SchemaNode;
+    if (root.type !== 'object') refuse('a root that is not an object');
     const rules = DIALECTS[dialect];
-    if (!rules.recursion && isRecursive(folded.root)) refuse('a recursive schema');
-    const conversion: Conversion = { dialect: rules, root: folded.root, counts: { properties: 0, enumValues: 0, optional: 0, unions: 0 } };
-    const converted = convertNode(folded.root, conversion, 1, true);
-    const definitions = folded.root.$defs;
+    if (!rules.recursion && isRecursive(root)) refuse('a recursive schema');
+    const conversion: Conversion = { dialect: rules, root, counts: { properties: 0, enumValues: 0, optional: 0, unions: 0 } };
+    const converted = convertNode(root, conversion, 1, true);
+    const definitions = root.$defs;
     if (isPlainObject(definitions)) {
       converted.$defs = Object.fromEntries(Object.entries(definitions).map(([name, node]) => [name, convertNode(node, conversion, 1)]));
     }
-    const rootNotes = describeConstraints(folded.root, rules);
+    const rootNotes = describeConstraints(root, rules);
     const rootRules = rootNotes.length > 0 ? [`Arguments: ${rootNotes.join('; ')}.`] : [];
-    return { schema: converted as JsonSchemaObject, rules: [...folded.rules, ...rootRules] };
+    return { schema: converted as JsonSchemaObject, rules: [...objectRoot.rules, ...rootRules] };
   } catch (error) {
     if (error instanceof NoStrictForm) return undefined;
     throw error;

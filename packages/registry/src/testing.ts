@@ -6,9 +6,11 @@ import {
   ServiceContainer,
   type Services,
   type SkillFamily,
+  type SkillSpec,
   type ToolPermission,
   type ToolResult,
 } from '@nexus/core';
+import type { ChangingSkillFamily } from './changing-family.js';
 import { type ExecuteOptions, SkillRegistry } from './skill-registry.js';
 
 /** Options of {@link createTestAgent}. */
@@ -79,4 +81,46 @@ export function createTestAgent(options: TestAgentOptions): TestAgent {
   }
   const registry = new SkillRegistry(services, timeoutMs === undefined ? {} : { timeoutMs }).use(...families);
   return { services, registry, confirmations, call: (tool, args = {}, callOptions) => registry.execute(tool, args, callOptions) };
+}
+
+/** A {@link ChangingSkillFamily} whose skills a test swaps, counting who follows it. */
+export interface ChangingTestFamily extends ChangingSkillFamily {
+  /** Replaces the family's skills and tells its listeners, as a skill package edited on disk does. */
+  set(skills: readonly SkillSpec[]): void;
+  /** How many listeners follow the family: one per registry using it, until that registry is closed. */
+  readonly listenerCount: number;
+}
+
+/**
+ * A changing family for tests of whatever follows one (a registry, an agent, a server):
+ *
+ * ```ts
+ * const family = createChangingTestFamily({ skills: [first] });
+ * const registry = new SkillRegistry().use(family);
+ * family.set([first, second]); // the registry now has both
+ * registry.close();
+ * expect(family.listenerCount).toBe(0);
+ * ```
+ */
+export function createChangingTestFamily(options: { name?: string; skills?: readonly SkillSpec[] } = {}): ChangingTestFamily {
+  const { name = 'changing' } = options;
+  let skills = options.skills ?? [];
+  const listeners = new Set<() => void>();
+  return {
+    name,
+    get skills() {
+      return skills;
+    },
+    get listenerCount() {
+      return listeners.size;
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    set(next) {
+      skills = next;
+      for (const listener of [...listeners]) listener();
+    },
+  };
 }

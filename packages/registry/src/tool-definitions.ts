@@ -1,4 +1,5 @@
 import { expectOption, type JsonSchemaObject, type SkillSpec } from '@nexus/core';
+import { toObjectRoot } from './object-root.js';
 import { type StrictDialect, type StrictSchema, toStrictSchema } from './strict-schema.js';
 
 /** Wire formats for tool definitions. */
@@ -35,26 +36,29 @@ export interface ToolDefinitionByFormat {
 
 type Metadata = Pick<SkillSpec, 'name' | 'description' | 'parameters' | 'readOnly' | 'destructive'>;
 
-/** What a formatter gets: the skill's metadata and, when strict definitions were asked for and exist, the strict schema. */
-type Formatter<F extends DefinitionFormat> = (spec: Metadata, strict: StrictSchema | undefined) => ToolDefinitionByFormat[F];
+/** The parameters schema to send, and sentences about the arguments it does not say, for the description. */
+type SentSchema = Pick<StrictSchema, 'schema' | 'rules'>;
 
-const withRules = (description: string, strict: StrictSchema) => [description, ...strict.rules].join('\n\n');
+/** What a formatter gets: the skill's metadata, the schema to send, and whether that schema is the provider's strict form. */
+type Formatter<F extends DefinitionFormat> = (spec: Metadata, sent: SentSchema, strict: boolean) => ToolDefinitionByFormat[F];
+
+const withRules = (description: string, rules: readonly string[]) => [description, ...rules].join('\n\n');
 
 const FORMATTERS: { [F in DefinitionFormat]: Formatter<F> } = {
-  openai: ({ name, description, parameters }, strict) => ({
+  openai: ({ name, description }, { schema, rules }, strict) => ({
     type: 'function',
-    function: strict
-      ? { name, description: withRules(description, strict), parameters: strict.schema, strict: true }
-      : { name, description, parameters },
+    function: { name, description: withRules(description, rules), parameters: schema, ...(strict ? { strict: true as const } : {}) },
   }),
-  anthropic: ({ name, description, parameters }, strict) =>
-    strict
-      ? { name, description: withRules(description, strict), input_schema: strict.schema, strict: true }
-      : { name, description, input_schema: parameters },
-  mcp: ({ name, description, parameters, readOnly = false, destructive = false }) => ({
+  anthropic: ({ name, description }, { schema, rules }, strict) => ({
     name,
-    description,
-    inputSchema: parameters,
+    description: withRules(description, rules),
+    input_schema: schema,
+    ...(strict ? { strict: true as const } : {}),
+  }),
+  mcp: ({ name, description, readOnly = false, destructive = false }, { schema, rules }) => ({
+    name,
+    description: withRules(description, rules),
+    inputSchema: schema,
     annotations: { readOnlyHint: readOnly, destructiveHint: destructive },
   }),
 };
@@ -81,7 +85,11 @@ export interface ToolDefinitionOptions {
   strict?: boolean;
 }
 
-/** Formats one skill's metadata as a tool definition. */
+/**
+ * Formats one skill's metadata as a tool definition. Every format gets an object root without
+ * top-level combinators ({@link toObjectRoot}; MCP too, since MCP hosts hand a tool's
+ * `inputSchema` to these providers as it is), its alternatives said in the description.
+ */
 export function toToolDefinition<F extends DefinitionFormat>(
   spec: Metadata,
   format: F,
@@ -92,5 +100,5 @@ export function toToolDefinition<F extends DefinitionFormat>(
   expectOption(formatter !== undefined, 'format', 'one of openai, anthropic, mcp', format);
   expectOption(typeof strict === 'boolean', 'strict', 'a boolean', strict);
   const strictSchema = strict && format !== 'mcp' ? strictSchemaOf(spec.parameters, format as StrictDialect) : undefined;
-  return formatter(spec, strictSchema);
+  return formatter(spec, strictSchema ?? toObjectRoot(spec.parameters), strictSchema !== undefined);
 }

@@ -1,13 +1,13 @@
 import { open } from 'node:fs/promises';
+import { nexusStateDir } from '@nexus/core';
 import {
   AGENT_SERVER_KEY_VARIABLE,
   AgentRpcError,
   agentServerTokenPath,
   DEFAULT_AGENT_SERVER_PORT,
   MIN_AGENT_SERVER_KEY_LENGTH,
-  nexusStateDir,
   RPC_ERROR_CODES,
-} from '@nexus/core';
+} from '@nexus/core/agent-server';
 
 /** The command that starts an agent server on `port`, for messages. */
 export function serveCommandFor(port: number): string {

@@ -1,10 +1,11 @@
 import { mkdir } from 'node:fs/promises';
-import type { AgentServerConnection, PresetName } from '@nexus/core';
+import type { PresetName } from '@nexus/core';
+import type { AgentServerConnection } from '@nexus/core/agent-server';
 import { createTestAgent, type TestAgentOptions } from '@nexus/registry/testing';
 import { findOpenAiStrictSchemaProblems, type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { agentSkills } from './agents-family.js';
-import { startTestRpcServer, type TestRpcServer } from './start-test-rpc-server.js';
+import { startTestRpcServer, type TestRpcServer } from './rpc-server-fixture.js';
 
 const TOKEN = 'nxk_skills-test-token-0123456789';
 
@@ -181,7 +182,7 @@ describe('nexus_create', () => {
   });
 
   it("gives the server's refusal back as the result's error", async () => {
-    const { AgentRpcError } = await import('@nexus/core');
+    const { AgentRpcError } = await import('@nexus/core/agent-server');
     const { connection } = inProcessServer(() => {
       throw new AgentRpcError('A trusted agent may create sandboxed agents only.', { rpcCode: -32602 });
     });

@@ -1,10 +1,11 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { AgentRpcError, agentServerTokenPath, InvalidOptionError, RPC_ERROR_CODES } from '@nexus/core';
+import { InvalidOptionError } from '@nexus/core';
+import { AgentRpcError, agentServerTokenPath, RPC_ERROR_CODES } from '@nexus/core/agent-server';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectToAgentServer } from './connect-to-agent-server.js';
-import { type RpcReply, startTestRpcServer, type TestRpcServer } from './start-test-rpc-server.js';
+import { type RpcReply, startTestRpcServer, type TestRpcServer } from './rpc-server-fixture.js';
 
 const FILE_TOKEN = 'nxk_file-token-0123456789abcdef';
 const ENV_TOKEN = 'env-token-0123456789abcdef';

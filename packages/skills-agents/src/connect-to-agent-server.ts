@@ -1,13 +1,7 @@
 import { isIP } from 'node:net';
-import {
-  AgentRpcError,
-  type AgentServerConnection,
-  DEFAULT_AGENT_SERVER_PORT,
-  expectOption,
-  isLoopbackHost,
-  RPC_ERROR_CODES,
-  type ToolErrorKind,
-} from '@nexus/core';
+import { expectOption, type ToolErrorKind } from '@nexus/core';
+import { AgentRpcError, type AgentServerConnection, DEFAULT_AGENT_SERVER_PORT, RPC_ERROR_CODES } from '@nexus/core/agent-server';
+import { isLoopbackHost } from '@nexus/core/http';
 import got from 'got';
 import { readAgentServerToken, serveCommandFor } from './agent-server-token.js';
 

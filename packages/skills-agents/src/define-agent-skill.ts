@@ -1,6 +1,4 @@
 import {
-  type AgentServerConnection,
-  DEFAULT_AGENT_SERVER_PORT,
   defineSkill,
   type JsonSchema,
   type JsonValue,
@@ -12,6 +10,7 @@ import {
   ToolResult,
   validateAgentId,
 } from '@nexus/core';
+import { type AgentServerConnection, DEFAULT_AGENT_SERVER_PORT } from '@nexus/core/agent-server';
 import { connectToAgentServer } from './connect-to-agent-server.js';
 
 /**

@@ -4,7 +4,7 @@ import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type FileVersion, InMemoryReadTracker, type ReadState, type ReadTracker } from './index.js';
-import { bundleChildScript, createWorkspace, type Workspace } from './test-helpers.js';
+import { bundleChildScript, createWorkspace, type Workspace } from './workspace-fixture.js';
 
 let workspace: Workspace | undefined;
 afterEach(async () => {

@@ -2,9 +2,8 @@ import { link } from 'node:fs/promises';
 import type { Tree } from '@nexus/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_REGEX_TIMEOUT_MS, resolveFileSkillOptions } from './file-skill-options.js';
-import { MAX_SEARCHED_LINE_BYTES } from './grep/builtin-search.js';
 import { findRipgrep } from './grep/ripgrep-search.js';
-import { createWorkspace, type Workspace, type WorkspaceOptions } from './test-helpers.js';
+import { createWorkspace, type Workspace, type WorkspaceOptions } from './workspace-fixture.js';
 
 const hasRipgrep = (await findRipgrep()) !== undefined;
 
@@ -233,22 +232,89 @@ test('the engine can be chosen with NEXUS_GREP_ENGINE', async () => {
   }
 });
 
-test('searches only the first 8 MiB of a longer line with the built-in engine, and says so', async () => {
-  const long = `needle ${'x'.repeat(MAX_SEARCHED_LINE_BYTES)} tail\n`;
-  const ws = await setUp('builtin', { 'one-line.txt': `${long}needle after\n`, 'short.txt': 'tail\n' });
-  const found = await ws.call('grep', { pattern: 'needle', path: '.' });
-  expect(found.output.split('\n')).toEqual([
-    `one-line.txt:1:needle ${'x'.repeat(1993)}… [line cut at 2000 characters]`,
-    'one-line.txt:2:needle after',
-    '[2 matches in 1 file.]',
-    '[Line 1 of one-line.txt is longer than 8 MiB: only its first 8 MiB were searched.]',
-  ]);
-  expect(found.data).toMatchObject({ longLines: [{ path: 'one-line.txt', line: 1 }] });
-  const tail = await ws.call('grep', { pattern: 'tail', path: '.' });
-  expect(tail.output.split('\n')).toEqual([
-    'short.txt:1:tail',
-    '[1 match in 1 file.]',
-    '[Line 1 of one-line.txt is longer than 8 MiB: only its first 8 MiB were searched.]',
+describe('a line longer than the 8 MiB the built-in engine reads at once', () => {
+  // Line 2 holds 20 MiB: "zéz" with the two bytes of é on either side of the file's 16 MiB mark,
+  // then two needles (the first across the 17 MiB mark), and it ends " end" with a CRLF.
+  const MiB = 1024 * 1024;
+  const parts = ['start', 'x'.repeat(16 * MiB - 13), 'zéz', 'x'.repeat(MiB + 2), 'needle', 'x'.repeat(MiB), 'needle'];
+  const line = `${parts.join('')}${'x'.repeat(20 * MiB - parts.join('').length - 4)} end`;
+  const tree: Tree = { 'big.txt': Buffer.from(`first\n${line}\r\nneedle after\nlast\n`) };
+  /** Line 2 as shown: `maxLineLength` (2,000) characters around the match at `start` of `length` characters. */
+  const around = (start: number, length: number) => {
+    const from = start - Math.floor((2000 - length) / 2);
+    const to = Math.min(line.length, from + 2000);
+    return `big.txt:2:…[cut ${from} characters]…${line.slice(from, to)}${to < line.length ? `…[cut ${line.length - to} characters]…` : ''}`;
+  };
+  const firstNeedle = line.indexOf('needle');
+
+  test("finds matches anywhere in it, shows the line cut around the first match, and gives ripgrep's answer", async () => {
+    expect(Buffer.from(`first\n${line}`).indexOf('é')).toBe(16 * MiB - 1);
+    expect(firstNeedle).toBe(17 * MiB - 3);
+    const ws = await setUp('builtin', tree);
+    const searches = [
+      { pattern: 'needle', path: '.' },
+      { pattern: 'ne+dle', path: '.' },
+      { pattern: 'zéz', path: '.' },
+      { pattern: ' end$', path: '.' },
+      { pattern: 'x$', path: '.' },
+      { pattern: '^x', path: '.' },
+    ];
+    const results = [];
+    for (const search of searches) results.push(await ws.call('grep', search));
+    const needles = [around(firstNeedle, 6), 'big.txt:3:needle after', '[2 matches in 1 file.]'].join('\n');
+    expect(results.map((result) => result.output)).toEqual([
+      needles,
+      needles,
+      [around(line.indexOf('zéz'), 3), '[1 match in 1 file.]'].join('\n'),
+      [around(line.length - 4, 4), '[1 match in 1 file.]'].join('\n'),
+      'No matches for "x$" in ..',
+      'No matches for "^x" in ..',
+    ]);
+    // A look-behind runs on JavaScript's engine, over the same windows.
+    expect((await ws.call('grep', { pattern: '(?<!y)needle', path: '.' })).output).toBe(needles);
+    if (!hasRipgrep) return;
+    const ripgrep = await createWorkspace(tree, { fileSkillOptions: { grepEngine: 'ripgrep' } });
+    try {
+      for (const [index, search] of searches.entries()) {
+        const answer = (await ripgrep.call('grep', search)).data as { matches: number; results: { path: string; line: number }[] };
+        const ours = results[index]?.data as typeof answer;
+        expect({ matches: ours.matches, lines: ours.results.map(({ path, line }) => `${path}:${line}`) }).toEqual({
+          matches: answer.matches,
+          lines: answer.results.map(({ path, line }) => `${path}:${line}`),
+        });
+      }
+    } finally {
+      await ripgrep.dir.cleanup();
+    }
+  });
+
+  test('shows it cut at its start as a context line, and counts it as one match against max_matches', async () => {
+    const ws = await setUp('builtin', tree);
+    expect((await ws.call('grep', { pattern: 'after', path: '.', context: 1 })).output.split('\n')).toEqual([
+      `big.txt-2-start${'x'.repeat(1995)}… [line cut at 2000 characters]`,
+      'big.txt:3:needle after',
+      'big.txt-4-last',
+      '[1 match in 1 file.]',
+    ]);
+    const first = await ws.call('grep', { pattern: 'needle', path: '.', context: 1, max_matches: 1 });
+    expect(first.output.split('\n')).toEqual([
+      'big.txt-1-first',
+      around(firstNeedle, 6),
+      '[Stopped at 1 matches (max_matches=1); there are more. Narrow the pattern, path or include.]',
+    ]);
+  });
+});
+
+test('the built-in engine shows a long line around its first match when the match is past the first maxLineLength characters', async () => {
+  const ws = await setUp(
+    'builtin',
+    { 'long.txt': `${'x'.repeat(300)}needle${'y'.repeat(300)}needle\n`, 'early.txt': `ab needle ${'y'.repeat(300)}\n` },
+    { fileSkillOptions: { maxLineLength: 50 } },
+  );
+  expect((await ws.call('grep', { pattern: 'needle', path: '.' })).output.split('\n')).toEqual([
+    `early.txt:1:ab needle ${'y'.repeat(40)}… [line cut at 50 characters]`,
+    `long.txt:1:…[cut 278 characters]…${'x'.repeat(22)}needle${'y'.repeat(22)}…[cut 284 characters]…`,
+    '[2 matches in 2 files.]',
   ]);
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fsSkills } from './index.js';
-import { createWorkspace, type Workspace } from './test-helpers.js';
+import { createWorkspace, type Workspace } from './workspace-fixture.js';
 
 /** Valid arguments of every skill, against the workspace below. */
 const VALID: Record<string, Record<string, unknown>> = {

@@ -5,6 +5,7 @@ import {
   authorizePath,
   type ConfirmFunction,
   InvalidParametersError,
+  isPrivateProcessEntry,
   isWithin,
   normalizePath,
   PathSecurityError,
@@ -78,14 +79,15 @@ export class PathAuthorizer {
    * {@link isReadable} for a file a search found by walking a directory this tool was approved
    * to read, without following symlinks. The common case is settled with two cheap system calls:
    * when no blocked paths are configured and the file is, right now, a regular file with a single
-   * link whose real path is the path itself, `authorizePath` could only approve it. Everything
-   * else (blocked paths, hard links, symlinks anywhere in the path) goes through the full check.
+   * link whose real path is the path itself and no process's private `/proc` entry,
+   * `authorizePath` could only approve it. Everything else (blocked paths, hard links, symlinks
+   * anywhere in the path, private `/proc` entries) goes through the full check.
    */
   async isFoundFileReadable(path: string): Promise<boolean> {
     if (!this.hasBlockedPaths) {
       try {
         const stats = lstatSync(path);
-        if (stats.isFile() && stats.nlink === 1 && realpathSync.native(path) === path) return true;
+        if (stats.isFile() && stats.nlink === 1 && realpathSync.native(path) === path && !isPrivateProcessEntry(path)) return true;
       } catch {
         // vanished or unreadable: let the full check decide
       }

@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, open, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createWorkspace, type Workspace } from './test-helpers.js';
+import { createWorkspace, type Workspace } from './workspace-fixture.js';
 
 let workspace: Workspace | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { appendFile, readFile, utimes } from 'node:fs/promises';
 import { afterEach, describe, expect, test } from 'vitest';
 import { InMemoryReadTracker } from './index.js';
-import { createWorkspace, type Workspace } from './test-helpers.js';
+import { createWorkspace, type Workspace } from './workspace-fixture.js';
 
 let workspace: Workspace | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterEach, expect, test } from 'vitest';
 import { DEFAULT_REGEX_TIMEOUT_MS, resolveFileSkillOptions } from './file-skill-options.js';
-import { createWorkspace, type Workspace } from './test-helpers.js';
+import { createWorkspace, type Workspace } from './workspace-fixture.js';
 
 let workspace: Workspace | undefined;
 afterEach(async () => {

@@ -3,7 +3,7 @@ import { lstat, mkdir, rename as move, readdir, readFile, readlink, rm, symlink,
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createWorkspace, type Workspace } from './test-helpers.js';
+import { createWorkspace, type Workspace } from './workspace-fixture.js';
 
 /** Everything under `root` (names, kinds, contents, modes, link targets), to prove nothing changed. */
 async function snapshot(root: string): Promise<Record<string, string>> {

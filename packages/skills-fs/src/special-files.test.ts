@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { lstat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createWorkspace, type Workspace } from './test-helpers.js';
+import { createWorkspace, type Workspace } from './workspace-fixture.js';
 
 let workspace: Workspace | undefined;
 let server: Server | undefined;

@@ -1,54 +1,98 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, test } from 'vitest';
-import { bundleChildScript, createWorkspace, type Workspace } from './test-helpers.js';
+import { bundleChildScript, createWorkspace, type Workspace } from './workspace-fixture.js';
 
+const originalStateHome = process.env.XDG_STATE_HOME;
 let workspace: Workspace | undefined;
+let writer: ChildProcess | undefined;
 afterEach(async () => {
+  writer?.kill('SIGKILL');
+  writer = undefined;
+  if (originalStateHome === undefined) delete process.env.XDG_STATE_HOME;
+  else process.env.XDG_STATE_HOME = originalStateHome;
   await workspace?.dir.cleanup();
   workspace = undefined;
 });
 
-/** A child process that writes a 16 MB file with write_file over and over, until it is killed. */
+/**
+ * A child process that writes a file as write_file does — holding its edit lock, through a
+ * temporary file — and stops half-way through the write, saying so, until it is killed.
+ */
 const WRITER_SOURCE = `
-import { resolvePreset, ServiceContainer } from '@nexus/core';
-import { writeFileSkill } from '@nexus/skills-fs';
-const [cwd] = process.argv.slice(2);
-const services = new ServiceContainer().register('cwd', cwd).register('permissions', resolvePreset('sandboxed', { cwd }));
-const skill = writeFileSkill.factory(services);
-const content = 'x'.repeat(16 * 1000 * 1000);
-for (let round = 0; ; round++) {
-  process.stdout.write('writing\\n');
-  const result = await skill.execute({ path: 'big.txt', content: round % 2 ? content : content.replace('x', 'y') });
-  if (!result.success) throw new Error(result.error);
-}
+import { atomicWriteVerified, withFileLocks } from '@nexus/core';
+const [target] = process.argv.slice(2);
+await withFileLocks([target], () =>
+  atomicWriteVerified(target, async (handle) => {
+    await handle.write('half of the new content');
+    process.stdout.write('writing\\n');
+    await new Promise(() => {});
+  }),
+);
 `;
 
-describe('temporary files of atomic writes', () => {
-  test('a write killed mid-way leaves a temporary file that says what it is, and the next write in the directory removes it', async () => {
-    workspace = await createWorkspace({ 'other.txt': 'other\n' });
-    const script = await bundleChildScript(workspace.dir, 'writer', WRITER_SOURCE);
-    let leftovers: string[] = [];
-    for (let attempt = 0; attempt < 20 && leftovers.length === 0; attempt++) {
-      const child = spawn(process.execPath, [script, workspace.work], { stdio: ['ignore', 'pipe', 'inherit'] });
-      const starts: number[] = [];
-      child.stdout.on('data', (chunk: Buffer) => {
-        for (const _ of chunk.toString().matchAll(/writing/g)) starts.push(performance.now());
-      });
-      // Kill it at a random moment of its third write, which takes about as long as the second (the first has nothing to compare).
-      while (starts.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
-      const [, second = 0, third = 0] = starts;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * (third - second)));
-      child.kill('SIGKILL');
-      await once(child, 'exit');
-      leftovers = (await readdir(workspace.work)).filter((name) => !['big.txt', 'other.txt'].includes(name));
-    }
-    expect(leftovers.length, 'no kill landed in the middle of a write').toBeGreaterThan(0);
-    for (const name of leftovers) expect(name).toMatch(/^\.big\.txt\.nexus-(tmp-\d+-[0-9a-f]{12}|lock)$/);
+/** A workspace holding `tree`, with Nexus's state (where the locks live) in the test's own directory, for this process and the writer. */
+async function createWritingWorkspace(tree: Record<string, string>): Promise<Workspace> {
+  const created = await createWorkspace(tree);
+  process.env.XDG_STATE_HOME = created.dir.join('state');
+  return created;
+}
+
+/** Starts the writer on `name` in the working directory and waits until it is in the middle of the write. */
+async function startWriter(name: string): Promise<ChildProcess> {
+  const { dir } = workspace as Workspace;
+  const script = await bundleChildScript(dir, 'writer', WRITER_SOURCE);
+  writer = spawn(process.execPath, [script, dir.join('work', name)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await once(writer.stdout!, 'data');
+  return writer;
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  const exited = once(child, 'exit');
+  child.kill('SIGKILL');
+  await exited;
+}
+
+const turns = async (count: number) => {
+  for (let index = 0; index < count; index++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+describe('a writer SIGKILLed in the middle of a write', () => {
+  test('leaves a temporary file that says what it is, never a lock file, and the next write in the directory removes it', async () => {
+    workspace = await createWritingWorkspace({ 'big.txt': 'old\n', 'other.txt': 'other\n' });
+    const child = await startWriter('big.txt');
+    await kill(child);
+    const leftovers = (await readdir(workspace.work)).filter((name) => !['big.txt', 'other.txt'].includes(name));
+    expect(leftovers).toEqual([expect.stringMatching(new RegExp(`^\\.big\\.txt\\.nexus-tmp-${child.pid}-[0-9a-f]{12}$`))]);
 
     const next = await workspace.call('write_file', { path: 'other.txt', content: 'next\n' });
     expect(next.success, next.error).toBe(true);
-    expect(await readdir(workspace.work)).toEqual(['big.txt', 'other.txt']);
+    expect((await readdir(workspace.work)).sort()).toEqual(['big.txt', 'other.txt']);
+    expect(await readFile(workspace.dir.join('work', 'big.txt'), 'utf8')).toBe('old\n');
+  });
+
+  test('strands no lock: write_file of the file waits while it lives, goes ahead once it is killed, and the tree ends clean', async () => {
+    workspace = await createWritingWorkspace({ 'notes.txt': 'old\n' });
+    expect((await workspace.call('read_file', { path: 'notes.txt' })).success).toBe(true);
+    const child = await startWriter('notes.txt');
+    // The lock is held, and its file is not in the user's tree: killing the holder cannot strand it there.
+    expect((await readdir(workspace.work)).filter((name) => name.includes('lock'))).toEqual([]);
+
+    let finished = false;
+    const write = workspace.call('write_file', { path: 'notes.txt', content: 'new\n' }).finally(() => (finished = true));
+    // The write waits for the lock (it could only finish here if the lock did not hold).
+    await turns(50);
+    expect(finished).toBe(false);
+
+    await kill(child);
+    const written = await write;
+    expect(written.success, written.error).toBe(true);
+    expect(await readFile(workspace.dir.join('work', 'notes.txt'), 'utf8')).toBe('new\n');
+    const again = await workspace.call('write_file', { path: 'notes.txt', content: 'newer\n' });
+    expect(again.success, again.error).toBe(true);
+    expect(await readdir(workspace.work)).toEqual(['notes.txt']);
+    // The killed writer's lock was taken over and removed where it lived, too.
+    expect(await readdir(workspace.dir.join('state', 'nexus', 'locks'))).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConfirmationRequest, ConfirmFunction } from '@nexus/core';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createWorkspace, type Workspace } from './test-helpers.js';
+import { createWorkspace, type Workspace } from './workspace-fixture.js';
 
 let workspace: Workspace | undefined;
 afterEach(async () => {

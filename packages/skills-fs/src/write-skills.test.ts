@@ -1,6 +1,6 @@
 import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createWorkspace, type Workspace } from './test-helpers.js';
+import { createWorkspace, type Workspace } from './workspace-fixture.js';
 
 let workspace: Workspace | undefined;
 afterEach(async () => {

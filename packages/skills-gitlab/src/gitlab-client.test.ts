@@ -143,13 +143,27 @@ describe('pagination', () => {
     expect(other.requests).toEqual([]);
   });
 
-  it('without headers, treats a short page as the last', async () => {
-    server.route('GET', '/projects/:project/issues', (request) => ({
-      status: 200,
-      body: request.query.page === '1' ? items(5) : items(2),
-    }));
-    expect(await client().list('/projects/g%2Fp/issues', {}, 20)).toHaveLength(5);
+  it('without pagination headers the answer is the whole list, even a full page: no page numbers of its own', async () => {
+    server.route('GET', '/projects/:project/issues', () => ({ status: 200, body: items(100) }));
+    expect(await client().list('/projects/g%2Fp/issues', {}, 500)).toHaveLength(100);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('pages a keyset endpoint through Link only: /users ordered by id', async () => {
+    const users = Array.from({ length: 150 }, (_, index) => ({ id: index + 1, username: `user${index + 1}` }));
+    server.route('GET', '/users', () => ({ paginated: users }));
+    expect(await client().list('/users', {}, 150)).toHaveLength(150);
+    const [first, second] = server.requests;
+    expect(first?.query).toEqual({ pagination: 'keyset', order_by: 'id', sort: 'asc', per_page: '100' });
+    expect(second?.query).toMatchObject({ pagination: 'keyset', order_by: 'id', sort: 'asc', per_page: '100' });
+    expect(second?.query.cursor).toBeDefined();
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('asks an unpaged endpoint once, without page or per_page, and keeps at most limit items', async () => {
+    server.route('GET', '/projects/:project/wikis', () => ({ paginated: items(150) }));
+    expect(await client().list('/projects/g%2Fp/wikis', {}, 120)).toHaveLength(120);
+    expect(server.requests.map((request) => request.query)).toEqual([{}]);
   });
 });
 

@@ -3,7 +3,9 @@ import { homedir } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CancelledError, type JsonObject, type JsonValue } from '@nexus/core';
 import got, { type Response } from 'got';
+import { firstPageQuery, nextPageQuery, pagingOf } from './endpoint-paging.js';
 import { GitLabApiError } from './gitlab-api-error.js';
+import { header, type ResponseHeaders } from './response-header.js';
 import { parseRetryAfter } from './retry-after.js';
 import { secretVariants } from './secret-mask.js';
 import type { GitLabInstanceSettings, ResolvedGitLabSettings } from './settings.js';
@@ -45,7 +47,7 @@ export interface DownloadOptions {
 /** The parts of a response the client hands back. */
 interface RawResponse {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
+  headers: ResponseHeaders;
   body: Buffer;
 }
 
@@ -57,31 +59,12 @@ const BACKOFF_FACTOR = 1.5;
 const MAX_REDIRECTS = 5;
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-function header(headers: RawResponse['headers'], name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 function isRedirect(status: number): boolean {
   return status >= 300 && status < 400;
 }
 
 function isSafeToRepeat(method: HttpMethod): boolean {
   return method === 'GET';
-}
-
-/** Query parameters GitLab's `Link: <…>; rel="next"` header asks for (its origin and path are ignored). */
-function nextFromLink(link: string | undefined): URLSearchParams | undefined {
-  const match = link
-    ?.split(',')
-    .find((part) => /;\s*rel="?next"?/.test(part))
-    ?.match(/<([^>]+)>/);
-  if (!match?.[1]) return undefined;
-  try {
-    return new URL(match[1]).searchParams;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -182,35 +165,24 @@ export class GitLabClient {
   }
 
   /**
-   * GETs a list, following GitLab's pagination (`X-Next-Page`, else `Link: rel="next"`, else
-   * "a short page is the last") until `limit` items are collected.
+   * GETs up to `limit` items of a list, paged as its endpoint documents ({@link pagingOf}): an
+   * unpaged list in one request without paging parameters, a paged one page by page as GitLab's
+   * headers name the next, until `limit` items are collected or there is no next page.
    */
   async list<T = JsonObject>(path: string, query: Record<string, QueryValue> = {}, limit = 20, signal?: AbortSignal): Promise<T[]> {
-    const perPage = Math.min(Math.max(limit, 1), MAX_PAGE_SIZE);
+    const paging = pagingOf(path);
     const items: T[] = [];
-    let pageQuery: Record<string, QueryValue> = { ...query, per_page: perPage, page: 1 };
-    while (items.length < limit) {
+    let pageQuery = firstPageQuery(paging, query, Math.min(Math.max(limit, 1), MAX_PAGE_SIZE));
+    for (;;) {
       const response = await this.#withRetries('GET', this.urlFor({ path, query: pageQuery }), undefined, signal, 'rest');
       const page = this.#json(response);
       if (!Array.isArray(page))
         throw new GitLabApiError(`GitLab answered ${path} with something other than a list.`, { status: response.status });
       items.push(...(page as T[]));
-      if (page.length === 0) break;
-      const nextPage = header(response.headers, 'x-next-page');
-      if (nextPage !== undefined) {
-        if (nextPage.trim() === '') break;
-        pageQuery = { ...pageQuery, page: nextPage.trim() };
-        continue;
-      }
-      const fromLink = nextFromLink(header(response.headers, 'link'));
-      if (fromLink) {
-        pageQuery = { ...pageQuery, ...Object.fromEntries(fromLink) };
-        continue;
-      }
-      if (page.length < perPage) break;
-      pageQuery = { ...pageQuery, page: Number(pageQuery.page) + 1 };
+      const next = paging.kind === 'none' || page.length === 0 || items.length >= limit ? undefined : nextPageQuery(response.headers);
+      if (!next) return items.slice(0, limit);
+      pageQuery = { ...pageQuery, ...next };
     }
-    return items.slice(0, limit);
   }
 
   /**

@@ -98,7 +98,7 @@ export class ActionContext<A extends GitLabArguments> {
     return this.client.request<T>({ method: 'GET', path, ...(query ? { query } : {}) }, this.signal);
   }
 
-  /** GETs up to `limit` items of a paginated list. */
+  /** GETs up to `limit` items of a list, paged as its endpoint documents (see `pagingOf`). */
   list<T = JsonObject>(path: string, query: Record<string, QueryValue> = {}, limit = 100): Promise<T[]> {
     return this.client.list<T>(path, query, limit, this.signal);
   }

@@ -4,7 +4,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { processesWithArgument } from '@nexus/process/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { executable, type SkillWorld, skillPackage, skillWorld } from './test-fixtures.js';
+import { bubblewrapMissing, executable, type SkillWorld, skillPackage, skillWorld } from './skill-world-fixture.js';
 import { readSkillUsage } from './usage-records.js';
 
 let world: SkillWorld;
@@ -246,5 +246,32 @@ describe('bad input to a command', () => {
     await world.addUserPackages({ say: ECHO });
     const agent = await world.agent({ preset: 'sandboxed' });
     expect((await agent.call('say', { text: 'hi' })).kind).toBe('forbidden');
+  });
+});
+
+const noBubblewrap = await bubblewrapMissing();
+
+describe.skipIf(noBubblewrap !== '')(`a command skill inside bubblewrap${noBubblewrap}`, () => {
+  it('runs a package whose folder is under /tmp, behind the private /tmp, and keeps that folder read-only', async () => {
+    await world.addUserPackages({
+      hello: skillPackage(
+        'name: hello\ndescription: Says hello.\ncommands:\n  shell:\n    command: "./scripts/hello.sh {who}"\n    parameters:\n      who: { required: true }',
+        {
+          scripts: {
+            'hello.sh': executable('touch "$(dirname "$0")/touched" 2>/dev/null || echo "read-only"; echo "hello $1"\n'),
+            'commands.mjs': "export const greet = { name: 'greet', description: 'Greets.', run: () => 'greetings' };\n",
+          },
+        },
+      ),
+    });
+    expect(world.userRoot.startsWith('/tmp/')).toBe(true);
+    const agent = await world.agent({ services: { exec: { sandbox: 'bubblewrap' } } });
+    const shell = await agent.call('hello__shell', { who: 'Ada' });
+    expect(shell.success, shell.error).toBe(true);
+    expect(state(shell).data.stdout).toBe('read-only\nhello Ada\n');
+    expect(existsSync(join(world.userRoot, 'hello', 'scripts', 'touched'))).toBe(false);
+    const greet = await agent.call('hello__greet');
+    expect(greet.success, greet.error).toBe(true);
+    expect(state(greet).data.result).toBe('greetings');
   });
 });

@@ -13,8 +13,9 @@ import {
   type SkillSpec,
   type ToolResult,
 } from '@nexus/core';
-import { type RunResult, resolveCommandSandbox, runProcess, type SandboxOptions } from '@nexus/process';
+import { type RunResult, runProcess } from '@nexus/process';
 import { fillCommandTemplate } from './command-template.js';
+import { type PackageRunOptions, packageRunOptions } from './package-run-options.js';
 import { renderResultTemplate } from './result-templates.js';
 import { runScriptHost } from './script-commands.js';
 import type { PackageCommand, SkillPackage } from './skill-package.js';
@@ -53,12 +54,7 @@ function display(path: string, cwd: string): string {
 }
 
 /** How a call runs its program. */
-interface RunOptionsOfCall {
-  cwd: string;
-  signal?: AbortSignal | undefined;
-  sandbox: SandboxOptions | undefined;
-  maxOutputBytes: number;
-}
+type RunOptionsOfCall = PackageRunOptions & { signal?: AbortSignal | undefined };
 
 /** What one call produced: the state, and the raw run for result templates. */
 interface CallOutcome {
@@ -131,7 +127,7 @@ async function runScriptCommand(
   options: RunOptionsOfCall,
 ): Promise<{ run: RunResult; data: JsonObject; summary?: string; error?: string }> {
   const { run, answer } = await runScriptHost(
-    command.script as string,
+    { path: command.script as string, source: command.scriptSource },
     { mode: 'run', command: command.name, args: values },
     { ...options, timeoutMs: command.timeoutSeconds * 1000 },
   );
@@ -195,8 +191,12 @@ async function callCommand(
   } catch (error) {
     return preparationFailure(error);
   }
-  const sandbox = await resolveCommandSandbox(services, command.tool);
-  if (sandbox?.writePaths) sandbox.writePaths = [...sandbox.writePaths, ...prepared.outputs];
+  const runOptions = await packageRunOptions({
+    services,
+    folder: skillPackage.folder,
+    maxOutputBytes: runtime.maxOutputBytes,
+    command: { tool: command.tool, outputs: prepared.outputs },
+  });
   if (command.category === 'write' || command.category === 'workflow') {
     const shown = argv ? [command.template?.program, ...argv].join(' ') : JSON.stringify(prepared.values);
     const action = `run ${skillPackage.name} ${command.name} (${command.category}): ${shown}`;
@@ -209,7 +209,7 @@ async function callCommand(
       );
     }
   }
-  const options: RunOptionsOfCall = { cwd, signal: context.signal, sandbox, maxOutputBytes: runtime.maxOutputBytes };
+  const options: RunOptionsOfCall = { ...runOptions, signal: context.signal };
   const ran = argv ? await runTemplateCommand(command, argv, options) : await runScriptCommand(command, prepared.values, options);
   const failed = runFailure(command, ran.run);
   if (failed) return failed;

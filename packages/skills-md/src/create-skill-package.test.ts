@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSkillPackage } from './create-skill-package.js';
-import { type SkillWorld, skillWorld } from './test-fixtures.js';
+import { type SkillWorld, skillWorld } from './skill-world-fixture.js';
 
 let world: SkillWorld;
 beforeEach(async () => {

@@ -1,17 +1,14 @@
 export { createSkillPackage } from './create-skill-package.js';
-export { MAX_SCAN_DEPTH, MAX_SCAN_DIRECTORIES, SKILL_FILE_NAME } from './discover-skill-packages.js';
 export type { LoadedSkillPackages, LoadSkillPackagesOptions, ToolExecutor } from './load-skill-packages.js';
-export { DEFAULT_OUTPUT_DIRECTORY, loadSkillPackages } from './load-skill-packages.js';
+export { loadSkillPackages } from './load-skill-packages.js';
 export type { CommandCategory, ParameterType } from './manifest-limits.js';
-export { COMMAND_CATEGORIES, MAX_COMMAND_SECONDS, PARAMETER_TYPES } from './manifest-limits.js';
 export { hashSkillPackage } from './package-hash.js';
 export type { SkillFile } from './read-skill-file.js';
-export { MAX_SKILL_FILE_BYTES, MAX_YAML_ALIAS_COUNT, readSkillFile } from './read-skill-file.js';
+export { readSkillFile } from './read-skill-file.js';
 export type { SkillCommand, SkillCommandParameter, SkillCommandSpec } from './script-commands.js';
 export { defineSkillCommand } from './script-commands.js';
 export type { DiagnosticSeverity, FilePosition, SkillDiagnostic } from './skill-diagnostic.js';
 export { formatDiagnostic } from './skill-diagnostic.js';
-export { SkillFileError } from './skill-file-error.js';
 export type { SkillInstructionsArguments } from './skill-instructions-skill.js';
 export type {
   SkillLibrary,
@@ -20,15 +17,14 @@ export type {
   SkillPackageState,
   SkillPackagesFamily,
 } from './skill-library.js';
-export { DEFAULT_CHECK_INTERVAL_MS, DEFAULT_MAX_LOADED, MAX_LISTED_TOOLS, openSkillLibrary } from './skill-library.js';
+export { openSkillLibrary } from './skill-library.js';
 export type { SkillRoot, SkillScope } from './skill-locations.js';
-export { defaultConfigDirectory, defaultStateDirectory, PROJECT_SKILL_ROOTS } from './skill-locations.js';
+export { defaultConfigDirectory } from './skill-locations.js';
 export type { SkillManifest } from './skill-manifest.js';
 export type { BrokenSkillPackage, PackageCommand, SkillPackage, TrustState } from './skill-package.js';
 export { SkillResolutionError } from './skill-resolution.js';
 export type { SkillErrorType, SkillState } from './skill-result.js';
 export type { SkillSearchArguments, SkillSearchResult } from './skill-search.js';
-export { SKILLS_FAMILY_NAME } from './skills-md-family.js';
 export type { TrustRecord } from './trust-records.js';
 export { readTrustRecords, recordTrust } from './trust-records.js';
 export type { CommandUsage, SkillUsage } from './usage-records.js';

@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
-import { realpath } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isWithin } from '@nexus/core';
+import { isWithin, NexusError, type ServiceContainer } from '@nexus/core';
 import { type CommandTemplate, CommandTemplateError, compileCommandTemplate } from './command-template.js';
 import { type PackageLocation, SKILL_FILE_NAME } from './discover-skill-packages.js';
 import { type CommandCategory, MAX_COMMAND_SECONDS, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, PORTABLE_KEYS } from './manifest-limits.js';
+import { type PackageRunOptions, packageRunOptions } from './package-run-options.js';
+import { portableMetadata } from './portable-metadata.js';
 import { readSkillFile, type SkillFile } from './read-skill-file.js';
 import { modulePosition, runScriptHost, SCRIPT_COMMANDS_FILE } from './script-commands.js';
 import { diagnosticAt, FILE_START, type SkillDiagnostic } from './skill-diagnostic.js';
@@ -30,8 +32,13 @@ const SCRIPT_LIST_TIMEOUT_MS = 15_000;
 export interface PackageLoadContext {
   /** The trust records, by real folder path. */
   readonly trustRecords: Readonly<Record<string, TrustRecord>>;
-  /** Where script commands are listed from (the working directory). */
-  readonly cwd: string;
+  /**
+   * The services the package's commands run with (working directory, `exec` settings, permission
+   * policy): script commands are listed in the sandbox they decide, with nothing writable.
+   */
+  readonly services: ServiceContainer;
+  /** Cap of each of stdout and stderr of a listing, in bytes. */
+  readonly maxOutputBytes: number;
   /** Whether trusted packages' script commands are listed (which runs their module). */
   readonly listScriptCommands: boolean;
 }
@@ -176,7 +183,20 @@ async function scriptCommands(
   };
   const real = await realpath(module).catch(() => undefined);
   if (real === undefined || !isWithin(real, location.folder)) return fail('scripts/commands.mjs leads out of the package folder');
-  const { run, answer } = await runScriptHost(real, { mode: 'list' }, { cwd: context.cwd, timeoutMs: SCRIPT_LIST_TIMEOUT_MS });
+  const source = await readFile(real, 'utf8').catch(() => undefined);
+  if (source === undefined) return fail('scripts/commands.mjs cannot be read');
+  let runOptions: PackageRunOptions;
+  try {
+    runOptions = await packageRunOptions({ services: context.services, folder: location.folder, maxOutputBytes: context.maxOutputBytes });
+  } catch (error) {
+    if (NexusError.isInstance(error) && error.code === 'SANDBOX_UNAVAILABLE') return fail(`the module is not listed: ${error.message}`);
+    throw error;
+  }
+  const { run, answer } = await runScriptHost(
+    { path: real, source },
+    { mode: 'list' },
+    { ...runOptions, timeoutMs: SCRIPT_LIST_TIMEOUT_MS },
+  );
   if (run.timedOut) return fail(`listing the script commands took over ${SCRIPT_LIST_TIMEOUT_MS / 1000} s`);
   if (!answer.ok)
     return fail(`the module cannot be loaded: ${answer.error.split('\n').slice(0, 4).join(' ')}`, modulePosition(answer.error, real));
@@ -199,6 +219,7 @@ async function scriptCommands(
         collected.others.push(diagnosticAt('warning', module, FILE_START, message)),
       ),
       script: real,
+      scriptSource: source,
     });
   }
   return commands;
@@ -239,11 +260,12 @@ export async function loadSkillPackage(location: PackageLocation, context: Packa
     if (SkillFileError.isInstance(error)) return broken([error.toDiagnostic()]);
     throw error;
   }
-  const parsed = skillManifestSchema.safeParse(skill.frontmatter);
+  const metadata = portableMetadata(skill);
+  const parsed = skillManifestSchema.safeParse(metadata.frontmatter);
   const frontmatterName = typeof skill.frontmatter.name === 'string' ? skill.frontmatter.name : undefined;
-  if (!parsed.success) return broken(schemaDiagnostics(skill, parsed.error.issues), frontmatterName);
+  if (!parsed.success) return broken([...schemaDiagnostics(skill, parsed.error.issues), ...metadata.diagnostics], frontmatterName);
   const manifest = parsed.data;
-  const collected: Collected = { errors: [], others: [] };
+  const collected: Collected = { errors: [], others: [...metadata.diagnostics] };
   const name = checkIdentity(skill, manifest, location, collected);
   checklist(location, collected);
   const trust = await packageTrust(location, context.trustRecords);

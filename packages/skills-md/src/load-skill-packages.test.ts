@@ -4,7 +4,7 @@ import { writeTree } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_SCAN_DIRECTORIES } from './discover-skill-packages.js';
 import { formatDiagnostic, type SkillDiagnostic } from './skill-diagnostic.js';
-import { type SkillWorld, skillMd, skillPackage, skillWorld } from './test-fixtures.js';
+import { type SkillWorld, skillMd, skillPackage, skillWorld } from './skill-world-fixture.js';
 
 let world: SkillWorld;
 beforeEach(async () => {
@@ -186,6 +186,30 @@ describe('loading skill packages', () => {
         'warning: portable names are lowercase letters, digits and single hyphens',
         'note: not portable: other clients reject the keys `version`, `routing_keywords`',
         'warning: the name is 70 characters; at most 64 are portable',
+      ]),
+    );
+  });
+
+  it('loads metadata values that are not strings: scalars as written, with a warning naming the key; nested ones left out', async () => {
+    await world.addUserPackages({
+      portable: skillPackage(
+        'name: portable\ndescription: Portable.\nmetadata:\n  version: 1.0\n  stable: true\n  owner:\n  team: core\n  tags: [a, b]',
+      ),
+      odd: skillPackage('name: odd\ndescription: Odd metadata.\nmetadata: [1, 2]'),
+    });
+    const loaded = await world.load();
+    expect(errors(loaded.diagnostics)).toEqual([]);
+    const byName = Object.fromEntries(loaded.packages.map((skillPackage) => [skillPackage.name, skillPackage.manifest.metadata]));
+    expect(byName).toEqual({ portable: { version: '1.0', stable: 'true', owner: '', team: 'core' }, odd: undefined });
+    const warnings = loaded.diagnostics.filter((diagnostic) => diagnostic.severity === 'warning').map(formatDiagnostic);
+    const file = (folder: string) => join(world.userRoot, folder, 'SKILL.md');
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        `${file('portable')}:5:12: warning: \`metadata.version\` is a number; metadata values are strings, so it is read as "1.0" (quote it for other clients)`,
+        `${file('portable')}:6:11: warning: \`metadata.stable\` is a boolean; metadata values are strings, so it is read as "true" (quote it for other clients)`,
+        `${file('portable')}:7:9: warning: \`metadata.owner\` is empty (null); metadata values are strings, so it is read as "" (quote it for other clients)`,
+        `${file('portable')}:9:9: warning: \`metadata.tags\` is a list; metadata values are strings, so it is left out`,
+        `${file('odd')}:4:11: warning: \`metadata\` is a list; it must map keys to strings, so it is left out`,
       ]),
     );
   });

@@ -1,9 +1,19 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { expectOption, isPositiveNumber, type JsonObject, type SkillContext, type SkillFamily, type ToolResult } from '@nexus/core';
-import { DEFAULT_MAX_OUTPUT_BYTES } from '@nexus/process';
+import {
+  type AgentPermissions,
+  expectOption,
+  isPositiveNumber,
+  type JsonObject,
+  ServiceContainer,
+  type SkillContext,
+  type SkillFamily,
+  type ToolResult,
+} from '@nexus/core';
+import { DEFAULT_MAX_OUTPUT_BYTES, type ExecSettings, parseExecSettings } from '@nexus/process';
 import type { CommandRuntime } from './command-skill.js';
 import { discoverSkillPackages } from './discover-skill-packages.js';
+import type { PackageLoadContext } from './load-skill-package.js';
 import { settleNames } from './settle-names.js';
 import type { SkillDiagnostic } from './skill-diagnostic.js';
 import { defaultConfigDirectory, defaultStateDirectory, type SkillRoot, skillRoots } from './skill-locations.js';
@@ -11,7 +21,7 @@ import { type BrokenSkillPackage, isLoaded, type SkillPackage } from './skill-pa
 import { resolveSkillPackage, SkillResolutionError } from './skill-resolution.js';
 import { type SkillErrorType, type SkillOutcome, skillResultData, toSkillToolResult } from './skill-result.js';
 import { skillsMdFamily } from './skills-md-family.js';
-import { readTrustRecords } from './trust-records.js';
+import { readTrustRecords, type TrustRecord } from './trust-records.js';
 
 /** Where default outputs go, relative to the working directory (seed 003's `mybox/output/`). */
 export const DEFAULT_OUTPUT_DIRECTORY = 'mybox/output';
@@ -45,6 +55,14 @@ export interface LoadSkillPackagesOptions {
    * `sandboxed` level); their commands are then left out.
    */
   listScriptCommands?: boolean;
+  /**
+   * The `exec` settings the commands run with (what the registry's `exec` service holds; default
+   * `{ sandbox: 'auto' }`). Listing script commands runs inside the sandbox these and `permissions`
+   * decide for the commands, with nothing writable.
+   */
+  exec?: Partial<ExecSettings>;
+  /** The permission policy the commands run under: its level and blocked paths shape that sandbox (without one, the level counts as `sandboxed`). */
+  permissions?: AgentPermissions;
   /** Tool names other families use; a command whose tool would take one is left out with a diagnostic. */
   reservedToolNames?: Iterable<string>;
   /** Environment the defaults are read from (default `process.env`). */
@@ -85,6 +103,22 @@ export interface LoadedSkillPackages {
   call(executor: ToolExecutor, reference: string, args?: Record<string, unknown>, options?: SkillContext): Promise<ToolResult>;
 }
 
+/** Services like those the commands run with, for the runs of packages' code while loading. */
+function commandServices(cwd: string, exec: ExecSettings, permissions: AgentPermissions | undefined): ServiceContainer {
+  const services = new ServiceContainer().register('cwd', cwd).register('exec', exec);
+  return permissions ? services.register('permissions', permissions) : services;
+}
+
+/** What loading a package needs of these settings, with the trust records read. */
+export function loadContextOf(settings: LoadSettings, trustRecords: Readonly<Record<string, TrustRecord>>): PackageLoadContext {
+  return {
+    trustRecords,
+    services: settings.commandServices,
+    maxOutputBytes: settings.maxOutputBytes,
+    listScriptCommands: settings.listScriptCommands,
+  };
+}
+
 /** The options with their defaults, checked (an `InvalidOptionError` names a bad one). */
 export function normalizeOptions(options: LoadSkillPackagesOptions) {
   const {
@@ -105,7 +139,14 @@ export function normalizeOptions(options: LoadSkillPackagesOptions) {
   for (const [name, value] of Object.entries({ configDirectory, stateDirectory, homeDirectory })) {
     expectOption(typeof value === 'string' && value.startsWith('/'), name, 'an absolute path', value);
   }
-  const { maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES, listScriptCommands = true, reservedToolNames = [], scan } = options;
+  const { maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES, listScriptCommands = true, reservedToolNames = [], scan, permissions } = options;
+  const exec = parseExecSettings(options.exec);
+  expectOption(
+    permissions === undefined || (typeof permissions === 'object' && permissions !== null && typeof permissions.level === 'string'),
+    'permissions',
+    'a permission policy (resolvePreset)',
+    permissions,
+  );
   expectOption(
     scan === undefined || (Array.isArray(scan) && scan.every((root) => typeof root?.path === 'string' && root.path.startsWith('/'))),
     'scan',
@@ -124,6 +165,7 @@ export function normalizeOptions(options: LoadSkillPackagesOptions) {
     outputDirectory,
     maxOutputBytes,
     listScriptCommands,
+    commandServices: commandServices(cwd, exec, permissions),
     reservedToolNames: new Set(reservedToolNames),
     scan,
   };
@@ -184,7 +226,7 @@ export async function loadSkillPackages(options: LoadSkillPackagesOptions): Prom
     import('./load-skill-package.js'),
   ]);
   const discovery = discoverSkillPackages(roots);
-  const context = { trustRecords, cwd: settings.cwd, listScriptCommands: settings.listScriptCommands };
+  const context = loadContextOf(settings, trustRecords);
   const results = await Promise.all(discovery.locations.map((location) => loadSkillPackage(location, context)));
   const settled = settleNames(results.filter(isLoaded), roots);
   const { packages, shadowed, diagnostics: naming } = settled;

@@ -1,4 +1,4 @@
-import { type Document, isAlias, isMap, LineCounter, parseDocument, visit } from 'yaml';
+import { type Document, isAlias, isMap, isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import { MAX_YAML_ALIAS_COUNT, type SkillFile } from './read-skill-file.js';
 import { FILE_START, type FilePosition } from './skill-diagnostic.js';
 import { SkillFileError } from './skill-file-error.js';
@@ -77,6 +77,10 @@ export function parseSkillFile(file: string, text: string): SkillFile {
         if (node?.range) return position(node.range[0]);
       }
       return { line: 2, column: 1 };
+    },
+    textAt(path) {
+      const node = document.getIn(path as unknown[], true);
+      return isScalar(node) ? node.source : undefined;
     },
   };
 }

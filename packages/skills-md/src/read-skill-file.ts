@@ -18,6 +18,8 @@ export interface SkillFile {
   readonly body: string;
   /** The position of the value at `path` in the frontmatter (of its nearest existing parent when it is absent). */
   locate(path: readonly PropertyKey[]): FilePosition;
+  /** The text of the scalar at `path` as written (without quotes), or `undefined` where there is none: `1.0` for a value read as the number 1. */
+  textAt(path: readonly PropertyKey[]): string | undefined;
 }
 
 /** The text of a `SKILL.md` and the {@link fileStamp} of the version read. */

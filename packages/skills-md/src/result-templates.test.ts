@@ -2,7 +2,7 @@ import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeTree } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type SkillWorld, skillPackage, skillWorld } from './test-fixtures.js';
+import { type SkillWorld, skillPackage, skillWorld } from './skill-world-fixture.js';
 
 let world: SkillWorld;
 beforeEach(async () => {

@@ -1,8 +1,8 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatDiagnostic } from './skill-diagnostic.js';
-import { type SkillWorld, skillPackage, skillWorld } from './test-fixtures.js';
+import { bubblewrapMissing, type SkillWorld, skillPackage, skillWorld } from './skill-world-fixture.js';
 import { recordTrust } from './trust-records.js';
 
 let world: SkillWorld;
@@ -103,5 +103,33 @@ describe('script commands (scripts/commands.mjs)', () => {
     });
     const loaded = await world.load({ listScriptCommands: false });
     expect(loaded.packages[0]).toMatchObject({ scriptCommands: 'not inspected', commands: [] });
+  });
+});
+
+const noBubblewrap = await bubblewrapMissing();
+
+describe.skipIf(noBubblewrap !== '')(`listing script commands inside bubblewrap${noBubblewrap}`, () => {
+  it('lists a trusted package in the sandbox its commands run in: its top-level code writes nothing and sees no host process', async () => {
+    const written = join(world.cwd, 'written-at-import');
+    const hostInit = readFileSync('/proc/1/cmdline', 'utf8');
+    // The command's name says what the module's top-level code could do.
+    const probe = `import { readFileSync, writeFileSync } from 'node:fs';
+let wrote = 'wrote';
+try { writeFileSync(${JSON.stringify(written)}, ''); } catch { wrote = 'nowrite'; }
+const init = readFileSync('/proc/1/cmdline', 'utf8') === ${JSON.stringify(hostInit)} ? 'hostproc' : 'ownproc';
+export const probe = { name: wrote + '_' + init, description: 'Probes.', run: () => 'ok' };
+`;
+    await world.addUserPackages({ probe: skillPackage('name: probe\ndescription: Probes.', { scripts: { 'commands.mjs': probe } }) });
+    const tools = async (exec: { sandbox: 'bubblewrap' | 'none' }) =>
+      (await world.load({ exec })).packages[0]?.commands.map((command) => command.tool);
+
+    const library = await world.library({ exec: { sandbox: 'bubblewrap' }, watch: false });
+    await library.refresh();
+    expect(library.packages[0]?.tools).toEqual(['probe__nowrite_ownproc']);
+    expect(await tools({ sandbox: 'bubblewrap' })).toEqual(['probe__nowrite_ownproc']);
+    expect(existsSync(written)).toBe(false);
+
+    expect(await tools({ sandbox: 'none' })).toEqual(['probe__wrote_hostproc']);
+    expect(existsSync(written)).toBe(true);
   });
 });

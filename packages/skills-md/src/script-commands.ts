@@ -81,22 +81,29 @@ function readAnswer(run: RunResult, marker: string): ScriptAnswer {
 /** Options of a script host run: those of `runProcess`, less the input. */
 export type ScriptRunOptions = Omit<RunOptions, 'input'>;
 
+/** A script-commands module: where it is, and its text as it was listed (what runs, whatever the file holds now). */
+export interface ScriptModule {
+  readonly path: string;
+  readonly source?: string | undefined;
+}
+
 /**
  * Runs the host program in a child Node process through the process runner: `list` answers the
  * module's command definitions, `run` runs one command with `args` (JSON on stdin) and answers
- * its result. The run (exit code, timeout, output) comes back with the answer.
+ * its result — of the module's held `source` where it has one, else of the file. The run (exit
+ * code, timeout, output) comes back with the answer.
  */
 export async function runScriptHost(
-  modulePath: string,
+  module: ScriptModule,
   request: { mode: 'list' } | { mode: 'run'; command: string; args: Record<string, unknown> },
   options: ScriptRunOptions,
 ): Promise<{ run: RunResult; answer: ScriptAnswer }> {
   const marker = `nexus-skill-answer-${randomBytes(12).toString('hex')}:`;
   const command = request.mode === 'run' ? request.command : '';
-  const input = request.mode === 'run' ? JSON.stringify(request.args) : '';
+  const input = JSON.stringify({ args: request.mode === 'run' ? request.args : {}, source: module.source });
   const run = await runProcess(
     process.execPath,
-    ['--input-type=module', '--eval', SCRIPT_HOST_SOURCE, '--', modulePath, request.mode, command, marker],
+    ['--input-type=module', '--eval', SCRIPT_HOST_SOURCE, '--', module.path, request.mode, command, marker],
     { ...options, input },
   );
   return { run, answer: readAnswer(run, marker) };
@@ -110,9 +117,12 @@ export function modulePosition(error: string, module: string): FilePosition {
 
 const SYNTAX_CHECK_TIMEOUT_MS = 15_000;
 
-/** `node --check` of a script-commands module: undefined when it parses, else an error at the line node names. */
-export async function checkScriptSyntax(module: string, cwd: string): Promise<SkillDiagnostic | undefined> {
-  const run = await runProcess(process.execPath, ['--check', module], { cwd, timeoutMs: SYNTAX_CHECK_TIMEOUT_MS });
+/**
+ * `node --check` of a script-commands module, run as its listing is (`options`: see
+ * `packageRunOptions`): undefined when it parses, else an error at the line node names.
+ */
+export async function checkScriptSyntax(module: string, options: ScriptRunOptions): Promise<SkillDiagnostic | undefined> {
+  const run = await runProcess(process.execPath, ['--check', module], { ...options, timeoutMs: SYNTAX_CHECK_TIMEOUT_MS });
   if (run.exitCode === 0) return undefined;
   const reason = run.stderr.split('\n').find((line) => /Error/.test(line)) ?? (run.timedOut ? 'the check timed out' : 'it does not parse');
   return diagnosticAt('error', module, modulePosition(run.stderr, module), `scripts/commands.mjs has a syntax error: ${reason.trim()}`);

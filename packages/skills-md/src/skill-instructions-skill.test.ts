@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type SkillWorld, skillMd, skillPackage, skillWorld } from './test-fixtures.js';
+import { type SkillWorld, skillMd, skillPackage, skillWorld } from './skill-world-fixture.js';
 
 let world: SkillWorld;
 beforeEach(async () => {

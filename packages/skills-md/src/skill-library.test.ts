@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { RegistryChange } from '@nexus/registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatDiagnostic, type SkillDiagnostic } from './skill-diagnostic.js';
-import { executable, type SkillWorld, skillMd, skillPackage, skillWorld } from './test-fixtures.js';
+import { executable, type SkillWorld, skillMd, skillPackage, skillWorld } from './skill-world-fixture.js';
 
 let world: SkillWorld;
 beforeEach(async () => {
@@ -94,7 +94,7 @@ describe('a living skill library', () => {
     expect((await agent.call('slow', { gate })).output).toContain('v2');
   });
 
-  it('checks script commands with node --check before the new module replaces the old', async () => {
+  it('checks script commands with node --check before the new module replaces the old, which keeps answering until then', async () => {
     const module = (body: string) => `export const greet = { name: 'greet', description: 'Greets.', run: () => ${body} };\n`;
     await world.addUserPackages({
       scripted: skillPackage('name: scripted\ndescription: Scripted.', { scripts: { 'commands.mjs': module("'hello v1'") } }),
@@ -108,6 +108,13 @@ describe('a living skill library', () => {
       /commands\.mjs:3:\d+: error: scripts\/commands\.mjs has a syntax error/,
     );
     expect(agent.registry.names).toContain('scripted__greet');
+    expect((await agent.call('scripted__greet')).output).toContain('hello v1');
+    await writeFile(file, `${module("'hello v2'")}throw new Error('not ready');\n`);
+    await agent.registry.refresh();
+    expect(agent.library.diagnostics.map(formatDiagnostic).join('\n')).toMatch(
+      /commands\.mjs:2:\d+: error: the module cannot be loaded: .*not ready/,
+    );
+    expect((await agent.call('scripted__greet')).output).toContain('hello v1');
     await writeFile(file, `${module("'hello v3'")}export const wave = { name: 'wave', description: 'Waves.', run: () => 'bye' };\n`);
     await agent.registry.refresh();
     expect((await agent.call('scripted__greet')).output).toContain('hello v3');

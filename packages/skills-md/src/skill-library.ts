@@ -6,7 +6,7 @@ import { currentStamp } from './file-stamp.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { ghostSkill } from './ghost-skill.js';
 import type { PackageLoadContext } from './load-skill-package.js';
-import { type LoadSkillPackagesOptions, normalizeOptions, rootsOf, runtimeOf } from './load-skill-packages.js';
+import { type LoadSkillPackagesOptions, loadContextOf, normalizeOptions, rootsOf, runtimeOf } from './load-skill-packages.js';
 import {
   type IndexedSkillPackage,
   indexOfLoaded,
@@ -16,6 +16,7 @@ import {
   packageStamps,
   refreshLocation,
 } from './package-index.js';
+import { packageRunOptions } from './package-run-options.js';
 import { checkScriptSyntax, SCRIPT_COMMANDS_FILE } from './script-commands.js';
 import { settleNames } from './settle-names.js';
 import { diagnosticAt, FILE_START, formatDiagnostic, type SkillDiagnostic } from './skill-diagnostic.js';
@@ -187,7 +188,7 @@ class Library {
     this.#pinned = new Set(pinned);
     this.#maxTools = maxTools;
     this.#interval = checkIntervalMs;
-    this.#context = { trustRecords: {}, cwd: this.#settings.cwd, listScriptCommands: this.#settings.listScriptCommands };
+    this.#context = loadContextOf(this.#settings, {});
     this.#searchSpec = skillSearchSkill((query, limit) => this.search(query, limit));
     this.#watcher = watch ? new FolderWatcher(() => this.#sawChange()) : undefined;
   }
@@ -431,7 +432,9 @@ class Library {
   ): Promise<IndexedSkillPackage | BrokenSkillPackage> {
     const scriptChanged = stamps.script !== 'missing' && stamps.script !== this.#stamps.get(location.folder)?.script;
     if (scriptChanged && previous.loaded?.scriptCommands === 'listed') {
-      const syntax = await checkScriptSyntax(join(location.folder, SCRIPT_COMMANDS_FILE), this.#settings.cwd);
+      const { commandServices: services, maxOutputBytes } = this.#settings;
+      const options = await packageRunOptions({ services, folder: location.folder, maxOutputBytes });
+      const syntax = await checkScriptSyntax(join(location.folder, SCRIPT_COMMANDS_FILE), options);
       if (syntax) {
         const { name, folder, folderName, root, skillFile } = previous;
         return { name, folder, folderName, root, skillFile, diagnostics: [syntax] };

@@ -31,6 +31,8 @@ export interface PackageCommand {
   readonly template?: CommandTemplate;
   /** The module of a script command. */
   readonly script?: string;
+  /** The module's text as it was listed: what runs until a new version loads, even while the file holds a broken edit. */
+  readonly scriptSource?: string;
 }
 
 /** A package that loaded. */

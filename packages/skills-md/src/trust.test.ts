@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type SkillWorld, skillPackage, skillWorld } from './test-fixtures.js';
+import { type SkillWorld, skillPackage, skillWorld } from './skill-world-fixture.js';
 import { readTrustRecords, recordTrust, TRUST_FILE_NAME } from './trust-records.js';
 
 let world: SkillWorld;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type SkillWorld, skillPackage, skillWorld } from './test-fixtures.js';
+import { type SkillWorld, skillPackage, skillWorld } from './skill-world-fixture.js';
 import { readSkillUsage, recordSkillUsage } from './usage-records.js';
 
 let world: SkillWorld;

@@ -1,6 +1,6 @@
 import { zipSync } from 'fflate';
 import * as fixture from './gitlab-fixtures.js';
-import type { ParamSpec, RouteRequest, StandInRoute } from './gitlab-server.js';
+import type { ListPaging, ParamSpec, RouteRequest, StandInRoute } from './gitlab-server.js';
 
 // Every route carries the parameters GitLab documents for it (doc/api/<page>.md, named above each
 // group of routes); the server refuses a request missing a required one or sending one not listed.
@@ -17,6 +17,8 @@ interface CollectionOptions {
   createdId?: string;
   /** Name of the item's path parameter (default `id`). */
   idParam?: string;
+  /** How GitLab pages the list (default `offset`). */
+  listPaging?: ListPaging;
 }
 
 function body(request: RouteRequest): Record<string, unknown> {
@@ -38,10 +40,10 @@ function applyUpdate(item: object, request: RouteRequest): object {
 
 /** GET list / GET one / POST / PUT / DELETE routes of one REST collection. */
 function collection(path: string, make: Factory, options: CollectionOptions): StandInRoute[] {
-  const { ids = ['1', '2', '3'], createdId = '4', verbs, idParam = 'id' } = options;
+  const { ids = ['1', '2', '3'], createdId = '4', verbs, idParam = 'id', listPaging } = options;
   const item = `${path}/:${idParam}`;
   const routes: StandInRoute[] = [];
-  if (verbs.list) routes.push(get(path, verbs.list, (request) => ({ paginated: ids.map((id) => make(id, request)) })));
+  if (verbs.list) routes.push(get(path, verbs.list, (request) => ({ paginated: ids.map((id) => make(id, request)) }), listPaging));
   if (verbs.get) routes.push(get(item, verbs.get, (request) => make(request.params[idParam] as string, request)));
   if (verbs.create) routes.push(post(path, verbs.create, (request) => ({ ...make(createdId, request), ...body(request) })));
   if (verbs.update)
@@ -50,8 +52,8 @@ function collection(path: string, make: Factory, options: CollectionOptions): St
   return routes;
 }
 
-function get(pattern: string, params: ParamSpec, handler: (request: RouteRequest) => unknown): StandInRoute {
-  return { method: 'GET', pattern, params, handler };
+function get(pattern: string, params: ParamSpec, handler: (request: RouteRequest) => unknown, paging?: ListPaging): StandInRoute {
+  return { method: 'GET', pattern, params, handler, ...(paging ? { paging } : {}) };
 }
 
 function post(pattern: string, params: ParamSpec, handler: (request: RouteRequest) => unknown): StandInRoute {
@@ -220,11 +222,17 @@ export function defaultGitLabRoutes(options: RouteOptions): StandInRoute[] {
     // version.md, users.md, projects.md, project_forks.md, members.md
     get('/version', NONE, () => ({ version: options.version, revision: 'a1b2c3d4' })),
     get('/user', NONE, () => fixture.currentUser()),
-    get('/users', { optional: ['username', 'search', 'active', 'blocked', 'external', 'humans', 'order_by', 'sort'] }, (request) => ({
-      paginated: Object.values(fixture.STAND_IN_USERS).filter((user) =>
-        user.username.includes((request.query.username ?? '').toLowerCase()),
-      ),
-    })),
+    get(
+      '/users',
+      { optional: ['username', 'search', 'active', 'blocked', 'external', 'humans', 'order_by', 'sort'] },
+      (request) => ({
+        paginated: Object.values(fixture.STAND_IN_USERS).filter((user) =>
+          user.username.includes((request.query.username ?? '').toLowerCase()),
+        ),
+      }),
+      // rest/_index.md: keyset paging; offset paging is not available on /users from GitLab 16.5.
+      { keyset: { orderBy: ['id', 'name', 'username', 'created_at', 'updated_at'] } },
+    ),
     get(
       '/projects',
       {
@@ -255,6 +263,7 @@ export function defaultGitLabRoutes(options: RouteOptions): StandInRoute[] {
           .filter((path) => path.includes(request.query.search ?? ''))
           .map((path, index) => fixture.project(path, 42 + index)),
       }),
+      { keyset: { orderBy: ['id'], cursor: 'id_after' } },
     ),
     get(P, { optional: ['license', 'statistics', 'with_custom_attributes'] }, (request) => fixture.project(projectOf(request))),
     post(
@@ -514,9 +523,9 @@ export function defaultGitLabRoutes(options: RouteOptions): StandInRoute[] {
       { required: ['branch', 'commit_message'], optional: ['start_branch', 'author_email', 'author_name', 'last_commit_id'] },
       noContent,
     ),
-    get(`${P}/repository/tree`, { optional: ['path', 'ref', 'recursive', 'pagination', 'page_token'] }, () => ({
-      paginated: fixture.tree(),
-    })),
+    get(`${P}/repository/tree`, { optional: ['path', 'ref', 'recursive'] }, () => ({ paginated: fixture.tree() }), {
+      keyset: { cursor: 'page_token' },
+    }),
     get(
       `${P}/repository/commits`,
       { optional: ['ref_name', 'since', 'until', 'path', 'author', 'all', 'with_stats', 'first_parent', 'order', 'trailers'] },
@@ -566,6 +575,8 @@ export function defaultGitLabRoutes(options: RouteOptions): StandInRoute[] {
           },
           ids: ['home', 'guides/setup'],
           idParam: 'slug',
+          // The list is not paged: GitLab answers every page and ignores page and per_page.
+          listPaging: 'none',
         },
       ),
       (request) => ({ ...fixture.wikiPage(String(body(request).title).toLowerCase().replace(/\s+/g, '-'), true), ...body(request) }),
@@ -742,6 +753,8 @@ export function defaultGitLabRoutes(options: RouteOptions): StandInRoute[] {
         delete: NONE,
       },
       ids: ['1', '2'],
+      // Not paged (lib/api/draft_notes.rb presents every draft; the documentation lists no paging).
+      listPaging: 'none',
     }),
     ...discussions(MR, 'MergeRequest'),
     ...discussions(ISSUE, 'Issue'),
@@ -790,6 +803,7 @@ export function defaultGitLabRoutes(options: RouteOptions): StandInRoute[] {
     ...collection(`${P}/jobs`, (id) => fixture.job(numberOf(id)), {
       verbs: { list: { optional: ['scope'] }, get: NONE },
       ids: ['603', '602', '601'],
+      listPaging: { keyset: { orderBy: ['id'], sort: ['desc'] } },
     }),
     get(`${P}/jobs/:id/trace`, NONE, () => ({ status: 200, body: fixture.jobLog() })),
     post(`${P}/jobs/:id/retry`, NONE, (request) => ({ ...fixture.job(numberOf(request.params.id) + 100), status: 'pending' })),

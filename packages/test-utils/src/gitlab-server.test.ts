@@ -61,6 +61,45 @@ describe('the stand-in follows the documentation, not the skills', () => {
   });
 });
 
+describe("paging as each endpoint's documentation says", () => {
+  async function list(path: string): Promise<{ status: number; headers: Headers; body: any }> {
+    const response = await fetch(`${server.url}/api/v4${path}`, { headers: { 'private-token': server.token } });
+    return { status: response.status, headers: response.headers, body: await response.json() };
+  }
+
+  it('answers the wiki list whole, ignoring page and per_page (wikis.md documents only with_content)', async () => {
+    const answer = await list('/projects/g%2Fp/wikis?page=2&per_page=1');
+    expect(answer.status).toBe(200);
+    expect(answer.body.map((page: { slug: string }) => page.slug)).toEqual(['home', 'guides/setup']);
+    expect(answer.headers.get('x-next-page')).toBeNull();
+    expect(answer.headers.get('link')).toBeNull();
+  });
+
+  it('pages an offset list with X-Next-Page and Link', async () => {
+    const answer = await list('/projects/g%2Fp/issues?page=1&per_page=1');
+    expect(answer.body).toHaveLength(1);
+    expect(answer.headers.get('x-next-page')).toBe('2');
+    expect(answer.headers.get('link')).toMatch(/page=2&per_page=1>; rel="next"/);
+  });
+
+  it('pages a keyset list through Link alone, and wants a documented order', async () => {
+    server.route('GET', '/users', () => ({ paginated: Array.from({ length: 3 }, (_, index) => ({ id: index + 1 })) }));
+    const first = await list('/users?pagination=keyset&order_by=id&sort=asc&per_page=2');
+    expect(first.body).toEqual([{ id: 1 }, { id: 2 }]);
+    expect(first.headers.get('x-next-page')).toBeNull();
+    const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link') ?? '')?.[1] ?? '';
+    const second = await list(new URL(next).pathname.replace('/api/v4', '') + new URL(next).search);
+    expect(second.body).toEqual([{ id: 3 }]);
+    expect(second.headers.get('link')).toBeNull();
+    expect((await list('/users?pagination=keyset&order_by=email&sort=asc')).status).toBe(405);
+  });
+
+  it("refuses keyset paging where GitLab has none, with GitLab's 405", async () => {
+    const answer = await list('/projects/g%2Fp/labels?pagination=keyset');
+    expect(answer).toMatchObject({ status: 405, body: { error: 'Keyset pagination is not yet available for this type of request' } });
+  });
+});
+
 describe('GraphQL', () => {
   it('wants the token as a bearer token', async () => {
     expect(await graphql('{ metadata { version } }', {}, 'wrong')).toEqual({

@@ -35,12 +35,18 @@ export interface RouteRequest extends RecordedRequest {
   params: Record<string, string>;
 }
 
-/** A list the stand-in paginates with GitLab's `page`/`per_page` and headers. */
+/** A list the stand-in answers as GitLab pages its endpoint (see {@link ListPaging}). */
 export interface PaginatedList {
   readonly paginated: readonly unknown[];
-  /** Paginate like GitLab's keyset mode: only a `Link: rel="next"` header, no `X-Next-Page`. */
-  readonly linkOnly?: boolean;
 }
+
+/**
+ * How GitLab pages a list endpoint (doc/api/rest/_index.md#pagination): `offset` (the default:
+ * `page`/`per_page`, `X-Next-Page` and `Link` headers), `none` (the whole list in one answer, paging
+ * parameters ignored), or offset plus keyset (`pagination=keyset`: `Link: rel="next"` alone, with the
+ * orderings the documentation allows and the parameter its next-page link carries).
+ */
+export type ListPaging = 'offset' | 'none' | { keyset: { orderBy?: readonly string[]; sort?: readonly string[]; cursor?: string } };
 
 /** A route answers with a JSON value, a {@link PaginatedList}, or a full {@link StandInResponse}. */
 export type RouteHandler = (request: RouteRequest) => unknown;
@@ -60,6 +66,8 @@ export interface StandInRoute {
   pattern: string;
   /** Documented parameters; a request with a missing required one or an undocumented one gets a 400. Unchecked when absent. */
   params?: ParamSpec;
+  /** How a list it answers is paged (default `offset`). */
+  paging?: ListPaging;
   handler: RouteHandler;
 }
 
@@ -96,7 +104,7 @@ export interface GitLabStandIn {
   writes(): RecordedRequest[];
   /** Answers the next matching request(s) with `injection` instead of the routes. */
   inject(injection: Injection): void;
-  /** Adds a route that takes precedence over the built-in ones. */
+  /** Adds a route that takes precedence over the built-in ones; a list it answers is paged as the built-in endpoint it covers. */
   route(method: string, pattern: string, handler: RouteHandler): void;
   /** Forgets recorded requests, injections and added routes. */
   reset(): void;
@@ -108,6 +116,7 @@ interface CompiledRoute {
   pattern: string;
   parts: string[];
   params: ParamSpec | undefined;
+  paging: ListPaging;
   handler: RouteHandler;
 }
 
@@ -119,12 +128,18 @@ function compile(route: StandInRoute): CompiledRoute {
     pattern: route.pattern,
     parts: route.pattern.split('/').slice(1),
     params: route.params,
+    paging: route.paging ?? 'offset',
     handler: route.handler,
   };
 }
 
 const NOT_FOUND: StandInResponse = { status: 404, body: { message: '404 Not Found' } };
-const PAGINATION = ['page', 'per_page'];
+/** Paging parameters GitLab reads on every GET (and ignores where it does not page). */
+const PAGINATION = ['page', 'per_page', 'pagination'];
+const KEYSET_UNAVAILABLE: StandInResponse = {
+  status: 405,
+  body: { error: 'Keyset pagination is not yet available for this type of request' },
+};
 
 function isMissing(value: unknown): boolean {
   return value === undefined || value === null || value === '';
@@ -135,14 +150,15 @@ function isMissing(value: unknown): boolean {
  * wording) for a required one, and — the stand-in's own check, since GitLab silently drops them —
  * a 400 for a parameter the documentation does not list, so a misnamed parameter cannot pass.
  */
-function checkParams(route: CompiledRoute, request: RecordedRequest): StandInResponse | undefined {
+function checkParams(route: CompiledRoute, request: RecordedRequest, paging: ListPaging): StandInResponse | undefined {
   if (!route.params) return undefined;
   const body = typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : {};
   const given: Record<string, unknown> = { ...request.query, ...body };
   const { required = [], optional = [] } = route.params;
   const missing = required.find((name) => isMissing(given[name]));
   if (missing) return { status: 400, body: { error: `${missing} is missing` } };
-  const known = new Set([...required, ...optional, ...(route.method === 'GET' ? PAGINATION : [])]);
+  const keyset = typeof paging === 'object' ? ['order_by', 'sort', paging.keyset.cursor ?? 'cursor'] : [];
+  const known = new Set([...required, ...optional, ...(route.method === 'GET' ? [...PAGINATION, ...keyset] : [])]);
   const unknown = Object.keys(given).find((name) => !known.has(name));
   if (unknown) {
     return {
@@ -181,27 +197,65 @@ function isResponse(value: unknown): value is StandInResponse {
   return typeof value === 'object' && value !== null && typeof (value as { status?: unknown }).status === 'number';
 }
 
-function paginate(list: PaginatedList, request: RecordedRequest, pageUrl: (page: number) => string): StandInResponse {
-  const perPage = Math.min(Number(request.query.per_page ?? 20) || 20, 100);
+/**
+ * A keyset request for a paged list that has no keyset paging, or in an ordering it does not offer,
+ * gets GitLab's 405; an unpaged list ignores it.
+ */
+function checkKeyset(paging: ListPaging, request: RecordedRequest): StandInResponse | undefined {
+  if (request.query.pagination !== 'keyset' || paging === 'none') return undefined;
+  if (typeof paging !== 'object') return KEYSET_UNAVAILABLE;
+  const { orderBy, sort = ['asc', 'desc'] } = paging.keyset;
+  if (!orderBy) return undefined;
+  const { order_by: order = '', sort: direction = '' } = request.query;
+  return orderBy.includes(order) && sort.includes(direction) ? undefined : KEYSET_UNAVAILABLE;
+}
+
+type PageUrl = (query: Record<string, string>) => string;
+
+function perPageOf(request: RecordedRequest): number {
+  return Math.min(Number(request.query.per_page ?? 20) || 20, 100);
+}
+
+/** Offset paging: `page`/`per_page`, the `X-*` headers and `Link` first, last and next. */
+function offsetPage(list: readonly unknown[], request: RecordedRequest, pageUrl: PageUrl): StandInResponse {
+  const perPage = perPageOf(request);
   const page = Math.max(Number(request.query.page ?? 1) || 1, 1);
-  const total = list.paginated.length;
+  const total = list.length;
   const totalPages = Math.max(Math.ceil(total / perPage), 1);
-  const items = list.paginated.slice((page - 1) * perPage, page * perPage);
+  const at = (number: number) => pageUrl({ ...request.query, page: String(number) });
   const next = page < totalPages ? page + 1 : undefined;
-  const links = [`<${pageUrl(1)}>; rel="first"`, `<${pageUrl(totalPages)}>; rel="last"`];
-  if (next) links.unshift(`<${pageUrl(next)}>; rel="next"`);
-  const headers: Record<string, string> = { link: links.join(', ') };
-  if (!list.linkOnly) {
-    Object.assign(headers, {
+  const links = [`<${at(1)}>; rel="first"`, `<${at(totalPages)}>; rel="last"`];
+  if (next) links.unshift(`<${at(next)}>; rel="next"`);
+  return {
+    status: 200,
+    headers: {
+      link: links.join(', '),
       'x-page': String(page),
       'x-per-page': String(perPage),
       'x-next-page': next ? String(next) : '',
       'x-prev-page': page > 1 ? String(page - 1) : '',
       'x-total': String(total),
       'x-total-pages': String(totalPages),
-    });
-  }
-  return { status: 200, headers, body: items };
+    },
+    body: list.slice((page - 1) * perPage, page * perPage),
+  };
+}
+
+/** Keyset paging: only `Link: rel="next"`, whose cursor (here the next item's position) excludes what was sent. */
+function keysetPage(list: readonly unknown[], request: RecordedRequest, cursor: string, pageUrl: PageUrl): StandInResponse {
+  const start = Math.max(Number(request.query[cursor] ?? 0) || 0, 0);
+  const end = start + perPageOf(request);
+  const headers: Record<string, string> =
+    end < list.length ? { link: `<${pageUrl({ ...request.query, [cursor]: String(end) })}>; rel="next"` } : {};
+  return { status: 200, headers, body: list.slice(start, end) };
+}
+
+/** A list answered as its endpoint is paged. */
+function answerList(list: readonly unknown[], paging: ListPaging, request: RecordedRequest, pageUrl: PageUrl): StandInResponse {
+  if (paging === 'none') return { status: 200, body: list };
+  if (typeof paging === 'object' && request.query.pagination === 'keyset')
+    return keysetPage(list, request, paging.keyset.cursor ?? 'cursor', pageUrl);
+  return offsetPage(list, request, pageUrl);
 }
 
 async function readBody(request: IncomingMessage): Promise<unknown> {
@@ -239,10 +293,10 @@ function send(response: ServerResponse, answer: StandInResponse, method: string)
  * (`doc/api/*.md` and the GraphQL reference), not from the skills: it answers exactly the REST v4
  * endpoints it knows with the documented response shapes — anything else is GitLab's 404
  * `{"message":"404 Not Found"}` — refuses requests missing a documented required parameter or
- * carrying an undocumented one (400), paginates with GitLab's headers, demands the `PRIVATE-TOKEN`,
- * serves a GraphQL schema subset at `/api/graphql` (bearer token; iterations, cadences, work items),
- * records every request, and can be told to fail, rate-limit, stall or redirect through
- * {@link GitLabStandIn.inject}.
+ * carrying an undocumented one (400), pages each list as its endpoint is documented
+ * ({@link ListPaging}), demands the `PRIVATE-TOKEN`, serves a GraphQL schema subset at
+ * `/api/graphql` (bearer token; iterations, cadences, work items), records every request, and can
+ * be told to fail, rate-limit, stall or redirect through {@link GitLabStandIn.inject}.
  */
 export async function startGitLabStandIn(options: GitLabStandInOptions = {}): Promise<GitLabStandIn> {
   const { token = DEFAULT_TOKEN, apiRoot = '/api/v4', version = '18.2.1-ee' } = options;
@@ -295,19 +349,27 @@ export async function startGitLabStandIn(options: GitLabStandInOptions = {}): Pr
     if (!response.destroyed) send(response, answer, method);
   };
 
+  /** The paging of the built-in endpoint at `path`: added routes answer lists as GitLab would there. */
+  const pagingAt = (method: string, path: string, fallback: ListPaging): ListPaging =>
+    builtIn.find((candidate) => match(candidate, method, path))?.paging ?? fallback;
+
   const route = (method: string, path: string, recorded: RecordedRequest): StandInResponse => {
     for (const candidate of [...extraRoutes, ...builtIn]) {
       const params = match(candidate, method, path);
       if (!params) continue;
-      const refused = checkParams(candidate, recorded);
+      const paging = pagingAt(method, path, candidate.paging);
+      const refused = checkParams(candidate, recorded, paging);
       if (refused) return refused;
       const result = candidate.handler({ ...recorded, params });
       if (isPaginated(result)) {
-        return paginate(result, recorded, (page) => {
-          const url = new URL(`${origin}${apiRoot}${path}`);
-          for (const [key, value] of Object.entries({ ...recorded.query, page: String(page) })) url.searchParams.set(key, value);
-          return url.href;
-        });
+        return (
+          checkKeyset(paging, recorded) ??
+          answerList(result.paginated, paging, recorded, (query) => {
+            const url = new URL(`${origin}${apiRoot}${path}`);
+            for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+            return url.href;
+          })
+        );
       }
       if (isResponse(result)) return result;
       return result === undefined ? { status: 204 } : { body: result };

@@ -13,7 +13,7 @@ function findToolSchemaError(tools: unknown[]): ApiErrorResponse | undefined {
     if (!isRecord(schema)) return badRequest(`tools.${index}.custom.input_schema: Field required`);
     if (schema.type !== 'object') return badRequest(`tools.${index}.custom.input_schema.type: Input should be 'object'`);
     if (['oneOf', 'anyOf', 'allOf'].some((keyword) => keyword in schema)) {
-      return badRequest(`tools.${index}.custom: input_schema does not support oneOf, allOf, or anyOf at the top level`);
+      return badRequest(`tools.${index}.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level`);
     }
   }
   return undefined;

@@ -6,6 +6,27 @@ function badRequest(message: string, param: string, code: string | null = null):
   return { status: 400, body: openAiErrorBody(400, message, { param, code }) };
 }
 
+/** Keywords OpenAI refuses at the root of any function's parameters, strict or not. */
+const ROOT_KEYWORDS = ['oneOf', 'anyOf', 'allOf', 'enum', 'not'];
+
+/** The first function whose parameters are not an object root, or combine schemas at the top level. */
+function findToolRootError(tools: unknown[]): ApiErrorResponse | undefined {
+  for (const [index, tool] of tools.entries()) {
+    const definition = isRecord(tool) && isRecord(tool.function) ? tool.function : undefined;
+    const parameters = definition?.parameters;
+    if (parameters === undefined) continue;
+    if (!isRecord(parameters) || parameters.type !== 'object' || ROOT_KEYWORDS.some((keyword) => keyword in parameters)) {
+      return badRequest(
+        `Invalid schema for function '${String(definition?.name)}': schema must have type 'object' and not have ` +
+          `${ROOT_KEYWORDS.map((keyword) => `'${keyword}'`).join('/')} at the top level.`,
+        `tools[${index}].function.parameters`,
+        'invalid_function_parameters',
+      );
+    }
+  }
+  return undefined;
+}
+
 /** The first tool marked `strict` whose parameters break OpenAI's strict-mode rules. */
 function findStrictToolError(tools: unknown[]): ApiErrorResponse | undefined {
   for (const [index, tool] of tools.entries()) {
@@ -58,5 +79,6 @@ export function findOpenAiRequestError(body: LlmRequestBody): ApiErrorResponse |
   if (!Array.isArray(body.messages)) {
     return badRequest("Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter');
   }
-  return findStrictToolError(arrayOf(body.tools)) ?? findToolPairingError(body.messages);
+  const tools = arrayOf(body.tools);
+  return findToolRootError(tools) ?? findStrictToolError(tools) ?? findToolPairingError(body.messages);
 }

@@ -200,6 +200,24 @@ describe('strict tools through the providers', () => {
     expect((await generateText({ model: openAi(), prompt: 'Read.', tools: loose, maxRetries: 0 })).text).toBe('Fine.');
   });
 
+  test('OpenAI refuses any tool whose parameters are not an object root or combine schemas at the top level', async () => {
+    llm.script({ text: 'Not reached.' });
+    const tools = {
+      pick: tool({ description: 'Picks.', inputSchema: jsonSchema({ type: 'object', anyOf: [closed({ a: { type: 'string' } })] }) }),
+    };
+    const error = await generateText({ model: openAi(), prompt: 'Pick.', tools, maxRetries: 0 }).catch((caught: unknown) => caught);
+
+    expect((error as APICallError).statusCode).toBe(400);
+    expect((error as APICallError).message).toBe(
+      "Invalid schema for function 'pick': schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level.",
+    );
+    expect(JSON.parse((error as APICallError).responseBody ?? '{}').error).toMatchObject({
+      param: 'tools[0].function.parameters',
+      code: 'invalid_function_parameters',
+    });
+    expect(llm.pendingSteps).toBe(1);
+  });
+
   test('Anthropic refuses an input_schema whose root is not an object', async () => {
     llm.script({ text: 'Not reached.' });
     const tools = {
@@ -213,7 +231,9 @@ describe('strict tools through the providers', () => {
     }).catch((caught: unknown) => caught);
 
     expect((error as APICallError).statusCode).toBe(400);
-    expect((error as APICallError).message).toBe('tools.0.custom: input_schema does not support oneOf, allOf, or anyOf at the top level');
+    expect((error as APICallError).message).toBe(
+      'tools.0.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level',
+    );
     expect(llm.pendingSteps).toBe(1);
   });
 });

@@ -142,8 +142,9 @@ async function answer(response: ServerResponse, dialect: LlmDialect, step: LlmAn
  * streaming and not) in their real wire formats, so the AI SDK providers use it unmodified.
  * Each request is answered by the next {@link LlmStandIn.script scripted} step (or the
  * {@link LlmStandIn.respondWith responder}); requests the real API would refuse before running a
- * model (a `strict` tool schema OpenAI rejects, an Anthropic `input_schema` that is not an
- * object, tool calls left without results in the history) get that API's 400 instead.
+ * model (a `strict` tool schema OpenAI rejects, tool parameters or an Anthropic `input_schema`
+ * that is not an object root or has a top-level `anyOf` / `oneOf` / `allOf`, tool calls left
+ * without results in the history) get that API's 400 instead.
  */
 export async function startLlmStandIn(): Promise<LlmStandIn> {
   const requests: LlmRequestRecord[] = [];

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { type AgentServerConnection, DEFAULT_AGENT_SERVER_PORT, isValidAgentId } from '@nexus/core';
+import { isValidAgentId } from '@nexus/core';
+import { type AgentServerConnection, DEFAULT_AGENT_SERVER_PORT } from '@nexus/core/agent-server';
 import { connectToAgentServer } from '@nexus/skills-agents';
 import { type CommandLine, parsePort, UsageError } from '../command-line.js';
 import { formatTable } from '../format-table.js';

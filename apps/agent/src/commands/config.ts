@@ -1,6 +1,7 @@
 import { isSecretName } from '@nexus/core';
+import { permissionsOf } from '../build-services.js';
 import { type CommandLine, expectNoArguments } from '../command-line.js';
-import { createRegistry, permissionsOf } from '../create-registry.js';
+import { createRegistry } from '../create-registry.js';
 import { reportExecIsolation } from '../exec-isolation.js';
 import type { Io } from '../io.js';
 import { resolveSettings } from '../resolve-settings.js';

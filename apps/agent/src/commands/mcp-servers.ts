@@ -1,5 +1,6 @@
+import { permissionsOf } from '../build-services.js';
 import { type CommandLine, UsageError } from '../command-line.js';
-import { createRegistry, permissionsOf } from '../create-registry.js';
+import { createRegistry } from '../create-registry.js';
 import { formatTable } from '../format-table.js';
 import type { Io } from '../io.js';
 import { mcpServerRow } from '../mcp-servers.js';

@@ -1,7 +1,8 @@
 import { ClientLog, type McpServerOptions, serveHttp, serveStdio } from '@nexus/mcp';
 import packageJson from '../../package.json' with { type: 'json' };
+import { permissionsOf } from '../build-services.js';
 import { type CommandLine, expectNoArguments, parsePort, UsageError } from '../command-line.js';
-import { createRegistry, permissionsOf } from '../create-registry.js';
+import { createRegistry } from '../create-registry.js';
 import { skillPackageProblems } from '../families.js';
 import { type Io, warningsTo } from '../io.js';
 import { resolveSettings, type Settings } from '../resolve-settings.js';

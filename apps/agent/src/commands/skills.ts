@@ -4,7 +4,7 @@ import type { BrokenSkillPackage, LoadedSkillPackages, SkillPackage, SkillUsage 
 import { type CommandLine, UsageError } from '../command-line.js';
 import { confirmOnTerminal } from '../confirm-on-terminal.js';
 import { createRegistry } from '../create-registry.js';
-import { loadSkillPackagesFor } from '../families.js';
+import { loadSkillPackagesFor, skillCommandIsolation } from '../families.js';
 import { formatTable } from '../format-table.js';
 import type { Io } from '../io.js';
 import { resolveSettings, type Settings } from '../resolve-settings.js';
@@ -99,6 +99,7 @@ async function checkAction(settings: Settings, line: CommandLine, io: Io): Promi
       ? await loadSkillPackagesFor(settings)
       : await loadSkillPackages({
           cwd: settings.cwd,
+          ...skillCommandIsolation(settings),
           env: settings.skills.environment,
           scan: [{ path: resolve(settings.cwd, path), scope: 'project' }],
         });
@@ -149,7 +150,7 @@ async function runAction(settings: Settings, line: CommandLine, io: Io): Promise
   if (!reference) throw new UsageError('Missing the skill: nexus skills run <name>[.<command>] [name=value ...].');
   const args = parseToolArguments(words);
   const skillSettings: Settings = { ...settings, families: ['skills'] };
-  const registry = await createRegistry(skillSettings, io.stdin.isTTY ? confirmOnTerminal(io.stdin, io.stderr) : undefined);
+  await using registry = await createRegistry(skillSettings, io.stdin.isTTY ? confirmOnTerminal(io.stdin, io.stderr) : undefined);
   const loaded = await loadSkillPackagesFor(skillSettings);
   const controller = new AbortController();
   void io.interrupted.then(() => controller.abort(new Error('Interrupted.')));

@@ -1,6 +1,7 @@
 import type { DefinitionFormat } from '@nexus/registry';
+import { permissionsOf } from '../build-services.js';
 import { type CommandLine, expectNoArguments, UsageError } from '../command-line.js';
-import { createRegistry, permissionsOf, toolFamilies } from '../create-registry.js';
+import { createRegistry, toolFamilies } from '../create-registry.js';
 import { describeExecIsolation, reportExecIsolation } from '../exec-isolation.js';
 import { formatTable } from '../format-table.js';
 import { type Io, warningsTo } from '../io.js';

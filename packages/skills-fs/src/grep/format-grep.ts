@@ -56,18 +56,3 @@ export function limitMatches(
   }
   return { files, matches, dropped };
 }
-
-/**
- * The note about lines searched only in part, e.g. `[Line 1 of big.txt is longer than 8 MiB: only
- * its first 8 MiB were searched.]`; `''` when there are none. Names at most five lines.
- */
-export function formatLongLines(longLines: readonly { path: string; line: number }[], maxLineBytes: number): string {
-  if (longLines.length === 0) return '';
-  const size = `${maxLineBytes / 1024 / 1024} MiB`;
-  const [first] = longLines;
-  if (longLines.length === 1 && first)
-    return `[Line ${first.line} of ${first.path} is longer than ${size}: only its first ${size} were searched.]`;
-  const named = longLines.slice(0, 5).map(({ path, line }) => `${path}:${line}`);
-  if (longLines.length > named.length) named.push('…');
-  return `[${longLines.length} lines are longer than ${size}: only their first ${size} were searched (${named.join(', ')}).]`;
-}

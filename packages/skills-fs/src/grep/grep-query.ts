@@ -42,8 +42,6 @@ export interface GrepOutcome {
   files: GrepFileResult[];
   /** Matches may have been left out: ripgrep's output reached its cap. */
   truncated: boolean;
-  /** Lines too long to be searched whole: only their start was searched. */
-  longLines?: { file: string; line: number }[];
 }
 
 /** Directories neither engine descends into. */

@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { ToolResult } from '@nexus/core';
 import { defineFileSkill } from '../define-file-skill.js';
-import { MAX_SEARCHED_LINE_BYTES, searchBuiltin } from '../grep/builtin-search.js';
-import { formatGrepResults, formatLongLines, limitMatches } from '../grep/format-grep.js';
+import { searchBuiltin } from '../grep/builtin-search.js';
+import { formatGrepResults, limitMatches } from '../grep/format-grep.js';
 import type { GrepOutcome, GrepQuery } from '../grep/grep-query.js';
 import { findRipgrep, RipgrepPatternError, searchWithRipgrep } from '../grep/ripgrep-search.js';
 import { compilePattern } from '../regex-pattern.js';
@@ -90,10 +90,6 @@ export const grepSkill = defineFileSkill<GrepArguments>({
     const limited = limitMatches(permitted, maxMatches);
     const names = new Map<string, string>();
     for (const result of limited.files) names.set(result.file, await files.paths.display(result.file));
-    const longLines = [];
-    for (const { file, line } of outcome.longLines ?? []) longLines.push({ path: await files.paths.display(file), line });
-    longLines.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
-    const longLinesNote = formatLongLines(longLines, MAX_SEARCHED_LINE_BYTES);
     const data = {
       engine,
       matches: limited.matches,
@@ -104,15 +100,13 @@ export const grepSkill = defineFileSkill<GrepArguments>({
           .filter((line) => line.match)
           .map((line) => ({ path: names.get(result.file) ?? result.file, line: line.line, text: line.text })),
       ),
-      ...(longLines.length > 0 && { longLines }),
     };
-    const withNote = (text: string) => (longLinesNote ? `${text}\n${longLinesNote}` : text);
     if (limited.matches === 0)
-      return ToolResult.ok(withNote(`No matches for ${JSON.stringify(pattern)} in ${await files.paths.display(root)}.`), data);
+      return ToolResult.ok(`No matches for ${JSON.stringify(pattern)} in ${await files.paths.display(root)}.`, data);
     const body = formatGrepResults(limited.files, (file) => names.get(file) ?? file, context > 0);
     const summary = data.truncated
       ? `[Stopped at ${limited.matches} matches (max_matches=${maxMatches}); there are more. Narrow the pattern, path or include.]`
       : `[${limited.matches} match${limited.matches === 1 ? '' : 'es'} in ${limited.files.length} file${limited.files.length === 1 ? '' : 's'}.]`;
-    return ToolResult.ok(withNote(`${body}\n${summary}`), data);
+    return ToolResult.ok(`${body}\n${summary}`, data);
   },
 });

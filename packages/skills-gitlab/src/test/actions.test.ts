@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isMutatingAction } from '../action-kinds.js';
 import { gitlabSkills } from '../gitlab-family.js';
-import { type ActionCase, caseTitle } from './action-case.js';
-import { ciCases } from './ci.cases.js';
-import { codeReviewCases } from './code-review.cases.js';
-import { configCases } from './config.cases.js';
-import { foundationCases } from './foundation.cases.js';
-import { projectManagementCases } from './project-management.cases.js';
-import { reachCases } from './reach.cases.js';
-import { createHarness, type Harness } from './test-harness.js';
+import { type ActionCase, caseTitle } from './action-case-fixture.js';
+import { ciCases } from './ci-cases-fixture.js';
+import { codeReviewCases } from './code-review-cases-fixture.js';
+import { configCases } from './config-cases-fixture.js';
+import { foundationCases } from './foundation-cases-fixture.js';
+import { createHarness, type Harness } from './harness-fixture.js';
+import { projectManagementCases } from './project-management-cases-fixture.js';
+import { reachCases } from './reach-cases-fixture.js';
 
 const cases: ActionCase[] = [...foundationCases, ...projectManagementCases, ...codeReviewCases, ...ciCases, ...configCases, ...reachCases];
 

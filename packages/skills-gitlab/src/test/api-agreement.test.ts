@@ -6,7 +6,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { STAND_IN_USERS, standInArtifactsZip } from '@nexus/test-utils';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './test-harness.js';
+import { createHarness, type Harness } from './harness-fixture.js';
 
 const project = 'group/project';
 const group = 'group/team';

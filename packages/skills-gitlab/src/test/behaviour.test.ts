@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './test-harness.js';
+import { createHarness, type Harness } from './harness-fixture.js';
 
 const project = 'group/project';
 let h: Harness;

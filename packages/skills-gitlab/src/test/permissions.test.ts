@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import type { ConfirmationRequest, ConfirmFunction } from '@nexus/core';
 import { testdir } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './test-harness.js';
+import { createHarness, type Harness } from './harness-fixture.js';
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { createGitRepository, type GitLabStandIn, startGitLabStandIn } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './test-harness.js';
+import { createHarness, type Harness } from './harness-fixture.js';
 
 let h: Harness | undefined;
 let extra: GitLabStandIn | undefined;

@@ -5,7 +5,7 @@ import { type GitLabStandIn, startGitLabStandIn, testdir } from '@nexus/test-uti
 import { zipSync } from 'fflate';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { gitlabSkills } from '../gitlab-family.js';
-import { createHarness, type Harness } from './test-harness.js';
+import { createHarness, type Harness } from './harness-fixture.js';
 
 const TOKEN = 'glpat-Secret+Token/With=Signs';
 

@@ -98,6 +98,11 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Written to stdin, which is then closed. */
   input?: string;
+  /**
+   * Kills the process (SIGKILL) if it has not exited after this many ms, and rejects: a guard that
+   * fails a test of a command that must end, instead of hanging it.
+   */
+  exitWithinMs?: number;
 }
 
 /** The environment a test's `nexus` runs with: no user config unless the test writes one into `configHome`. */
@@ -107,15 +112,23 @@ export function nexusEnv(configHome: string, extra: Record<string, string> = {})
 
 /** Runs `nexus <args>` to completion. */
 export function runNexus(args: readonly string[], options: RunOptions): Promise<NexusRun> {
-  const { cwd, env = {}, input = '' } = options;
+  const { cwd, env = {}, input = '', exitWithinMs } = options;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'pipe' });
+    const child = spawn(process.execPath, [CLI_PATH, ...args], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: 'pipe',
+      ...(exitWithinMs === undefined ? {} : { timeout: exitWithinMs, killSignal: 'SIGKILL' as const }),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      if (child.killed) reject(new Error(`nexus ${args.join(' ')} did not exit within ${exitWithinMs} ms; it printed: ${stdout}${stderr}`));
+      else resolve({ code, stdout, stderr });
+    });
     child.stdin.end(input);
   });
 }

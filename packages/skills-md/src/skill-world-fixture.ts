@@ -1,11 +1,18 @@
 // Skill packages built in temporary directories, and agents using them, for this package's tests.
 // Not part of the public API.
 import type { PresetName, Services, ToolPermission } from '@nexus/core';
+import { resolveCommandIsolation } from '@nexus/process';
 import { createTestAgent, type TestAgent } from '@nexus/registry/testing';
 import { type TestDir, type Tree, testdir, writeTree } from '@nexus/test-utils';
 import { type LoadedSkillPackages, type LoadSkillPackagesOptions, loadSkillPackages } from './load-skill-packages.js';
 import { openSkillLibrary, type SkillLibrary, type SkillLibraryOptions } from './skill-library.js';
 import { flushSkillUsage } from './usage-records.js';
+
+/** Why bubblewrap cannot isolate commands here (` — skipped: <reason>`, for a test title), or `''` where it can. */
+export async function bubblewrapMissing(): Promise<string> {
+  const isolation = await resolveCommandIsolation({ sandbox: 'auto', network: true }, 'trusted');
+  return isolation.isolation === 'none' ? ` — skipped: ${isolation.reason}` : '';
+}
 
 /** A `SKILL.md` from frontmatter lines and a body. */
 export function skillMd(frontmatter: string, body = '# Instructions\n\nUse it well.\n'): string {
@@ -37,9 +44,9 @@ export interface SkillWorld {
   addUserPackages(packages: Tree): Promise<void>;
   /** Adds packages to the project root `work/.nexus/skills`, by folder name. */
   addProjectPackages(packages: Tree): Promise<void>;
-  /** Loads the packages with this world's directories. */
+  /** Loads the packages with this world's directories (script commands listed unisolated unless `exec` says otherwise). */
   load(options?: Partial<LoadSkillPackagesOptions>): Promise<LoadedSkillPackages>;
-  /** Opens the packages as a living library with this world's directories (closed with the world). */
+  /** Opens the packages as a living library with this world's directories (closed with the world; listing as `load`). */
   library(options?: Partial<SkillLibraryOptions>): Promise<SkillLibrary>;
   /** Opens a library and makes a trusted test agent using its family (commands run unisolated). */
   libraryAgent(options?: Partial<SkillLibraryOptions>): Promise<TestAgent & { library: SkillLibrary }>;
@@ -86,6 +93,7 @@ export async function skillWorld(): Promise<SkillWorld> {
         configDirectory: world.configDirectory,
         stateDirectory: world.stateDirectory,
         homeDirectory: world.homeDirectory,
+        exec: { sandbox: 'none' },
         ...options,
       }),
     async library(options = {}) {
@@ -94,6 +102,7 @@ export async function skillWorld(): Promise<SkillWorld> {
         configDirectory: world.configDirectory,
         stateDirectory: world.stateDirectory,
         homeDirectory: world.homeDirectory,
+        exec: { sandbox: 'none' },
         ...options,
       });
       libraries.push(library);

@@ -1,4 +1,4 @@
-import type { ActionCase } from './action-case.js';
+import type { ActionCase } from './action-case-fixture.js';
 
 // The reach of issue 16: files, tree, commits and comparisons, search, wiki pages, issue links,
 // members, MR rebase and auto-merge, approval state, milestone reopen/delete, releases.

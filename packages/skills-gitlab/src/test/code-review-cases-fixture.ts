@@ -1,4 +1,4 @@
-import type { ActionCase } from './action-case.js';
+import type { ActionCase } from './action-case-fixture.js';
 
 const P = '/projects/group%2Fproject';
 const project = 'group/project';

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readBody } from '@nexus/core';
+import { readBody } from '@nexus/core/http';
 
 /** A request the test server received. */
 export interface ReceivedRpcRequest {

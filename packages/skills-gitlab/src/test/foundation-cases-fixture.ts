@@ -1,5 +1,5 @@
 import { STAND_IN_USERS } from '@nexus/test-utils';
-import type { ActionCase } from './action-case.js';
+import type { ActionCase } from './action-case-fixture.js';
 
 const P = '/projects/group%2Fproject';
 const project = 'group/project';

@@ -1,0 +1,25 @@
+import { type AgentPermissions, type ConfirmFunction, resolvePreset, ServiceContainer } from '@nexus/core';
+import type { Settings } from './resolve-settings.js';
+
+/** The permission policy the settings describe. */
+export function permissionsOf(settings: Settings): AgentPermissions {
+  return resolvePreset(settings.preset, {
+    cwd: settings.cwd,
+    allowedPaths: settings.allow,
+    blockedPaths: settings.block,
+    tools: settings.tools,
+  });
+}
+
+/**
+ * The services skills use that the settings give, beside a working directory and a permission
+ * policy: exec settings, GitLab instances and, when given, how to ask the user for confirmation.
+ * One fresh container for each registry or agent: `nexus run` and `nexus chat`, the tool commands,
+ * and every agent of `nexus serve`.
+ */
+export function buildServices(settings: Settings, confirm?: ConfirmFunction): ServiceContainer {
+  const services = new ServiceContainer().register('exec', settings.exec);
+  if (confirm) services.register('confirm', confirm);
+  if (settings.gitlab) services.register('gitlab', settings.gitlab);
+  return services;
+}

@@ -1,0 +1,36 @@
+import type { MemberSpec, PoolMember } from './pool-member.js';
+import { SESSION_SCHEMA_VERSION, type Session } from './session-store.js';
+
+/** A pool agent as its session file keeps it (specs/agent-server.md §7). */
+export function sessionOf(member: PoolMember): Session {
+  const context = member.agent.context();
+  return {
+    schema_version: SESSION_SCHEMA_VERSION,
+    agent_id: member.id,
+    created_at: member.createdAt,
+    modified_at: new Date().toISOString(),
+    model: member.modelAlias,
+    system_prompt: context.system_prompt,
+    cwd: member.grant.cwd,
+    permission_level: member.permissions.level,
+    preset: member.grant.preset,
+    disabled_tools: member.grant.disabledTools,
+    write_paths: member.grant.writePaths,
+    parent_agent_id: member.parentId ?? null,
+    messages: member.agent.messages,
+    token_usage: member.usage,
+  };
+}
+
+/** What a saved agent is rebuilt from: its grant, model, prompt and conversation, as they were. */
+export function memberSpecOf(session: Session): MemberSpec {
+  return {
+    id: session.agent_id,
+    createdAt: session.created_at,
+    parentId: session.parent_agent_id ?? undefined,
+    grant: { preset: session.preset, cwd: session.cwd, writePaths: session.write_paths, disabledTools: session.disabled_tools },
+    modelAlias: session.model,
+    systemPrompt: session.system_prompt,
+    messages: session.messages,
+  };
+}

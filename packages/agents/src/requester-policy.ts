@@ -1,0 +1,38 @@
+import type { PoolMember } from './pool-member.js';
+import { refuse } from './rpc-replies.js';
+
+/** Who makes a call: the token holder (an HTTP client), or an agent of the pool (its skills, in-process). */
+export type Requester = { readonly kind: 'token-holder' } | { readonly kind: 'agent'; readonly id: string };
+
+/** The token holder: every HTTP request is theirs (an `X-Nexus-Agent` header is never believed). */
+export const TOKEN_HOLDER: Requester = { kind: 'token-holder' };
+
+/*
+ * Who may do what to whom (specs/agent-server.md §5), given the requesting agent (`undefined`:
+ * the token holder). A refusal throws a `-32602` error saying why. Which permissions a new agent
+ * gets is decided in child-permissions.ts.
+ */
+
+/** A sandboxed agent may not shut the server down. */
+export function checkShutdownServer(requesting: PoolMember | undefined): void {
+  if (requesting?.permissions.level === 'sandboxed') throw refuse('A sandboxed agent may not shut the server down.');
+}
+
+/** An agent names only itself as the parent of what it creates. */
+export function checkParentChoice(requesting: PoolMember | undefined, parentId: string): void {
+  if (requesting && parentId !== requesting.id)
+    throw refuse(`Agent "${requesting.id}" may create only its own children, not children of "${parentId}".`);
+}
+
+/** No agent sends to itself; a sandboxed agent sends only to its parent. */
+export function checkSend(requesting: PoolMember | undefined, target: PoolMember): void {
+  if (requesting?.id === target.id) throw refuse(`Agent "${target.id}" may not send to itself.`);
+  if (requesting?.permissions.level === 'sandboxed' && requesting.parentId !== target.id)
+    throw refuse(`Agent "${requesting.id}" is sandboxed and may send only to its parent.`);
+}
+
+/** An agent destroys only itself and its own children. */
+export function checkDestroy(requester: Requester, target: PoolMember): void {
+  if (requester.kind === 'agent' && requester.id !== target.id && target.parentId !== requester.id)
+    throw refuse(`Agent "${requester.id}" may destroy only itself and its own children, not "${target.id}".`);
+}

@@ -1,0 +1,82 @@
+import { AgentRpcError, RPC_ERROR_CODES } from '@nexus/core/agent-server';
+import type { ModelMessage } from 'ai';
+import type { CompactResult, TurnResult } from './agent.js';
+import { isTemporary, type PoolMember } from './pool-member.js';
+import type { MethodParams } from './rpc-params.js';
+
+/*
+ * The answers of the agent server's methods (specs/agent-server.md §3), in the wire's field names:
+ * what rpc-params.ts is for the params.
+ */
+
+/** A refused call: `-32602` unless another code is given. */
+export function refuse(message: string, rpcCode: number = RPC_ERROR_CODES.invalidParams): AgentRpcError {
+  return new AgentRpcError(message, { rpcCode });
+}
+
+/** No agent of that id, in memory or saved (an HTTP server answers 404). */
+export function noSuchAgent(agentId: string): AgentRpcError {
+  return new AgentRpcError(`No agent "${agentId}".`, { rpcCode: RPC_ERROR_CODES.serverError, kind: 'not_found' });
+}
+
+/** An agent as `list_agents` lists it. */
+export function describeMember(member: PoolMember, childCount: number) {
+  const context = member.agent.context();
+  return {
+    agent_id: member.id,
+    is_temp: isTemporary(member.id),
+    created_at: member.createdAt,
+    message_count: context.message_count,
+    parent_agent_id: member.parentId ?? null,
+    child_count: childCount,
+    halted_at_iteration_limit: context.halted_at_iteration_limit,
+    model: member.modelAlias,
+    last_action_at: member.lastActionAt,
+    permission_level: member.permissions.level,
+    cwd: member.grant.cwd,
+    write_paths: member.grant.writePaths,
+  };
+}
+
+/** The answer of `send`: the turn's text, or that it was cancelled. */
+export function sendReply(result: TurnResult, requestId: string | number) {
+  if (result.cancelled) return { cancelled: true, request_id: requestId };
+  return { content: result.content, request_id: requestId, halted_at_iteration_limit: result.haltedAtIterationLimit };
+}
+
+/** The answer of `compact`. */
+export function compactReply(result: CompactResult) {
+  return result.compacted
+    ? { compacted: true, tokens_before: result.tokensBefore, tokens_after: result.tokensAfter, tokens_saved: result.tokensSaved }
+    : result;
+}
+
+/** The answer of `get_messages`: one page of the conversation. */
+export function messagesPage(member: PoolMember, params: MethodParams<'get_messages'>) {
+  const { offset = 0, limit = 200 } = params;
+  const entries = member.agent.messages.flatMap(messageEntries);
+  return {
+    agent_id: member.id,
+    total: entries.length,
+    offset,
+    limit,
+    messages: entries.slice(offset, offset + limit).map((entry, index) => ({ index: offset + index, ...entry })),
+  };
+}
+
+/** A message as `get_messages` lists it: one entry per text message and per tool result. */
+function messageEntries(message: ModelMessage): Array<{ role: string; content: string; tool_call_id?: string; meta?: object }> {
+  if (typeof message.content === 'string') return [{ role: message.role, content: message.content }];
+  if (message.role === 'tool') {
+    return message.content.flatMap((part) =>
+      part.type === 'tool-result'
+        ? [{ role: 'tool', content: 'value' in part.output ? String(part.output.value) : '', tool_call_id: part.toolCallId }]
+        : [],
+    );
+  }
+  const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+  const calls = message.content.flatMap((part) =>
+    part.type === 'tool-call' ? [{ id: part.toolCallId, name: part.toolName, arguments: part.input }] : [],
+  );
+  return [{ role: message.role, content: text, ...(calls.length > 0 ? { meta: { tool_calls: calls } } : {}) }];
+}
