@@ -1,3 +1,7 @@
+/**
+ * `@nexus/core/agent-server`: the agent server's wire protocol — its port, token and error codes —
+ * shared by the server (`@nexus/agents`) and its clients (`@nexus/skills-agents`, `nexus`).
+ */
 import { join } from 'node:path';
 import { NexusError, type NexusErrorOptions } from './errors.js';
 import { nexusStateDir } from './state-dir.js';
