@@ -1,7 +1,7 @@
 import type { Agent } from '@nexus/agents';
 import type { ConfirmFunction } from '@nexus/core';
 import { buildServices, permissionsOf } from './build-services.js';
-import type { CommandLine } from './command-line.js';
+import type { CommandLine } from './command.js';
 import { openFamilies } from './create-registry.js';
 import { type Io, warningsTo } from './io.js';
 import { resolveSettings } from './resolve-settings.js';
@@ -18,7 +18,7 @@ export interface CommandAgent extends AsyncDisposable {
  * Throws a `ConfigError` (exit status 2) for an unknown alias or an unset key variable.
  */
 export async function createAgent(
-  line: CommandLine,
+  line: CommandLine<{ model: { type: 'string' } }>,
   io: Io,
   confirm?: ConfirmFunction,
 ): Promise<CommandAgent> {

@@ -1,4 +1,4 @@
-import { UsageError } from './command-line.js';
+import { UsageError } from './command.js';
 
 const PAIR = /^([A-Za-z0-9_-]+)=(.*)$/s;
 

@@ -1,4 +1,4 @@
-import type { AgentServerConnection } from './agent-server-connection.js';
+import type { AgentServerConnection } from './agent-server.js';
 import { ConfigError } from './errors.js';
 import type { AgentPermissions, PathAccess, PermissionLevel } from './permissions.js';
 import { resolveToolAllowedPaths } from './permissions.js';

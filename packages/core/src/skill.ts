@@ -29,6 +29,12 @@ export interface SkillContext {
    * `maxTotalMs` caps it. Absent where nothing limits the call (a skill called directly).
    */
   extendDeadline?(ms: number): void;
+  /**
+   * The tool whose call the registry's pipeline let through its permission gate, which decides
+   * `minimumLevel` from the registered metadata; {@link defineSkill} checks the level itself only
+   * for a call the pipeline did not gate (a skill used without a registry, or handed on a context).
+   */
+  readonly gatedTool?: string;
 }
 
 /** A tool an LLM can call. `execute` never throws; every outcome is a {@link ToolResult}. */
@@ -55,8 +61,8 @@ export interface SkillMetadata {
   destructive?: boolean;
   /**
    * Lowest permission level at which the skill is offered and runs (default `sandboxed`); the exec
-   * and GitLab families use `trusted`. Enforced by the registry's gate, and again inside every
-   * skill made with {@link defineSkill} (for callers that bypass the registry) — families never
+   * and GitLab families use `trusted`. Enforced by the registry's gate for its calls, and by every
+   * skill made with {@link defineSkill} for calls that bypass the registry — families never
    * re-state it.
    */
   minimumLevel?: PermissionLevel;
@@ -85,10 +91,10 @@ export interface SkillDefinition<Args> extends SkillMetadata {
 
 /**
  * Defines a skill once, as a {@link SkillSpec}: the metadata is written a single time and shared
- * by the spec and every instance; a call below the skill's `minimumLevel` is refused (`forbidden`)
- * before the handler runs; and anything the handler throws becomes a failed {@link ToolResult}
- * (with the kind, `recoverable` and `data` of a `NexusError`), so the skill keeps the never-throw
- * promise.
+ * by the spec and every instance; a call below the skill's `minimumLevel` that the registry's
+ * pipeline did not gate is refused (`forbidden`) before the handler runs; and anything the handler
+ * throws becomes a failed {@link ToolResult} (with the kind, `recoverable` and `data` of a
+ * `NexusError`), so the skill keeps the never-throw promise.
  * `Args` is the shape the registry's validation guarantees; callers that bypass the registry
  * must pass valid arguments.
  */
@@ -104,7 +110,7 @@ export function defineSkill<Args = Record<string, unknown>>(definition: SkillDef
         description: spec.description,
         parameters: spec.parameters,
         async execute(args, context = {}) {
-          if (minimumLevel !== 'sandboxed') {
+          if (minimumLevel !== 'sandboxed' && context.gatedTool !== spec.name) {
             const refusal = findToolRefusal(services.getPermissions(), spec.name, minimumLevel);
             if (refusal) return ToolResult.fail(refusal, 'forbidden');
           }

@@ -209,6 +209,31 @@ describe('the pipeline', () => {
     });
   });
 
+  it('decides the level of a call once, from the metadata it lists the tool with; a skill checks it itself only outside the pipeline', async () => {
+    const trustedOnly = defineSkill({
+      name: 'inspect',
+      description: 'Needs trust.',
+      parameters: { type: 'object' },
+      minimumLevel: 'trusted',
+      create: () => () => ToolResult.ok('ran'),
+    });
+    const sandboxed = resolvePreset('sandboxed', { cwd: '/tmp' });
+    const services = new ServiceContainer().register('permissions', sandboxed);
+    const listedAsSandboxed = new SkillRegistry(services).register({ ...trustedOnly, minimumLevel: 'sandboxed' });
+    expect(listedAsSandboxed.getDefinitionsForPermissions(sandboxed)).toHaveLength(1);
+    expect(await listedAsSandboxed.execute('inspect')).toMatchObject({ success: true, output: 'ran' });
+    const relay = defineSkill({
+      name: 'relay',
+      description: 'Hands its call on to inspect.',
+      parameters: { type: 'object' },
+      create: (skillServices) => (_args, context) => trustedOnly.factory(skillServices).execute({}, context),
+    });
+    expect(await new SkillRegistry(services).register(relay).execute('relay')).toMatchObject({
+      kind: 'forbidden',
+      error: expect.stringMatching(/"inspect" needs the "trusted" permission level/),
+    });
+  });
+
   it('stops a skill at the time limit, aborting its signal', async () => {
     let aborted = false;
     const slow = defineSkill({

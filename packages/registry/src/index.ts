@@ -1,7 +1,9 @@
 export type { ChangingSkillFamily, RegistryChange } from './changing-family.js';
+export type { ExecuteOptions, SkillRegistryOptions } from './execute-pipeline.js';
+export { DEFAULT_EXECUTION_TIMEOUT_MS } from './execute-pipeline.js';
 export { SUPPORTED_KEYWORDS } from './schema-shape.js';
-export type { DefinitionOptions, ExecuteOptions, SkillRegistryOptions } from './skill-registry.js';
-export { DEFAULT_EXECUTION_TIMEOUT_MS, SkillRegistry } from './skill-registry.js';
+export type { DefinitionOptions } from './skill-catalogue.js';
+export { SkillRegistry } from './skill-registry.js';
 export type {
   AnthropicToolDefinition,
   DefinitionFormat,

@@ -11,7 +11,8 @@ import {
   type ToolResult,
 } from '@nexus/core';
 import type { ChangingSkillFamily } from './changing-family.js';
-import { type ExecuteOptions, SkillRegistry } from './skill-registry.js';
+import type { ExecuteOptions } from './execute-pipeline.js';
+import { SkillRegistry } from './skill-registry.js';
 
 /** Options of {@link createTestAgent}. */
 export interface TestAgentOptions {

@@ -1,10 +1,10 @@
 import type { SkillFamily } from '@nexus/core';
-import { nexusCancelSkill } from './nexus-cancel-skill.js';
-import { nexusCreateSkill } from './nexus-create-skill.js';
-import { nexusDestroySkill } from './nexus-destroy-skill.js';
-import { nexusSendSkill } from './nexus-send-skill.js';
-import { nexusShutdownSkill } from './nexus-shutdown-skill.js';
-import { nexusStatusSkill } from './nexus-status-skill.js';
+import { nexusCancelSkill } from './skills/nexus-cancel.js';
+import { nexusCreateSkill } from './skills/nexus-create.js';
+import { nexusDestroySkill } from './skills/nexus-destroy.js';
+import { nexusSendSkill } from './skills/nexus-send.js';
+import { nexusShutdownSkill } from './skills/nexus-shutdown.js';
+import { nexusStatusSkill } from './skills/nexus-status.js';
 
 /**
  * The agents family: `nexus_create`, `nexus_send`, `nexus_status`, `nexus_cancel`,

@@ -1,6 +1,7 @@
 import {
   defineSkill,
   type JsonSchema,
+  type JsonSchemaObject,
   type JsonValue,
   PermissionDeniedError,
   type ServiceContainer,
@@ -46,11 +47,10 @@ export interface AgentSkillAnswer {
 }
 
 /** What {@link defineAgentSkill} takes. */
-export interface AgentSkillDefinition<Args> extends Omit<SkillMetadata, 'parameters'> {
+export interface AgentSkillDefinition<Args> extends SkillMetadata {
   name: string;
-  /** The skill's own parameters; `port` is added to every skill. */
-  properties: Record<string, JsonSchema>;
-  required: readonly string[];
+  /** The skill's own parameters as a JSON Schema object; `port` is added to every skill. */
+  parameters: JsonSchemaObject;
   run(args: Args, route: AgentServerRoute, call: { services: ServiceContainer; context: SkillContext }): Promise<AgentSkillAnswer>;
 }
 
@@ -77,12 +77,12 @@ function routeFor(services: ServiceContainer, port: number | undefined, tool: st
  * with the body's warning after it.
  */
 export function defineAgentSkill<Args extends { port?: number }>(definition: AgentSkillDefinition<Args>): SkillSpec {
-  const { run, properties, required, ...metadata } = definition;
+  const { run, parameters, ...metadata } = definition;
   return defineSkill<Args>({
     ...metadata,
-    parameters: { type: 'object', properties: { ...properties, port: PORT_PARAMETER }, required, additionalProperties: false },
+    parameters: { additionalProperties: false, ...parameters, properties: { ...parameters.properties, port: PORT_PARAMETER } },
     create: (services) => async (args, context) => {
-      if ('agent_id' in properties) validateAgentId((args as { agent_id?: unknown }).agent_id);
+      if ('agent_id' in (parameters.properties ?? {})) validateAgentId((args as { agent_id?: unknown }).agent_id);
       const route = routeFor(services, args.port, metadata.name);
       const { result, warning } = await run(args, route, { services, context });
       const text = JSON.stringify(result ?? null, null, 2);

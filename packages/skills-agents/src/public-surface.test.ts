@@ -13,4 +13,8 @@ describe('the public surface of @nexus/skills-agents', () => {
       'nexusStatusSkill',
     ]);
   });
+
+  it('offers plugin authors the agent-control skill helper under ./kit', async () => {
+    expect(Object.keys(await import('./kit.js')).sort()).toEqual(['AGENT_ID_PATTERN', 'agentIdParameter', 'defineAgentSkill']);
+  });
 });

@@ -1,5 +1,5 @@
-export type { CommandToRun, ExecutionArguments, ExecutionSkillDefinition } from './execution-skill.js';
-export { defineExecutionSkill, requireString } from './execution-skill.js';
+export type { CommandToRun, ExecutionArguments, ExecutionSkillDefinition } from './define-execution-skill.js';
+export { defineExecutionSkill, requireString } from './define-execution-skill.js';
 export type {
   BlockedPattern,
   CommandFilter,
@@ -9,5 +9,5 @@ export type {
   FilteredCommandSkillDefinition,
   ParsedCommand,
   PreparedCommand,
-} from './filtered-command-skill.js';
-export { defineFilteredCommandSkill, findCommandRefusal, isReadOnlyInvocation } from './filtered-command-skill.js';
+} from './define-filtered-command-skill.js';
+export { defineFilteredCommandSkill, findCommandRefusal, isReadOnlyInvocation } from './define-filtered-command-skill.js';

@@ -4,8 +4,8 @@ import { type ConfirmationRequest, type PermissionLevel, resolvePreset, ServiceC
 import { createTestAgent } from '@nexus/registry/testing';
 import { createGitRepository, git, type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GIT_TIMEOUT_SECONDS } from './git-skill.js';
 import { type GitBranch, type GitCommit, type GitStatus, gitSkill, gitSkills } from './index.js';
+import { GIT_TIMEOUT_SECONDS } from './skills/git.js';
 
 const gitAgent = (cwd: string, preset: PermissionLevel, confirm?: boolean) =>
   createTestAgent({ cwd, preset, families: [gitSkills], confirm });

@@ -1,5 +1,5 @@
 import { InvalidParametersError, type JsonObject } from '@nexus/core';
-import type { ActionContext, GitLabArguments } from './gitlab-skill.js';
+import type { ActionContext, GitLabArguments } from './define-gitlab-skill.js';
 
 interface DiffRefs {
   base_sha?: string;

@@ -19,9 +19,9 @@ interface Snippet {
 // A skill a plugin author could write: GitLab's project snippets API, which the family does not cover.
 const snippetSkill = defineGitLabSkill<SnippetArguments>({
   name: 'gitlab_snippet',
-  summary: 'GitLab project snippets.',
+  description: 'GitLab project snippets.',
   scope: 'project',
-  properties: { slug: { type: 'string' }, title: { type: 'string' }, content: { type: 'string' } },
+  parameters: { type: 'object', properties: { slug: { type: 'string' }, title: { type: 'string' }, content: { type: 'string' } } },
   actions: {
     list: {
       async run(context) {

@@ -5,8 +5,8 @@
  * output limits — and is its table of actions.
  */
 
+export type { ChangePlan, GitLabAction, GitLabArguments, GitLabSkillDefinition } from './define-gitlab-skill.js';
+export { type ActionContext, defineGitLabSkill, reply } from './define-gitlab-skill.js';
 export type { GitLabRequest, HttpMethod, QueryValue } from './gitlab-client.js';
-export type { ChangePlan, GitLabAction, GitLabArguments, GitLabSkillDefinition } from './gitlab-skill.js';
-export { type ActionContext, defineGitLabSkill, reply } from './gitlab-skill.js';
 export type { Scope } from './gitlab-target.js';
 export { segment } from './url-segments.js';

@@ -1,6 +1,6 @@
 import type { JsonObject } from '@nexus/core';
+import type { ActionContext, GitLabArguments } from './define-gitlab-skill.js';
 import type { QueryValue } from './gitlab-client.js';
-import type { ActionContext, GitLabArguments } from './gitlab-skill.js';
 import { setIfPresent } from './request-body.js';
 import { integer, limit, text, texts } from './schema.js';
 

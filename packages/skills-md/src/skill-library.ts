@@ -1,32 +1,16 @@
-import { join } from 'node:path';
-import { expectOption, type ServiceContainer, type SkillContext, type SkillFamily, type SkillSpec, ToolResult } from '@nexus/core';
-import { commandSkill } from './command-skill.js';
-import { type Discovery, discoverSkillPackages, type PackageLocation } from './discover-skill-packages.js';
-import { currentStamp } from './file-stamp.js';
-import { FolderWatcher } from './folder-watcher.js';
-import { ghostSkill } from './ghost-skill.js';
-import type { PackageLoadContext } from './load-skill-package.js';
-import { type LoadSkillPackagesOptions, loadContextOf, normalizeOptions, rootsOf, runtimeOf } from './load-skill-packages.js';
-import {
-  type IndexedSkillPackage,
-  indexOfLoaded,
-  indexSkillPackage,
-  isIndexed,
-  type PackageStamps,
-  packageStamps,
-  refreshLocation,
-} from './package-index.js';
-import { packageRunOptions } from './package-run-options.js';
-import { checkScriptSyntax, SCRIPT_COMMANDS_FILE } from './script-commands.js';
+import { expectOption, type ServiceContainer, type SkillContext, type SkillFamily, ToolResult } from '@nexus/core';
+import { ChangeWatch } from './change-watch.js';
+import { DiagnosticReports } from './diagnostic-reports.js';
+import { type LoadSettings, type LoadSkillPackagesOptions, normalizeOptions, rootsOf, runtimeOf } from './load-skill-packages.js';
+import { LoadSlots } from './load-slots.js';
+import type { IndexedSkillPackage } from './package-index.js';
+import { PackageStore } from './package-store.js';
 import { settleNames } from './settle-names.js';
-import { diagnosticAt, FILE_START, formatDiagnostic, type SkillDiagnostic } from './skill-diagnostic.js';
-import { SKILL_TOOL_NAME, skillInstructionsSkill } from './skill-instructions-skill.js';
+import type { SkillDiagnostic } from './skill-diagnostic.js';
 import type { SkillRoot } from './skill-locations.js';
-import { type BrokenSkillPackage, isLoaded, type SkillPackage } from './skill-package.js';
-import { SKILL_SEARCH_TOOL_NAME, SkillSearchIndex, type SkillSearchResult, skillSearchSkill } from './skill-search.js';
-import { SKILLS_FAMILY_NAME } from './skills-md-family.js';
-import { readTrustRecords } from './trust-records.js';
-import { readSkillUsage, type SkillUsage } from './usage-records.js';
+import { SkillSearchIndex, type SkillSearchResult, skillSearchSkill } from './skill-search.js';
+import { ToolListing } from './tool-listing.js';
+import { readSkillUsage } from './usage-records.js';
 
 /** How many packages are loaded at once by default (seed 004's `_max_loaded_skills`). */
 export const DEFAULT_MAX_LOADED = 15;
@@ -34,8 +18,6 @@ export const DEFAULT_MAX_LOADED = 15;
 export const MAX_LISTED_TOOLS = 128;
 /** How often, at most, files are checked before a call or a listing, by default. */
 export const DEFAULT_CHECK_INTERVAL_MS = 100;
-/** How long after a watcher event the check runs, so an editor's several writes make one reload. */
-const WATCH_SETTLE_MS = 25;
 
 /** Options of {@link openSkillLibrary}: those of `loadSkillPackages`, and how many packages are loaded. */
 export interface SkillLibraryOptions extends LoadSkillPackagesOptions {
@@ -107,71 +89,30 @@ export interface SkillLibrary extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-/** What the library knows of one discovered folder that could not load. */
-interface BrokenEntry {
-  readonly broken: BrokenSkillPackage;
-}
-
-type LoadModule = typeof import('./load-skill-package.js');
-
-function sameMembers(before: readonly SkillSpec[], after: readonly SkillSpec[]): boolean {
-  if (before.length !== after.length) return false;
-  const known = new Set(before);
-  return after.every((spec) => known.has(spec));
-}
-
+/**
+ * The library's coordinator: the package store says what is on disk, the load slots which
+ * packages are loaded, the listing what the family offers; this class runs checks and loads one
+ * at a time and keeps the packages in effect (names settled across roots) that the others share.
+ */
 class Library {
-  readonly #settings: ReturnType<typeof normalizeOptions>;
-  readonly #roots: SkillRoot[];
-  readonly #maxLoaded: number;
-  readonly #pinned: ReadonlySet<string>;
-  readonly #maxTools: number;
-  readonly #interval: number;
-  readonly #context: { -readonly [K in keyof PackageLoadContext]: PackageLoadContext[K] };
-  #loadModule: Promise<LoadModule> | undefined;
-
-  /** Every package folder found, by folder. */
-  readonly #locations = new Map<string, PackageLocation>();
-  /** Packages that index (or loaded), by folder. */
-  readonly #records = new Map<string, IndexedSkillPackage>();
-  /** Packages that could not load, by folder. */
-  readonly #broken = new Map<string, BrokenEntry>();
-  /** The versions last looked at, by folder: a change of one is what a check looks for. */
-  readonly #stamps = new Map<string, PackageStamps>();
-  /** Roots and in-between folders, with their stamps: packages come and go there. */
-  #directories = new Map<string, string>();
-  #discoveryDiagnostics: readonly SkillDiagnostic[] = [];
-  /** Changes that did not load (the previous version kept), by folder. */
-  readonly #reloadProblems = new Map<string, SkillDiagnostic[]>();
-
-  #active: IndexedSkillPackage[] = [];
-  #naming: { broken: BrokenSkillPackage[]; diagnostics: SkillDiagnostic[] } = { broken: [], diagnostics: [] };
-  #byTool = new Map<string, IndexedSkillPackage>();
-  /** Loaded package folders, least recently used first. */
-  #recent: string[] = [];
-  #usage: Record<string, SkillUsage> = {};
-
-  #skills: SkillSpec[] = [];
-  #states = new Map<string, SkillPackageState>();
-  #buildProblems: SkillDiagnostic[] = [];
-  readonly #fullSpecs = new WeakMap<IndexedSkillPackage, SkillSpec[]>();
-  readonly #ghostSpecs = new WeakMap<IndexedSkillPackage, SkillSpec[]>();
-  #instructions: { key: string; spec: SkillSpec } | undefined;
-  readonly #searchSpec: SkillSpec;
+  readonly #settings: LoadSettings;
+  readonly #roots: readonly SkillRoot[];
+  readonly #store: PackageStore;
+  readonly #slots: LoadSlots;
+  readonly #listing: ToolListing;
+  readonly #changes: ChangeWatch;
+  readonly #reports = new DiagnosticReports();
   readonly #search = new SkillSearchIndex();
 
-  readonly #listeners = new Set<() => void>();
-  readonly #diagnosticListeners = new Set<(diagnostic: SkillDiagnostic) => void>();
-  #reported = new Set<string>();
+  #active: IndexedSkillPackage[] = [];
+  /** Problems of settling names across roots. */
+  #namingDiagnostics: SkillDiagnostic[] = [];
+  #byTool = new Map<string, IndexedSkillPackage>();
   #queue: Promise<void> = Promise.resolve();
-  #lastCheck = Number.NEGATIVE_INFINITY;
-  #dirty = false;
-  #timer: NodeJS.Timeout | undefined;
-  readonly #watcher: FolderWatcher | undefined;
 
   constructor(options: SkillLibraryOptions) {
-    this.#settings = normalizeOptions(options);
-    this.#roots = rootsOf(this.#settings);
+    const settings = normalizeOptions(options);
+    const roots = rootsOf(settings);
     const { maxLoaded = DEFAULT_MAX_LOADED, pinned = [], maxTools = MAX_LISTED_TOOLS, watch = true } = options;
     const { checkIntervalMs = DEFAULT_CHECK_INTERVAL_MS } = options;
     expectOption(Number.isInteger(maxLoaded) && maxLoaded > 0, 'maxLoaded', 'a positive integer', maxLoaded);
@@ -184,13 +125,24 @@ class Library {
       'a number of milliseconds',
       checkIntervalMs,
     );
-    this.#maxLoaded = maxLoaded;
-    this.#pinned = new Set(pinned);
-    this.#maxTools = maxTools;
-    this.#interval = checkIntervalMs;
-    this.#context = loadContextOf(this.#settings, {});
-    this.#searchSpec = skillSearchSkill((query, limit) => this.search(query, limit));
-    this.#watcher = watch ? new FolderWatcher(() => this.#sawChange()) : undefined;
+    this.#settings = settings;
+    this.#roots = roots;
+    this.#store = new PackageStore(settings, roots);
+    this.#slots = new LoadSlots(maxLoaded, pinned);
+    this.#listing = new ToolListing({
+      maxTools,
+      reservedToolNames: settings.reservedToolNames,
+      runtime: runtimeOf(settings),
+      searchSpec: skillSearchSkill((query, limit) => this.search(query, limit)),
+      runGhost: (tool, args, context, services) => this.#runGhost(tool, args, context, services),
+      refresh: (tool) => this.#serially(() => this.#refresh(tool, false)),
+      problemPath: roots[0]?.path ?? settings.cwd,
+    });
+    this.#changes = new ChangeWatch({
+      watch,
+      intervalMs: checkIntervalMs,
+      check: () => void this.#serially(() => this.#refresh(undefined, false)).catch(() => undefined),
+    });
   }
 
   /**
@@ -199,50 +151,23 @@ class Library {
    * (`refresh`, which a registry runs before listing and calling, waits for them).
    */
   async start(): Promise<void> {
-    // The loader (the YAML parser and zod) compiles while the files are read.
-    void this.#loader();
-    const [trustRecords, usage] = await Promise.all([
-      readTrustRecords(this.#settings.stateDirectory),
-      readSkillUsage(this.#settings.stateDirectory),
-    ]);
-    this.#context.trustRecords = trustRecords;
-    this.#usage = usage;
-    this.#takeDiscovery(discoverSkillPackages(this.#roots));
-    await Promise.all([...this.#locations.keys()].map((folder) => this.#reindex(folder, false)));
+    const [, usage] = await Promise.all([this.#store.open(), readSkillUsage(this.#settings.stateDirectory)]);
+    this.#slots.usage = usage;
     this.#settle();
     this.#build(false);
-    this.#reported = new Set(this.#errors().map(formatDiagnostic));
-    this.#watch();
+    this.#reports.know(this.diagnostics);
+    this.#follow();
     void this.#serially(async () => {
       await this.#fillFreeSlots();
       this.#build(true);
     }).catch(() => undefined);
   }
 
-  /**
-   * Loads packages into the free places up to `maxLoaded` — pinned ones always — in priority
-   * order: at the start, and when packages are added or removed.
-   */
-  async #fillFreeSlots(): Promise<void> {
-    const free = this.#maxLoaded - this.#recent.length;
-    const waiting = this.#byPriority(this.#active.filter((record) => !this.#recent.includes(record.folder)));
-    const chosen = waiting.filter((record, index) => this.#pinned.has(record.name) || index < free);
-    const loaded = await Promise.all(chosen.map((record) => this.#loadFully(record)));
-    this.#recent.unshift(...loaded.flatMap((record) => (record ? [record.folder] : [])).reverse());
-    this.#settle();
-  }
-
   // --- what the outside sees ---
 
-  readonly family: SkillPackagesFamily = {
-    name: SKILLS_FAMILY_NAME,
-    skills: [],
-    onChange: (listener) => {
-      this.#listeners.add(listener);
-      return () => this.#listeners.delete(listener);
-    },
-    refresh: (tool) => this.#serially(() => this.#refresh(tool, false)),
-  };
+  get family(): SkillPackagesFamily {
+    return this.#listing.family;
+  }
 
   get packages(): SkillLibraryPackage[] {
     return this.#active.map((record) => ({
@@ -252,25 +177,17 @@ class Library {
       root: record.root,
       trusted: record.trusted,
       tools: record.tools,
-      state: this.#states.get(record.folder) ?? 'unlisted',
-      pinned: this.#pinned.has(record.name),
+      state: this.#listing.stateOf(record.folder),
+      pinned: this.#slots.isPinned(record.name),
     }));
   }
 
   get diagnostics(): SkillDiagnostic[] {
-    return [
-      ...this.#discoveryDiagnostics,
-      ...[...this.#records.values()].flatMap((record) => record.diagnostics),
-      ...[...this.#broken.values()].flatMap((entry) => entry.broken.diagnostics),
-      ...this.#naming.diagnostics,
-      ...this.#buildProblems,
-      ...[...this.#reloadProblems.values()].flat(),
-    ];
+    return [...this.#store.scanDiagnostics, ...this.#namingDiagnostics, ...this.#listing.problems, ...this.#store.reloadDiagnostics];
   }
 
   onDiagnostic(listener: (diagnostic: SkillDiagnostic) => void): () => void {
-    this.#diagnosticListeners.add(listener);
-    return () => this.#diagnosticListeners.delete(listener);
+    return this.#reports.listen(listener);
   }
 
   async search(query: string, limit = 5): Promise<SkillSearchResult[]> {
@@ -278,7 +195,7 @@ class Library {
     return (await this.#search.search(query, limit)).flatMap(({ folder, score }) => {
       const record = byFolder.get(folder);
       if (!record) return [];
-      const loaded = this.#states.get(folder) === 'loaded';
+      const loaded = this.#listing.stateOf(folder) === 'loaded';
       return [{ skill: record.name, tools: [...record.tools], description: record.description, score, loaded }];
     });
   }
@@ -288,13 +205,12 @@ class Library {
   }
 
   close(): void {
-    clearTimeout(this.#timer);
-    this.#watcher?.close();
-    this.#listeners.clear();
-    this.#diagnosticListeners.clear();
+    this.#changes.close();
+    this.#listing.close();
+    this.#reports.close();
   }
 
-  // --- checking and reloading ---
+  // --- checking and loading, one at a time ---
 
   /** Runs `work` after every earlier check or load: one at a time, so two never load the same package. */
   #serially(work: () => Promise<void>): Promise<void> {
@@ -303,24 +219,12 @@ class Library {
     return run;
   }
 
-  #sawChange(): void {
-    this.#dirty = true;
-    this.#timer ??= setTimeout(() => {
-      this.#timer = undefined;
-      void this.#serially(() => this.#refresh(undefined, false)).catch(() => undefined);
-    }, WATCH_SETTLE_MS).unref();
-  }
-
+  /** Checks the files; then, for a tool of a package not loaded, loads that package. */
   async #refresh(tool: string | undefined, force: boolean): Promise<void> {
     await this.#check(tool, force);
     if (tool === undefined) return;
     const record = this.#byTool.get(tool);
-    if (!record) return;
-    const at = this.#recent.indexOf(record.folder);
-    if (at !== -1) {
-      this.#recent.push(...this.#recent.splice(at, 1));
-      return;
-    }
+    if (!record || this.#slots.touch(record.folder)) return;
     await this.#admit(record);
   }
 
@@ -329,298 +233,68 @@ class Library {
    * come and go in; otherwise (a listing, an unknown tool, the watcher's news) every package.
    */
   async #check(tool: string | undefined, force: boolean): Promise<void> {
-    const now = performance.now();
-    if (!force && !this.#dirty && now - this.#lastCheck < this.#interval) return;
-    const everything = force || this.#dirty || tool === undefined || !this.#byTool.has(tool);
-    this.#lastCheck = now;
-    this.#dirty = false;
-    const rediscover = [...this.#directories].some(([directory, stamp]) => currentStamp(directory) !== stamp);
-    const folders = everything ? [...this.#stamps.keys()] : [(this.#byTool.get(tool as string) as IndexedSkillPackage).folder];
-    const changed = folders.filter((folder) => {
-      const seen = this.#stamps.get(folder);
-      const now = packageStamps(folder);
-      return !seen || seen.skillFile !== now.skillFile || seen.script !== now.script;
-    });
-    if (!rediscover && changed.length === 0) return;
-    await this.#apply(new Set(changed), rediscover);
-  }
-
-  async #apply(changed: Set<string>, rediscover: boolean): Promise<void> {
-    if (rediscover) {
-      const discovery = discoverSkillPackages(this.#roots);
-      const before = new Set(this.#locations.keys());
-      this.#takeDiscovery(discovery);
-      for (const folder of before) if (!this.#locations.has(folder)) this.#forget(folder);
-      for (const folder of this.#locations.keys()) if (!before.has(folder)) changed.add(folder);
-    }
-    this.#context.trustRecords = await readTrustRecords(this.#settings.stateDirectory);
-    await Promise.all([...changed].map((folder) => this.#reindex(folder, true)));
+    const scope = this.#changes.due(force);
+    if (scope === undefined) return;
+    const owner = scope === 'tool' && tool !== undefined ? this.#byTool.get(tool) : undefined;
+    if (!(await this.#store.update(owner && [owner.folder]))) return;
     this.#settle();
     await this.#fillFreeSlots();
     this.#build(true);
-    this.#watch();
-  }
-
-  #takeDiscovery(discovery: Discovery): void {
-    this.#discoveryDiagnostics = discovery.diagnostics;
-    for (const location of discovery.locations) this.#locations.set(location.folder, location);
-    const found = new Set(discovery.locations.map((location) => location.folder));
-    for (const folder of this.#locations.keys()) if (!found.has(folder)) this.#locations.delete(folder);
-    const directories = [...new Set([...this.#roots.map((root) => root.path), ...discovery.directories])];
-    this.#directories = new Map(directories.map((directory) => [directory, currentStamp(directory)]));
-  }
-
-  #forget(folder: string): void {
-    this.#locations.delete(folder);
-    this.#records.delete(folder);
-    this.#broken.delete(folder);
-    this.#stamps.delete(folder);
-    this.#reloadProblems.delete(folder);
-    this.#recent = this.#recent.filter((loaded) => loaded !== folder);
-  }
-
-  #loader(): Promise<LoadModule> {
-    this.#loadModule ??= import('./load-skill-package.js');
-    return this.#loadModule;
-  }
-
-  async #loadPackage(location: PackageLocation): Promise<SkillPackage | BrokenSkillPackage> {
-    const { loadSkillPackage } = await this.#loader();
-    return loadSkillPackage(location, this.#context);
+    this.#follow();
   }
 
   /**
-   * Indexes a folder again (at the start, or after a change). A package that is loaded is loaded
-   * again in full — its script commands' module checked with `node --check` first — and a change
-   * that does not load keeps the version in use, with a diagnostic saying so.
+   * Loads packages into the free places up to `maxLoaded` — pinned ones always — in priority
+   * order: at the start, and when packages are added or removed.
    */
-  async #reindex(folder: string, reloading: boolean): Promise<void> {
-    const known = this.#locations.get(folder);
-    const location = known && (reloading ? await refreshLocation(known) : known);
-    if (!location) return this.#forget(folder);
-    this.#locations.set(folder, location);
-    const previous = this.#records.get(folder);
-    const before = reloading ? packageStamps(folder) : undefined;
-    const result =
-      previous?.loaded && before
-        ? await this.#reload(previous, location, before)
-        : await indexSkillPackage(location, this.#context, (where) => this.#loadPackage(where));
-    this.#stamps.set(folder, isIndexed(result) ? result.stamps : (before ?? packageStamps(folder)));
-    if (isIndexed(result)) {
-      this.#records.set(folder, result);
-      this.#broken.delete(folder);
-      this.#reloadProblems.delete(folder);
-    } else if (previous && reloading) {
-      const kept = diagnosticAt(
-        'error',
-        result.skillFile,
-        FILE_START,
-        'this change does not load; the previous version stays in use until it is fixed',
-      );
-      this.#reloadProblems.set(folder, [kept, ...result.diagnostics]);
-    } else {
-      this.#records.delete(folder);
-      this.#broken.set(folder, { broken: result });
-    }
-  }
-
-  /** A loaded package after a change: its script commands' module must parse (`node --check`) before it is loaded again. */
-  async #reload(
-    previous: IndexedSkillPackage,
-    location: PackageLocation,
-    stamps: PackageStamps,
-  ): Promise<IndexedSkillPackage | BrokenSkillPackage> {
-    const scriptChanged = stamps.script !== 'missing' && stamps.script !== this.#stamps.get(location.folder)?.script;
-    if (scriptChanged && previous.loaded?.scriptCommands === 'listed') {
-      const { commandServices: services, maxOutputBytes } = this.#settings;
-      const options = await packageRunOptions({ services, folder: location.folder, maxOutputBytes });
-      const syntax = await checkScriptSyntax(join(location.folder, SCRIPT_COMMANDS_FILE), options);
-      if (syntax) {
-        const { name, folder, folderName, root, skillFile } = previous;
-        return { name, folder, folderName, root, skillFile, diagnostics: [syntax] };
-      }
-    }
-    const loaded = await this.#loadPackage(location);
-    return isLoaded(loaded) ? indexOfLoaded(loaded, location, stamps) : loaded;
-  }
-
-  /** The package loaded in full (its record replaced), or undefined when it turned out broken. */
-  async #loadFully(record: IndexedSkillPackage): Promise<IndexedSkillPackage | undefined> {
-    if (record.loaded) return record;
-    const stamps = packageStamps(record.folder);
-    const result = await this.#loadPackage(record.location);
-    if (!isLoaded(result)) {
-      this.#records.delete(record.folder);
-      this.#broken.set(record.folder, { broken: result });
-      return undefined;
-    }
-    const loaded = indexOfLoaded(result, record.location, stamps);
-    this.#records.set(record.folder, loaded);
-    this.#stamps.set(record.folder, stamps);
-    return loaded;
+  async #fillFreeSlots(): Promise<void> {
+    const chosen = this.#slots.waiting(this.#active);
+    const loaded = await Promise.all(chosen.map((record) => this.#store.loadFully(record)));
+    this.#slots.fill(loaded.flatMap((record) => (record ? [record.folder] : [])));
+    this.#settle();
   }
 
   /** Loads a package that was a ghost (or not listed), unloading the least recently used unpinned ones past `maxLoaded`. */
   async #admit(record: IndexedSkillPackage): Promise<void> {
-    const loaded = await this.#loadFully(record);
-    if (loaded) {
-      this.#recent.push(loaded.folder);
-      while (this.#recent.length > this.#maxLoaded) {
-        const victim = this.#recent.find((folder) => folder !== loaded.folder && !this.#pinned.has(this.#records.get(folder)?.name ?? ''));
-        if (victim === undefined) break;
-        this.#recent.splice(this.#recent.indexOf(victim), 1);
-      }
-    }
+    const loaded = await this.#store.loadFully(record);
+    if (loaded) this.#slots.admit(loaded.folder, (folder) => this.#store.record(folder)?.name);
     this.#settle();
     this.#build(true);
-  }
-
-  // --- the listing ---
-
-  #settle(): void {
-    const settled = settleNames([...this.#records.values()], this.#roots);
-    this.#active = settled.packages;
-    this.#naming = { broken: settled.broken, diagnostics: settled.diagnostics };
-    this.#byTool = new Map();
-    for (const record of this.#active) for (const tool of record.tools) if (!this.#byTool.has(tool)) this.#byTool.set(tool, record);
-    const active = new Set(this.#active.map((record) => record.folder));
-    this.#recent = this.#recent.filter((folder) => active.has(folder));
-    this.#search.update(this.#active);
-  }
-
-  /** Packages in the order they get room: pinned, then the most used, then by name. */
-  #byPriority(records: readonly IndexedSkillPackage[]): IndexedSkillPackage[] {
-    const count = (record: IndexedSkillPackage) => this.#usage[record.name]?.count ?? 0;
-    return [...records].sort(
-      (a, b) =>
-        Number(this.#pinned.has(b.name)) - Number(this.#pinned.has(a.name)) ||
-        count(b) - count(a) ||
-        (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
-    );
-  }
-
-  /**
-   * The family's skills: `skill` and `skill_search`, the loaded packages' tools (most recently
-   * used first), then ghosts of the others in priority order, while fewer than `maxTools` tools
-   * (counting other families') are listed. Unchanged packages keep their spec objects, so a
-   * registry sees only what really changed.
-   */
-  #build(notify: boolean): void {
-    const loaded = new Set(this.#recent);
-    const order = [
-      ...[...this.#recent].reverse().flatMap((folder) => this.#active.filter((record) => record.folder === folder)),
-      ...this.#byPriority(this.#active.filter((record) => !loaded.has(record.folder))),
-    ];
-    const budget = this.#maxTools - this.#settings.reservedToolNames.size - (this.#active.length > 0 ? 2 : 0);
-    const listed: SkillSpec[] = [];
-    const states = new Map<string, SkillPackageState>();
-    const problems: SkillDiagnostic[] = [];
-    for (const record of order) {
-      const full = loaded.has(record.folder) && record.loaded !== undefined;
-      const specs = this.#specsOf(record, full).filter((spec) => {
-        const reserved =
-          this.#settings.reservedToolNames.has(spec.name) || spec.name === SKILL_TOOL_NAME || spec.name === SKILL_SEARCH_TOOL_NAME;
-        if (!reserved && this.#byTool.get(spec.name) === record) return true;
-        problems.push(
-          diagnosticAt('error', record.skillFile, FILE_START, `the tool name "${spec.name}" is already taken; that command is left out`),
-        );
-        return false;
-      });
-      if (specs.length === 0 || listed.length + specs.length > budget) {
-        states.set(record.folder, 'unlisted');
-        continue;
-      }
-      listed.push(...specs);
-      states.set(record.folder, full ? 'loaded' : 'ghost');
-    }
-    const skills = this.#active.length > 0 ? [this.#instructionsSpec(), this.#searchSpec, ...listed] : [];
-    this.#states = states;
-    this.#buildProblems = problems;
-    if (!sameMembers(this.#skills, skills)) {
-      this.#skills = skills;
-      (this.family as { skills: readonly SkillSpec[] }).skills = skills;
-      if (notify) this.#notify();
-    }
-    if (notify) this.#reportNewErrors();
-  }
-
-  #specsOf(record: IndexedSkillPackage, full: boolean): SkillSpec[] {
-    const cache = full ? this.#fullSpecs : this.#ghostSpecs;
-    let specs = cache.get(record);
-    if (!specs) {
-      const skillPackage = record.loaded;
-      specs =
-        full && skillPackage
-          ? skillPackage.trusted
-            ? skillPackage.commands.map((command) => commandSkill({ skillPackage, command, runtime: runtimeOf(this.#settings) }))
-            : []
-          : record.tools.map((tool) =>
-              ghostSkill(tool, `${record.description} (tool of the ${record.name} skill)`, (name, args, context, services) =>
-                this.#runGhost(name, args, context, services),
-              ),
-            );
-      cache.set(record, specs);
-    }
-    return specs;
-  }
-
-  #instructionsSpec(): SkillSpec {
-    const key = JSON.stringify(
-      this.#active.map((record) => [record.name, record.folderName, record.description, record.trust, record.tools]),
-    );
-    if (this.#instructions?.key !== key) this.#instructions = { key, spec: skillInstructionsSkill(this.#active) };
-    return this.#instructions.spec;
   }
 
   /** A ghost called without a registry's refresh first: load its package, then run the real tool. */
   async #runGhost(tool: string, args: Record<string, unknown>, context: SkillContext, services: ServiceContainer): Promise<ToolResult> {
     await this.#serially(() => this.#refresh(tool, false));
     const record = this.#byTool.get(tool);
-    const spec =
-      record && this.#states.get(record.folder) === 'loaded'
-        ? this.#specsOf(record, true).find((candidate) => candidate.name === tool)
-        : undefined;
+    const spec = record && this.#listing.loadedSpec(record, tool);
     if (!spec) return ToolResult.fail(`The tool ${tool} is no longer available: its skill package changed or did not load.`, 'not_found');
     return spec.factory(services).execute(args, context);
   }
 
-  #notify(): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener();
-      } catch (error) {
-        this.#buildProblems.push(
-          diagnosticAt(
-            'error',
-            this.#roots[0]?.path ?? this.#settings.cwd,
-            FILE_START,
-            `the tool list could not be updated: ${(error as Error).message}`,
-          ),
-        );
-      }
-    }
+  // --- the packages in effect ---
+
+  /** Settles names across roots: the packages in effect, and which package each tool name is. */
+  #settle(): void {
+    const settled = settleNames([...this.#store.records], this.#roots);
+    this.#active = settled.packages;
+    this.#namingDiagnostics = settled.diagnostics;
+    this.#byTool = new Map();
+    for (const record of this.#active) for (const tool of record.tools) if (!this.#byTool.has(tool)) this.#byTool.set(tool, record);
+    this.#slots.keep(new Set(this.#active.map((record) => record.folder)));
+    this.#search.update(this.#active);
   }
 
-  #errors(): SkillDiagnostic[] {
-    return this.diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
+  #build(notify: boolean): void {
+    const slots = this.#slots;
+    this.#listing.build(
+      { active: this.#active, recent: slots.recent, byTool: this.#byTool, byPriority: (records) => slots.byPriority(records) },
+      notify,
+    );
+    if (notify) this.#reports.report(this.diagnostics);
   }
 
-  #reportNewErrors(): void {
-    const errors = this.#errors();
-    const current = new Set(errors.map(formatDiagnostic));
-    for (const error of errors)
-      if (!this.#reported.has(formatDiagnostic(error))) for (const listener of this.#diagnosticListeners) listener(error);
-    this.#reported = current;
-  }
-
-  #watch(): void {
-    if (!this.#watcher) return;
-    const folders = [...this.#directories.keys()];
-    for (const location of this.#locations.values()) {
-      folders.push(location.folder);
-      if (location.entries.includes('scripts')) folders.push(join(location.folder, 'scripts'));
-    }
-    this.#watcher.update(folders);
+  #follow(): void {
+    this.#changes.follow(() => this.#store.watchedFolders);
   }
 }
 

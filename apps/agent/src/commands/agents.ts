@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import { isValidAgentId } from '@nexus/core';
 import { type AgentServerConnection, DEFAULT_AGENT_SERVER_PORT } from '@nexus/core/agent-server';
-import { connectToAgentServer } from '@nexus/skills-agents';
-import { type CommandLine, parsePort, UsageError } from '../command-line.js';
+import { type CommandLine, defineCommand, parsePort, UsageError } from '../command.js';
 import { formatTable } from '../format-table.js';
 import type { Io } from '../io.js';
 import { resolveSettings } from '../resolve-settings.js';
@@ -10,12 +9,21 @@ import { resolveSettings } from '../resolve-settings.js';
 const USAGE =
   'nexus agents [--port N] list | create <id> [--preset --cwd --write-path --model --message] | send <id> <text> | status <id> | cancel <id> <request_id> | destroy <id> | shutdown';
 
+const OPTIONS = {
+  json: { type: 'boolean' },
+  port: { type: 'string' },
+  model: { type: 'string' },
+  'write-path': { type: 'string', multiple: true },
+  message: { type: 'string' },
+} as const;
+type AgentsLine = CommandLine<typeof OPTIONS>;
+
 type Result = Record<string, unknown>;
 
 /** One action of `nexus agents`: its operands, the call, and how its result reads. */
 interface Action {
   operands: readonly string[];
-  call(server: AgentServerConnection, operands: string[], line: CommandLine, io: Io): Promise<unknown>;
+  call(server: AgentServerConnection, operands: string[], line: AgentsLine, io: Io): Promise<unknown>;
   /** The result in a line or a table. */
   describe(result: Result, operands: string[]): string;
   /** Whether the result means the action did not happen (exit status 1). */
@@ -24,25 +32,25 @@ interface Action {
   warning?(result: Result, operands: string[]): string | undefined;
 }
 
-function createParams([id]: string[], line: CommandLine, io: Io): Result {
+function createParams([id]: string[], line: AgentsLine, io: Io): Result {
   const { preset, cwd } = line.common;
   if (preset === 'yolo') throw new UsageError('An agent server creates trusted or sandboxed agents only, not yolo.');
   return {
     agent_id: id,
     ...(preset === undefined ? {} : { preset }),
     ...(cwd === undefined ? {} : { cwd: resolve(io.cwd, cwd) }),
-    ...(line.writePaths.length === 0 ? {} : { allowed_write_paths: line.writePaths.map((path) => resolve(io.cwd, path)) }),
+    ...(line['write-path'].length === 0 ? {} : { allowed_write_paths: line['write-path'].map((path) => resolve(io.cwd, path)) }),
     ...(line.model === undefined ? {} : { model: line.model }),
     ...(line.message === undefined ? {} : { initial_message: line.message }),
   };
 }
 
 /** The options only `create` takes, by name, when given. */
-function createOptionsGiven(line: CommandLine): string[] {
+function createOptionsGiven(line: AgentsLine): string[] {
   const given = {
     preset: line.common.preset,
     cwd: line.common.cwd,
-    'write-path': line.writePaths[0],
+    'write-path': line['write-path'][0],
     model: line.model,
     message: line.message,
   };
@@ -133,13 +141,7 @@ function operandsOf(name: string, { operands }: Action, given: string[]): string
   return words;
 }
 
-/**
- * `nexus agents …`: a client of the agent server (`nexus serve`) on 127.0.0.1 — list, create, send
- * to, read the status of, cancel a turn of and destroy agents, or shut the server down. The
- * method's result is printed as JSON with `--json`, in a short human form otherwise. The token
- * comes from `NEXUS_API_KEY`, else the server's token file.
- */
-export async function agentsCommand(line: CommandLine, io: Io): Promise<number> {
+async function run(line: AgentsLine, io: Io): Promise<number> {
   const [name, ...given] = line.positionals;
   const action = name !== undefined && Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
   if (name === undefined || action === undefined) throw new UsageError(`Expected one of ${Object.keys(ACTIONS).join(', ')}: ${USAGE}.`);
@@ -148,6 +150,7 @@ export async function agentsCommand(line: CommandLine, io: Io): Promise<number> 
   const operands = operandsOf(name, action, given);
   const port = parsePort(line.port, '--port') ?? (await resolveSettings(line.common, io)).servePort ?? DEFAULT_AGENT_SERVER_PORT;
   if (port === 0) throw new UsageError('--port 0 names no server: give the port `nexus serve` printed.');
+  const { connectToAgentServer } = await import('@nexus/skills-agents');
   const server = connectToAgentServer({ port, env: io.env });
   const result = (await action.call(server, operands, line, io)) as Result;
   const warning = action.warning?.(result, operands);
@@ -155,3 +158,54 @@ export async function agentsCommand(line: CommandLine, io: Io): Promise<number> 
   io.stdout.write(`${line.json ? JSON.stringify(result, null, 2) : action.describe(result, operands)}\n`);
   return action.failed?.(result) ? 1 : 0;
 }
+
+/**
+ * `nexus agents …`: a client of the agent server (`nexus serve`) on 127.0.0.1 — list, create, send
+ * to, read the status of, cancel a turn of and destroy agents, or shut the server down. The
+ * method's result is printed as JSON with `--json`, in a short human form otherwise. The token
+ * comes from `NEXUS_API_KEY`, else the server's token file.
+ */
+export const agentsCommand = defineCommand({
+  name: 'agents',
+  summary: [{ usage: 'agents <action>', text: 'Talk to an agent server: list, create, send, status, cancel,\ndestroy, shutdown' }],
+  options: OPTIONS,
+  help: () => `Usage: nexus agents [--port <n>] <action> [arguments] [--json]
+
+A client of the agent server (nexus serve) on 127.0.0.1: each action is one JSON-RPC call.
+
+Actions
+  list                        The server's agents: id, level, parent, messages, model, cwd
+  create <id> [options]       Create an agent (trusted or sandboxed, default sandboxed)
+  send <id> <text>            Send a message and print the agent's answer (the rest of the
+                              words are the text)
+  status <id>                 Tokens and context: { tokens, context } with --json
+  cancel <id> <request_id>    Cancel a running or queued turn (exit 1 when none was)
+  destroy <id>                Destroy an agent and its saved session
+  shutdown                    Stop the server and every agent
+
+Options
+  --port <n>         The server's port (default 8765)
+  --json             Print the method's result as JSON
+  create only:
+  --preset <name>    trusted or sandboxed (default sandboxed)
+  --cwd <dir>        The agent's working directory (default: the server's)
+  --write-path <p>   A path the agent may write (repeatable); a sandboxed agent without
+                     any writes nothing
+  --model <alias>    A model alias of the server's config
+  --message <text>   A first message, queued (its request id is printed)
+  Relative paths are relative to the current directory.
+
+The token: NEXUS_API_KEY when set, else the file the server wrote,
+$XDG_STATE_HOME/nexus/rpc-<port>.token (default ~/.local/state/nexus), which must be
+readable by you only (chmod 600). It is sent to 127.0.0.1 only.
+
+Exit status: 0 success, 1 the server refused or failed (or is not running), a send was
+cancelled or a cancel found nothing, 2 bad usage.
+
+Examples
+  nexus agents create worker --cwd src --write-path src/out --message "List the TODOs"
+  nexus agents send worker "Now fix the first one"
+  nexus agents status worker --json
+  nexus agents destroy worker`,
+  run,
+});

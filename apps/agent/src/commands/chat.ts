@@ -1,12 +1,15 @@
 import { createInterface, type Interface } from 'node:readline/promises';
-import { type Agent, ProviderError } from '@nexus/agents';
+import type { Agent } from '@nexus/agents';
 import type { ConfirmFunction } from '@nexus/core';
-import { type CommandLine, expectNoArguments } from '../command-line.js';
+import { type CommandLine, defineCommand, expectNoArguments } from '../command.js';
 import { createAgent } from '../create-agent.js';
+import { COMMON, PERMISSIONS } from '../help-sections.js';
 import type { Io } from '../io.js';
 import { INTERRUPTED_STATUS, printTurnEvents } from './run.js';
 
 const CHAT_COMMANDS = '/status, /compact, /clear, /exit';
+
+const OPTIONS = { model: { type: 'string' } } as const;
 
 /** Confirmations asked inline, on the chat's own prompt (a second reader on stdin would steal lines). */
 function askInChat(prompt: Interface): ConfirmFunction {
@@ -37,13 +40,10 @@ async function runChatCommand(command: string, agent: Agent, io: Io): Promise<bo
   return true;
 }
 
-/**
- * `nexus chat [--model <alias>]`: an interactive conversation. Each line is a message (or a
- * `/command`); answers stream, tool calls show as they run. Ctrl-C cancels the running turn, and
- * at the prompt leaves (status 130). A provider failure is reported and the chat goes on.
- */
-export async function chatCommand(line: CommandLine, io: Io): Promise<number> {
+async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
   expectNoArguments(line);
+  // Loaded here: the model packages are large, and only `run` and `chat` need them.
+  const { ProviderError } = await import('@nexus/agents');
   const terminal = io.stdin.isTTY === true;
   const prompt = createInterface({ input: io.stdin, ...(terminal ? { output: io.stdout, terminal: true } : { terminal: false }) });
   // Iterating from the start keeps lines that arrive while the agent is being set up.
@@ -90,3 +90,33 @@ export async function chatCommand(line: CommandLine, io: Io): Promise<number> {
   }
   return status;
 }
+
+/**
+ * `nexus chat [--model <alias>]`: an interactive conversation. Each line is a message (or a
+ * `/command`); answers stream, tool calls show as they run. Ctrl-C cancels the running turn, and
+ * at the prompt leaves (status 130). A provider failure is reported and the chat goes on.
+ */
+export const chatCommand = defineCommand({
+  name: 'chat',
+  summary: [{ usage: 'chat', text: 'Talk with an agent interactively' }],
+  options: OPTIONS,
+  help: () => `Usage: nexus chat [--model <alias>]
+
+Talk with an agent: the answer streams as it comes, tool calls show as they run, and
+confirmations are asked inline. Ctrl-C cancels the running turn; at the prompt it exits.
+When stdin is not a terminal, each line is a message (for scripts).
+
+Commands in the chat
+  /status    Tokens and context of the conversation, as JSON
+  /compact   Summarise older messages now
+  /clear     Forget the conversation
+  /exit      Leave (so does end of input)
+
+Options
+  --model <alias>    A model alias from the config's "models"
+
+${COMMON}
+
+${PERMISSIONS}`,
+  run,
+});

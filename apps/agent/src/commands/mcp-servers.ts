@@ -1,21 +1,17 @@
 import { permissionsOf } from '../build-services.js';
-import { type CommandLine, UsageError } from '../command-line.js';
+import { type CommandLine, defineCommand, UsageError } from '../command.js';
 import { createRegistry } from '../create-registry.js';
 import { formatTable } from '../format-table.js';
+import { COMMON } from '../help-sections.js';
 import type { Io } from '../io.js';
-import { mcpServerRow } from '../mcp-servers.js';
 import { resolveSettings } from '../resolve-settings.js';
 import { access, leftOutBecause, summary } from '../tool-listing.js';
 
 const USAGE = 'nexus mcp-servers list [--json] | nexus mcp-servers tools <name> [--json]';
 
-/**
- * `nexus mcp-servers list`: starts the configured MCP servers (in parallel) and prints one line per
- * server — name, transport, state, tool count, last error — or, with `--json`, an array.
- * `nexus mcp-servers tools <name>`: that server's tools as imported, and whether the permissions
- * offer them. The servers are ended when the command ends.
- */
-export async function mcpServersCommand(line: CommandLine, io: Io): Promise<number> {
+const OPTIONS = { json: { type: 'boolean' } } as const;
+
+async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
   const [action, name, ...extra] = line.positionals;
   if (action !== 'list' && action !== 'tools') throw new UsageError(`Expected \`list\` or \`tools <name>\`: ${USAGE}.`);
   if (action === 'tools' && name === undefined) throw new UsageError(`Missing the server name: ${USAGE}.`);
@@ -25,6 +21,8 @@ export async function mcpServersCommand(line: CommandLine, io: Io): Promise<numb
   const settings = await resolveSettings(line.common, io);
   await using registry = await createRegistry(settings);
   if (action === 'list') {
+    // Loaded here: it loads the MCP SDK, which the other commands need not load.
+    const { mcpServerRow } = await import('../mcp-servers.js');
     const rows = registry.mcpServers.map(mcpServerRow);
     if (line.json) io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     else if (rows.length === 0)
@@ -66,3 +64,55 @@ export async function mcpServersCommand(line: CommandLine, io: Io): Promise<numb
   io.stdout.write(`${specs.length} tools from MCP server "${run.name}" (preset ${settings.preset}).\n`);
   return 0;
 }
+
+/**
+ * `nexus mcp-servers list`: starts the configured MCP servers (in parallel) and prints one line per
+ * server — name, transport, state, tool count, last error — or, with `--json`, an array.
+ * `nexus mcp-servers tools <name>`: that server's tools as imported, and whether the permissions
+ * offer them. The servers are ended when the command ends.
+ */
+export const mcpServersCommand = defineCommand({
+  name: 'mcp-servers',
+  summary: [
+    { usage: 'mcp-servers list', text: 'List the imported MCP servers: state, tool count, last error' },
+    { usage: 'mcp-servers tools <name>', text: "List one imported MCP server's tools" },
+  ],
+  options: OPTIONS,
+  help: () => `Usage: nexus mcp-servers list [--json]
+       nexus mcp-servers tools <name> [--json]
+
+MCP servers whose tools Nexus imports, from "mcpServers" in your own config file (a
+working directory's file may not add servers: they run programs and decide where
+headers go). Each entry has the shape MCP clients use, plus Nexus fields:
+  "mcpServers": {
+    "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv/docs"],
+               "readOnly": true },
+    "github": { "type": "http", "url": "https://api.githubcopilot.com/mcp/",
+                "headers": { "Authorization": "Bearer …" }, "level": "yolo" },
+    "old": { "command": "legacy-server", "enabled": false }
+  }
+  command, args, env, cwd   A stdio server; it starts with a sanitised environment plus env
+  type "http", url, headers A Streamable HTTP server
+  level                     Lowest preset its tools are offered at (default trusted)
+  readOnly                  Offer its tools that say readOnlyHint at sandboxed
+  enabled                   false: keep the entry, start nothing
+  timeoutSeconds            Per call while the server is silent (default 60; progress resets it)
+  maxTotalSeconds           Per call in all (default 600)
+
+Imported tools are named mcp__<server>__<tool> and appear in nexus tools, call and mcp
+(also in agents); at trusted the first call to a server asks for confirmation. Servers
+start in parallel when a command needs the tools and end with it; a server that crashes
+starts again at the next call (at most 3 times in 5 minutes, then it is failed).
+
+Actions
+  list               One line per server: name, transport, state (running, stopped,
+                     failed, disabled), tool count, last error
+  tools <name>       The server's tools as imported, and whether the permissions offer them
+
+Options
+  --json             list: [{ name, transport, state, toolCount, lastError }];
+                     tools: [{ name, description, readOnly, destructive, minimumLevel, enabled }]
+
+${COMMON}`,
+  run,
+});

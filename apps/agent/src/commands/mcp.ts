@@ -1,26 +1,27 @@
-import { ClientLog, type McpServerOptions, serveHttp, serveStdio } from '@nexus/mcp';
+import type { McpServerOptions } from '@nexus/mcp';
 import packageJson from '../../package.json' with { type: 'json' };
 import { permissionsOf } from '../build-services.js';
-import { type CommandLine, expectNoArguments, parsePort, UsageError } from '../command-line.js';
+import { type CommandLine, defineCommand, expectNoArguments, parsePort, UsageError } from '../command.js';
 import { createRegistry } from '../create-registry.js';
 import { skillPackageProblems } from '../families.js';
+import { COMMON, PERMISSIONS } from '../help-sections.js';
 import { type Io, warningsTo } from '../io.js';
 import { resolveSettings, type Settings } from '../resolve-settings.js';
 
 const SERVER_OPTIONS: McpServerOptions = { name: 'nexus', version: packageJson.version };
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/;
 
+const OPTIONS = { http: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string' } } as const;
+
 function describe(settings: Settings, toolCount: number): string {
   return `${toolCount} tools, preset ${settings.preset}, working directory ${settings.cwd}`;
 }
 
-/**
- * `nexus mcp`: serves the tools over stdio until the client closes stdin, or with `--http` over
- * Streamable HTTP until interrupted. Confirmations go to the client through elicitation.
- */
-export async function mcpCommand(line: CommandLine, io: Io): Promise<number> {
+async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
   expectNoArguments(line);
   if (!line.http && (line.port !== undefined || line.host !== undefined)) throw new UsageError('--port and --host only apply with --http.');
+  // Loaded here: the MCP SDK is large, and the other commands need not load it.
+  const { ClientLog, serveHttp, serveStdio } = await import('@nexus/mcp');
   const settings = await resolveSettings(line.common, io);
   // Warnings go to stderr and to the clients' logs, which is where the user of an MCP client looks.
   const log = new ClientLog();
@@ -80,3 +81,32 @@ export async function mcpCommand(line: CommandLine, io: Io): Promise<number> {
   await served.close();
   return 0;
 }
+
+/**
+ * `nexus mcp`: serves the tools over stdio until the client closes stdin, or with `--http` over
+ * Streamable HTTP until interrupted. Confirmations go to the client through elicitation.
+ */
+export const mcpCommand = defineCommand({
+  name: 'mcp',
+  summary: [{ usage: 'mcp', text: 'Serve the tools over MCP: stdio, or --http [port]' }],
+  options: OPTIONS,
+  help: ({ cliPath }) => `Usage: nexus mcp [options]
+
+Serve the tools over the Model Context Protocol. By default over stdio, for MCP
+clients that start the server themselves. Add to the client's configuration
+(Claude Desktop, Claude Code, Cursor …):
+  { "mcpServers": { "nexus": { "command": "node", "args": [${JSON.stringify(cliPath)}, "mcp", "--cwd", "/path/to/project"] } } }
+
+With --http, serve Streamable HTTP on 127.0.0.1 instead and print the URL and the
+bearer token clients must send ("Authorization: Bearer <token>"). The token comes
+from NEXUS_MCP_TOKEN when set (at least 16 characters), else it is random.
+
+Options
+  --http [port]      Serve Streamable HTTP (default port: the config's http.port, else any free port)
+  --host <address>   Address to listen on with --http (default 127.0.0.1)
+
+${COMMON}
+
+${PERMISSIONS}`,
+  run,
+});

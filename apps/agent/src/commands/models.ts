@@ -1,10 +1,12 @@
-import { type CommandLine, expectNoArguments } from '../command-line.js';
+import { type CommandLine, defineCommand, expectNoArguments } from '../command.js';
 import { formatTable } from '../format-table.js';
+import { COMMON } from '../help-sections.js';
 import type { Io } from '../io.js';
 import { resolveSettings } from '../resolve-settings.js';
 
-/** `nexus models [--json]`: the configured model aliases, their endpoint and whether the key is set — never the key. */
-export async function modelsCommand(line: CommandLine, io: Io): Promise<number> {
+const OPTIONS = { json: { type: 'boolean' } } as const;
+
+async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
   expectNoArguments(line);
   const settings = await resolveSettings(line.common, io);
   const { summarizeModels } = await import('@nexus/agents');
@@ -26,3 +28,20 @@ export async function modelsCommand(line: CommandLine, io: Io): Promise<number> 
   }
   return 0;
 }
+
+/** `nexus models [--json]`: the configured model aliases, their endpoint and whether the key is set — never the key. */
+export const modelsCommand = defineCommand({
+  name: 'models',
+  summary: [{ usage: 'models', text: 'List the configured model aliases' }],
+  options: OPTIONS,
+  help: () => `Usage: nexus models [--json]
+
+List the configured model aliases: provider, type, endpoint host, model id, whether the
+API key's variable is set (never the key) and which is the default.
+
+Options
+  --json             Print [{ alias, provider, type, host, id, keySet, default }]
+
+${COMMON}`,
+  run,
+});

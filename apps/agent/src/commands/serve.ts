@@ -1,19 +1,15 @@
 import { DEFAULT_AGENT_SERVER_PORT } from '@nexus/core/agent-server';
 import { buildServices } from '../build-services.js';
-import { type CommandLine, expectNoArguments, parsePort } from '../command-line.js';
+import { type CommandLine, defineCommand, expectNoArguments, parsePort } from '../command.js';
 import { openFamilies } from '../create-registry.js';
 import type { FamilyName } from '../families.js';
+import { COMMON } from '../help-sections.js';
 import { type Io, warningsTo } from '../io.js';
 import { resolveSettings } from '../resolve-settings.js';
 
-/**
- * `nexus serve [--port N]`: the agent server (specs/agent-server.md) on 127.0.0.1 until Ctrl-C or
- * `shutdown_server`. Its agents get the enabled families, the agent-control skills, which reach
- * the pool in-process, and the tools of the configured MCP servers (started once, shared by every
- * agent, ended with the server, as the skill library is closed); each agent's permissions follow
- * the rules of the spec.
- */
-export async function serveCommand(line: CommandLine, io: Io): Promise<number> {
+const OPTIONS = { port: { type: 'string' } } as const;
+
+async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
   expectNoArguments(line);
   const settings = await resolveSettings(line.common, io);
   const { AgentPool, serveAgents } = await import('@nexus/agents');
@@ -38,3 +34,32 @@ export async function serveCommand(line: CommandLine, io: Io): Promise<number> {
   await server.close();
   return 0;
 }
+
+/**
+ * `nexus serve [--port N]`: the agent server (specs/agent-server.md) on 127.0.0.1 until Ctrl-C or
+ * `shutdown_server`. Its agents get the enabled families, the agent-control skills, which reach
+ * the pool in-process, and the tools of the configured MCP servers (started once, shared by every
+ * agent, ended with the server, as the skill library is closed); each agent's permissions follow
+ * the rules of the spec.
+ */
+export const serveCommand = defineCommand({
+  name: 'serve',
+  summary: [{ usage: 'serve [--port N]', text: 'Run the agent server (JSON-RPC on 127.0.0.1, default port 8765)' }],
+  options: OPTIONS,
+  help: () => `Usage: nexus serve [--port N]
+
+Run the agent server: agents that create and command agents, over JSON-RPC 2.0 on
+127.0.0.1 (default port 8765, 0 for any free one) until Ctrl-C or shutdown_server.
+Every request needs "Authorization: Bearer <token>": NEXUS_API_KEY when set (16+
+characters), else a fresh token written to $XDG_STATE_HOME/nexus/rpc-<port>.token
+(mode 0600), where \`nexus agents\` and the nexus_* tools find it. Agents get the
+enabled families, the agent-control tools and the tools of your mcpServers (started
+once, ended with the server); a child agent's permissions stay below its parent's. Sessions are saved after every turn in
+$XDG_STATE_HOME/nexus/sessions/ and restored on demand.
+
+Options
+  --port <N>         Port to listen on (default 8765)
+
+${COMMON}`,
+  run,
+});

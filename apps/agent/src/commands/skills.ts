@@ -1,17 +1,21 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { BrokenSkillPackage, LoadedSkillPackages, SkillPackage, SkillUsage } from '@nexus/skills-md';
-import { type CommandLine, UsageError } from '../command-line.js';
+import { type CommandLine, defineCommand, UsageError } from '../command.js';
 import { confirmOnTerminal } from '../confirm-on-terminal.js';
 import { createRegistry } from '../create-registry.js';
 import { loadSkillPackagesFor, skillCommandIsolation } from '../families.js';
 import { formatTable } from '../format-table.js';
+import { COMMON } from '../help-sections.js';
 import type { Io } from '../io.js';
 import { resolveSettings, type Settings } from '../resolve-settings.js';
 import { parseToolArguments } from '../tool-arguments.js';
 
 const ACTIONS = ['list', 'check', 'trust', 'run', 'new'] as const;
 type Action = (typeof ACTIONS)[number];
+
+const OPTIONS = { json: { type: 'boolean' }, all: { type: 'boolean' }, user: { type: 'boolean' } } as const;
+type SkillsLine = CommandLine<typeof OPTIONS>;
 
 type Listed = SkillPackage | BrokenSkillPackage;
 const isLoaded = (entry: Listed): entry is SkillPackage => 'commands' in entry;
@@ -52,7 +56,7 @@ function problemsCell(entry: Listed): string {
   return counts.join(', ') || '-';
 }
 
-async function listAction(loaded: LoadedSkillPackages, settings: Settings, line: CommandLine, io: Io): Promise<number> {
+async function listAction(loaded: LoadedSkillPackages, settings: Settings, line: SkillsLine, io: Io): Promise<number> {
   const { readSkillUsage } = await import('@nexus/skills-md');
   const usage = await readSkillUsage(loaded.stateDirectory);
   const entries: Listed[] = [...loaded.packages, ...loaded.shadowed, ...loaded.broken];
@@ -90,7 +94,7 @@ async function listAction(loaded: LoadedSkillPackages, settings: Settings, line:
   return 0;
 }
 
-async function checkAction(settings: Settings, line: CommandLine, io: Io): Promise<number> {
+async function checkAction(settings: Settings, line: SkillsLine, io: Io): Promise<number> {
   const [path, extra] = line.positionals.slice(1);
   if (extra !== undefined) throw new UsageError(`\`nexus skills check\` takes at most one path, got "${extra}" too.`);
   const { formatDiagnostic, loadSkillPackages } = await import('@nexus/skills-md');
@@ -118,7 +122,7 @@ async function checkAction(settings: Settings, line: CommandLine, io: Io): Promi
   return counts.error > 0 ? 1 : 0;
 }
 
-async function trustAction(loaded: LoadedSkillPackages, line: CommandLine, io: Io): Promise<number> {
+async function trustAction(loaded: LoadedSkillPackages, line: SkillsLine, io: Io): Promise<number> {
   const words = line.positionals.slice(1);
   if (line.all === words.length > 0) throw new UsageError('Name the packages to trust, or give --all: nexus skills trust <name> | --all.');
   const targets = line.all ? loaded.packages.filter((entry) => entry.root.scope === 'project') : words.map((word) => loaded.resolve(word));
@@ -145,7 +149,7 @@ async function trustAction(loaded: LoadedSkillPackages, line: CommandLine, io: I
   return 0;
 }
 
-async function runAction(settings: Settings, line: CommandLine, io: Io): Promise<number> {
+async function runAction(settings: Settings, line: SkillsLine, io: Io): Promise<number> {
   const [reference, ...words] = line.positionals.slice(1);
   if (!reference) throw new UsageError('Missing the skill: nexus skills run <name>[.<command>] [name=value ...].');
   const args = parseToolArguments(words);
@@ -163,7 +167,7 @@ async function runAction(settings: Settings, line: CommandLine, io: Io): Promise
   return result.success ? 0 : 1;
 }
 
-async function newAction(settings: Settings, line: CommandLine, io: Io): Promise<number> {
+async function newAction(settings: Settings, line: SkillsLine, io: Io): Promise<number> {
   const [name, extra] = line.positionals.slice(1);
   if (!name || extra !== undefined) throw new UsageError('Expected one name: nexus skills new <name> [--user].');
   const { createSkillPackage, defaultConfigDirectory } = await import('@nexus/skills-md');
@@ -186,12 +190,7 @@ function parseAction(word: string | undefined): Action {
   return word as Action;
 }
 
-/**
- * `nexus skills list | check [path] | trust <name>|--all | run <name>[.<command>] [args] | new <name>`:
- * SKILL.md skill packages (`@nexus/skills-md`). `check` exits 1 when a package has an error, `run`
- * when the command did not succeed.
- */
-export async function skillsCommand(line: CommandLine, io: Io): Promise<number> {
+async function run(line: SkillsLine, io: Io): Promise<number> {
   const action = parseAction(line.positionals[0]);
   if (line.all && action !== 'trust') throw new UsageError('--all only applies to `nexus skills trust`.');
   if (line.user && action !== 'new') throw new UsageError('--user only applies to `nexus skills new`.');
@@ -211,3 +210,45 @@ export async function skillsCommand(line: CommandLine, io: Io): Promise<number> 
       return newAction(settings, line, io);
   }
 }
+
+/**
+ * `nexus skills list | check [path] | trust <name>|--all | run <name>[.<command>] [args] | new <name>`:
+ * SKILL.md skill packages (`@nexus/skills-md`). `check` exits 1 when a package has an error, `run`
+ * when the command did not succeed.
+ */
+export const skillsCommand = defineCommand({
+  name: 'skills',
+  summary: [{ usage: 'skills <action>', text: 'SKILL.md skill packages: list, check, trust, run, new' }],
+  options: OPTIONS,
+  help: () => `Usage: nexus skills <action> [arguments] [options]
+
+SKILL.md skill packages: folders with a SKILL.md (YAML frontmatter, then instructions for
+the model), found in <cwd>/.nexus/skills, <cwd>/.agents/skills, <cwd>/.claude/skills (the
+project's) and $XDG_CONFIG_HOME/nexus/skills, ~/.agents/skills and the config's skills.roots
+(yours). --families ...,skills offers their commands as tools, and the skill tool for their
+instructions, to MCP clients and agents.
+
+Actions
+  list                List the packages: name, folder, root, trusted, commands, usage, problems
+  check [path]        Check every package (or the package or folder at path): problems with
+                      file:line:col, portability notes and the seed 004 checklist. Exit 1 on errors
+  trust <name>|--all  Trust a project package as it is now: its commands are offered until a file
+                      of it changes. Your own packages are always trusted
+  run <name>[.<command>] [name=value ...]
+                      Run a package's command (arguments as in nexus call). Commands need
+                      --preset trusted or higher
+  new <name>          Create <cwd>/.nexus/skills/<name>/ from a template (--user: in your skills folder)
+
+Options
+  --json             list and check: print JSON; run: the whole result
+  --all              trust: every project package
+  --user             new: create the package in $XDG_CONFIG_HOME/nexus/skills
+
+Commands run without a shell, in the working directory, with a sanitised environment, for at
+most 60 s. Trust and usage records are kept in $XDG_STATE_HOME/nexus (default ~/.local/state/nexus).
+Config: "skills": { "roots": ["~/my-skills"], "outputDirectory": "mybox/output" } (roots from
+your own config file only).
+
+${COMMON}`,
+  run,
+});

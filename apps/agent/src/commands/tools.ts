@@ -1,14 +1,17 @@
 import type { DefinitionFormat } from '@nexus/registry';
 import { permissionsOf } from '../build-services.js';
-import { type CommandLine, expectNoArguments, UsageError } from '../command-line.js';
+import { type CommandLine, defineCommand, expectNoArguments, UsageError } from '../command.js';
 import { createRegistry, toolFamilies } from '../create-registry.js';
 import { describeExecIsolation, reportExecIsolation } from '../exec-isolation.js';
 import { formatTable } from '../format-table.js';
+import { COMMON, PERMISSIONS } from '../help-sections.js';
 import { type Io, warningsTo } from '../io.js';
 import { resolveSettings } from '../resolve-settings.js';
 import { access, leftOutBecause, summary } from '../tool-listing.js';
 
 const FORMATS: readonly DefinitionFormat[] = ['openai', 'anthropic', 'mcp'];
+
+const OPTIONS = { all: { type: 'boolean' }, json: { type: 'boolean' }, format: { type: 'string' } } as const;
 
 function parseFormat(format: string | undefined, json: boolean): DefinitionFormat {
   if (format === undefined) return 'openai';
@@ -18,8 +21,7 @@ function parseFormat(format: string | undefined, json: boolean): DefinitionForma
   return format as DefinitionFormat;
 }
 
-/** `nexus tools`: the enabled tools as a table (with `--all`, also where commands run), or their definitions as JSON. */
-export async function toolsCommand(line: CommandLine, io: Io): Promise<number> {
+async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
   expectNoArguments(line);
   const format = parseFormat(line.format, line.json);
   const settings = await resolveSettings(line.common, io);
@@ -47,3 +49,25 @@ export async function toolsCommand(line: CommandLine, io: Io): Promise<number> {
     io.stdout.write(`${describeExecIsolation(await reportExecIsolation(settings), settings)}\n`);
   return 0;
 }
+
+/** `nexus tools`: the enabled tools as a table (with `--all`, also where commands run), or their definitions as JSON. */
+export const toolsCommand = defineCommand({
+  name: 'tools',
+  summary: [{ usage: 'tools', text: 'List the tools the current permissions enable' }],
+  options: OPTIONS,
+  help: () => `Usage: nexus tools [options]
+
+List the tools this configuration enables, as a table.
+
+Options
+  --all              Also list the tools the current permissions leave out, and why,
+                     and whether commands run inside bubblewrap
+                     (with --json: every tool's definition)
+  --json             Print tool definitions as JSON instead
+  --format <name>    With --json: openai (default), anthropic or mcp
+
+${COMMON}
+
+${PERMISSIONS}`,
+  run,
+});

@@ -1,5 +1,5 @@
 import { splitCommand } from '@nexus/process';
-import { defineExecutionSkill, type ExecutionArguments, requireString } from '../execution-skill.js';
+import { defineExecutionSkill, type ExecutionArguments, requireString } from '../define-execution-skill.js';
 
 /** Arguments of `bash_safe`. */
 export interface BashSafeArguments extends ExecutionArguments {
@@ -19,9 +19,12 @@ export const bashSafeSkill = defineExecutionSkill<BashSafeArguments>({
     'but pipes, redirections, `;`, `&&`, `||`, `&`, subshells, `$(…)`, backticks and `$VAR` expansion are refused, and globs and `~` are not expanded. ' +
     'Returns stdout, stderr and the exit code. Use shell_UNSAFE when shell features are really needed.',
   parameters: {
-    command: { type: 'string', minLength: 1, description: 'Program and arguments, e.g. `ls -la src` or `grep -rn "TODO: fix" lib`.' },
+    type: 'object',
+    properties: {
+      command: { type: 'string', minLength: 1, description: 'Program and arguments, e.g. `ls -la src` or `grep -rn "TODO: fix" lib`.' },
+    },
+    required: ['command'],
   },
-  required: ['command'],
   prepare(args) {
     const [file, ...argv] = splitCommand(requireString(args, 'command'), { hint: 'Use shell_UNSAFE for shell features.' }) as [
       string,

@@ -1,4 +1,4 @@
-import { defineExecutionSkill, type ExecutionArguments, requireString } from '../execution-skill.js';
+import { defineExecutionSkill, type ExecutionArguments, requireString } from '../define-execution-skill.js';
 
 declare module '@nexus/core' {
   interface Services {
@@ -22,9 +22,12 @@ export const runPythonSkill = defineExecutionSkill<RunPythonArguments>({
     'Run Python 3 code and return what it prints (stdout, stderr and the exit code). The code is passed as a script, so it may span many lines and use any quotes. ' +
     'It cannot read interactive input.',
   parameters: {
-    code: { type: 'string', minLength: 1, description: 'Python source code, e.g. `import sys\\nprint(sys.version)`.' },
+    type: 'object',
+    properties: {
+      code: { type: 'string', minLength: 1, description: 'Python source code, e.g. `import sys\\nprint(sys.version)`.' },
+    },
+    required: ['code'],
   },
-  required: ['code'],
   prepare: (args, services) => ({
     file: services.get('pythonExecutable') ?? DEFAULT_PYTHON_EXECUTABLE,
     args: ['-'],

@@ -1,4 +1,4 @@
-import { defineExecutionSkill, type ExecutionArguments, requireString } from '../execution-skill.js';
+import { defineExecutionSkill, type ExecutionArguments, requireString } from '../define-execution-skill.js';
 
 /** Arguments of `shell_UNSAFE`. */
 export interface ShellUnsafeArguments extends ExecutionArguments {
@@ -12,9 +12,12 @@ export const shellUnsafeSkill = defineExecutionSkill<ShellUnsafeArguments>({
     'Run a command line in bash (`bash -c`): pipes, redirections, `&&`, variables and globs all work. ' +
     'Unsafe by design: anything in the command is executed. Prefer bash_safe when no shell feature is needed. Returns stdout, stderr and the exit code.',
   parameters: {
-    command: { type: 'string', minLength: 1, description: 'Shell command line, e.g. `ls src | wc -l`.' },
+    type: 'object',
+    properties: {
+      command: { type: 'string', minLength: 1, description: 'Shell command line, e.g. `ls src | wc -l`.' },
+    },
+    required: ['command'],
   },
-  required: ['command'],
   prepare: (args) => ({ file: 'bash', args: ['-c', requireString(args, 'command')] }),
   describe: (args) => `run in a shell: ${args.command}`,
 });

@@ -1,5 +1,5 @@
 import type { ToolResult } from '@nexus/core';
-import type { ActionContext, GitLabArguments } from '../gitlab-skill.js';
+import type { ActionContext, GitLabArguments } from '../define-gitlab-skill.js';
 
 /** Arguments of `gitlab_epic`. */
 export interface GitLabEpicArguments extends GitLabArguments {

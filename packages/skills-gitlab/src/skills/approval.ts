@@ -1,10 +1,10 @@
 import type { JsonObject } from '@nexus/core';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText, listText } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { integer, text } from '../schema.js';
 
 /** Arguments of `gitlab_approval`. */
-interface GitLabApprovalArguments extends GitLabArguments {
+export interface GitLabApprovalArguments extends GitLabArguments {
   iid?: number;
   sha?: string;
   name?: string;
@@ -56,16 +56,19 @@ function ruleLines(rule: Rule): string {
 /** `gitlab_approval`: merge request approvals and approval rules. */
 export const gitlabApprovalSkill = defineGitLabSkill<GitLabApprovalArguments>({
   name: 'gitlab_approval',
-  summary: 'GitLab MR approvals and approval rules (rules: Premium).',
+  description: 'GitLab MR approvals and approval rules (rules: Premium).',
   scope: 'project',
-  properties: {
-    iid: integer('MR IID (rules: omit for project rules)'),
-    sha: text('approve: MR head SHA guard'),
-    name: text('create-rule'),
-    approvals_required: integer(undefined, 0),
-    users: ids('create-rule: user ids'),
-    groups: ids('create-rule: group ids'),
-    rule_id: integer(),
+  parameters: {
+    type: 'object',
+    properties: {
+      iid: integer('MR IID (rules: omit for project rules)'),
+      sha: text('approve: MR head SHA guard'),
+      name: text('create-rule'),
+      approvals_required: integer(undefined, 0),
+      users: ids('create-rule: user ids'),
+      groups: ids('create-rule: group ids'),
+      rule_id: integer(),
+    },
   },
   actions: {
     status: {

@@ -1,15 +1,15 @@
 import { normalizePath, type ToolResult } from '@nexus/core';
 import { extractFiles, saveFile } from '../artifact-output.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { size } from '../format.js';
 import { GitLabApiError } from '../gitlab-api-error.js';
 import type { GitLabRequest } from '../gitlab-client.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { flag, integer, text } from '../schema.js';
 import { nestedPath, segment } from '../url-segments.js';
 import { listZipEntries, readZip } from '../zip-archive.js';
 
 /** Arguments of `gitlab_artifact`. */
-interface GitLabArtifactArguments extends GitLabArguments {
+export interface GitLabArtifactArguments extends GitLabArguments {
   job_id?: number;
   output_path?: string;
   artifact_path?: string;
@@ -77,15 +77,18 @@ function download(
 /** `gitlab_artifact`: CI job artifacts — list, download, unpack, delete, keep. */
 export const gitlabArtifactSkill = defineGitLabSkill<GitLabArtifactArguments>({
   name: 'gitlab_artifact',
-  summary: 'GitLab CI job artifacts.',
+  description: 'GitLab CI job artifacts.',
   scope: 'project',
-  properties: {
-    job_id: integer(),
-    output_path: text('File to write (with extract: directory)'),
-    artifact_path: text('download-file: path inside the archive'),
-    ref: text('download-ref: branch or tag'),
-    job_name: text('download-ref'),
-    extract: flag('download, download-ref: unpack the zip into output_path'),
+  parameters: {
+    type: 'object',
+    properties: {
+      job_id: integer(),
+      output_path: text('File to write (with extract: directory)'),
+      artifact_path: text('download-file: path inside the archive'),
+      ref: text('download-ref: branch or tag'),
+      job_name: text('download-ref'),
+      extract: flag('download, download-ref: unpack the zip into output_path'),
+    },
   },
   actions: {
     browse: {

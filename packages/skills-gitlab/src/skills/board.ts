@@ -1,13 +1,13 @@
 import { InvalidParametersError, type JsonObject } from '@nexus/core';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText, listText } from '../format.js';
 import { followUpFailed } from '../gitlab-api-error.js';
 import type { GitLabRequest } from '../gitlab-client.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { requireFields } from '../request-body.js';
 import { integer, text, texts } from '../schema.js';
 
 /** Arguments of `gitlab_board`. */
-interface GitLabBoardArguments extends GitLabArguments {
+export interface GitLabBoardArguments extends GitLabArguments {
   board_id?: number;
   list_id?: number;
   name?: string;
@@ -65,18 +65,21 @@ const LIST_SCOPES = ['label_id', 'assignee_id', 'milestone_id', 'iteration_id'] 
 /** `gitlab_board`: issue boards of a project or group, and their lists. */
 export const gitlabBoardSkill = defineGitLabSkill<GitLabBoardArguments>({
   name: 'gitlab_board',
-  summary: 'GitLab issue boards and board lists (project or group).',
+  description: 'GitLab issue boards and board lists (project or group).',
   scope: 'project-or-group',
-  properties: {
-    board_id: integer(),
-    list_id: integer(),
-    name: text('Board name (create: required)'),
-    labels: texts('Board scope labels (Premium)'),
-    label_id: integer('create-list: one of label_id/assignee_id/milestone_id/iteration_id'),
-    assignee_id: integer(),
-    milestone_id: integer(),
-    iteration_id: integer(),
-    position: integer(undefined, 0),
+  parameters: {
+    type: 'object',
+    properties: {
+      board_id: integer(),
+      list_id: integer(),
+      name: text('Board name (create: required)'),
+      labels: texts('Board scope labels (Premium)'),
+      label_id: integer('create-list: one of label_id/assignee_id/milestone_id/iteration_id'),
+      assignee_id: integer(),
+      milestone_id: integer(),
+      iteration_id: integer(),
+      position: integer(undefined, 0),
+    },
   },
   actions: {
     list: {

@@ -1,11 +1,11 @@
 import { ACCESS_LEVEL_NAMES, accessLevel, accessLevelNames } from '../access-levels.js';
+import { defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { day, detailText, listText, shortSha } from '../format.js';
-import { defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { choice, DEFAULT_LIMIT, flag, limit, text } from '../schema.js';
 import { segment } from '../url-segments.js';
 
 /** Arguments of `gitlab_branch`. */
-interface GitLabBranchArguments extends GitLabArguments {
+export interface GitLabBranchArguments extends GitLabArguments {
   name?: string;
   ref?: string;
   search?: string;
@@ -38,16 +38,19 @@ const yesNo = (value: boolean | undefined) => (value ? 'yes' : 'no');
 /** `gitlab_branch`: branches and branch protection. */
 export const gitlabBranchSkill = defineGitLabSkill<GitLabBranchArguments>({
   name: 'gitlab_branch',
-  summary: 'GitLab branches and branch protection.',
+  description: 'GitLab branches and branch protection.',
   scope: 'project',
-  properties: {
-    name: text('Branch name (protect/unprotect: name or wildcard)'),
-    ref: text('create: branch, tag or SHA to start from'),
-    search: text(),
-    push_level: choice(ACCESS_LEVEL_NAMES, 'protect (default maintainer)'),
-    merge_level: choice(ACCESS_LEVEL_NAMES, 'protect (default maintainer)'),
-    allow_force_push: flag(),
-    limit,
+  parameters: {
+    type: 'object',
+    properties: {
+      name: text('Branch name (protect/unprotect: name or wildcard)'),
+      ref: text('create: branch, tag or SHA to start from'),
+      search: text(),
+      push_level: choice(ACCESS_LEVEL_NAMES, 'protect (default maintainer)'),
+      merge_level: choice(ACCESS_LEVEL_NAMES, 'protect (default maintainer)'),
+      allow_force_push: flag(),
+      limit,
+    },
   },
   actions: {
     list: {

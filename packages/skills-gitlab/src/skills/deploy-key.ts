@@ -1,11 +1,11 @@
 import type { JsonObject } from '@nexus/core';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { day, detailText, listText } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { flag, integer, text } from '../schema.js';
 
 /** Arguments of `gitlab_deploy_key`. */
-interface GitLabDeployKeyArguments extends GitLabArguments {
+export interface GitLabDeployKeyArguments extends GitLabArguments {
   key_id?: number;
   title?: string;
   key?: string;
@@ -42,13 +42,16 @@ const keyPath = (context: ActionContext<GitLabDeployKeyArguments>, suffix = '') 
 /** `gitlab_deploy_key`: SSH deploy keys of a project. */
 export const gitlabDeployKeySkill = defineGitLabSkill<GitLabDeployKeyArguments>({
   name: 'gitlab_deploy_key',
-  summary: 'GitLab project deploy keys (SSH).',
+  description: 'GitLab project deploy keys (SSH).',
   scope: 'project',
-  properties: {
-    key_id: integer(),
-    title: text(),
-    key: text('create: SSH public key'),
-    can_push: flag('Write access (default false)'),
+  parameters: {
+    type: 'object',
+    properties: {
+      key_id: integer(),
+      title: text(),
+      key: text('create: SSH public key'),
+      can_push: flag('Write access (default false)'),
+    },
   },
   actions: {
     list: {

@@ -1,11 +1,11 @@
 import type { JsonObject } from '@nexus/core';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { day, detailText, listText } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { date, integer, text } from '../schema.js';
 import { MASK } from '../secret-mask.js';
 
 /** Arguments of `gitlab_deploy_token`. */
-interface GitLabDeployTokenArguments extends GitLabArguments {
+export interface GitLabDeployTokenArguments extends GitLabArguments {
   token_id?: number;
   name?: string;
   scopes?: string[];
@@ -41,14 +41,17 @@ const tokenPath = (context: ActionContext<GitLabDeployTokenArguments>) => `${con
 /** `gitlab_deploy_token`: deploy tokens of a project or group. */
 export const gitlabDeployTokenSkill = defineGitLabSkill<GitLabDeployTokenArguments>({
   name: 'gitlab_deploy_token',
-  summary: 'GitLab deploy tokens (project or group). The secret is shown once, on create.',
+  description: 'GitLab deploy tokens (project or group). The secret is shown once, on create.',
   scope: 'project-or-group',
-  properties: {
-    token_id: integer(),
-    name: text(),
-    scopes: { type: 'array', items: { type: 'string', enum: SCOPES } },
-    expires_at: date,
-    username: text('create: token username'),
+  parameters: {
+    type: 'object',
+    properties: {
+      token_id: integer(),
+      name: text(),
+      scopes: { type: 'array', items: { type: 'string', enum: SCOPES } },
+      expires_at: date,
+      username: text('create: token username'),
+    },
   },
   actions: {
     list: {

@@ -1,12 +1,12 @@
 import { InvalidParametersError, type JsonObject } from '@nexus/core';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { diffPosition } from '../diff-position.js';
 import { day, listText, preview } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { choice, integer, text } from '../schema.js';
 import { segment } from '../url-segments.js';
 
 /** Arguments of `gitlab_discussion`. */
-interface GitLabDiscussionArguments extends GitLabArguments {
+export interface GitLabDiscussionArguments extends GitLabArguments {
   target_type: 'mr' | 'issue';
   iid: number;
   discussion_id?: string;
@@ -57,16 +57,19 @@ function setResolved(context: ActionContext<GitLabDiscussionArguments>, resolved
 /** `gitlab_discussion`: discussion threads on merge requests and issues. */
 export const gitlabDiscussionSkill = defineGitLabSkill<GitLabDiscussionArguments>({
   name: 'gitlab_discussion',
-  summary: 'GitLab discussion threads on an MR or issue.',
+  description: 'GitLab discussion threads on an MR or issue.',
   scope: 'project',
-  required: ['target_type', 'iid'],
-  properties: {
-    target_type: choice(['mr', 'issue']),
-    iid: integer(),
-    discussion_id: text(),
-    body: text(),
-    path: text('create on MR: file for a line comment (with line)'),
-    line: integer('Line in the new file'),
+  parameters: {
+    type: 'object',
+    properties: {
+      target_type: choice(['mr', 'issue']),
+      iid: integer(),
+      discussion_id: text(),
+      body: text(),
+      path: text('create on MR: file for a line comment (with line)'),
+      line: integer('Line in the new file'),
+    },
+    required: ['target_type', 'iid'],
   },
   actions: {
     list: {

@@ -1,11 +1,11 @@
 import type { JsonObject } from '@nexus/core';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { diffPosition } from '../diff-position.js';
 import { listText, preview } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { choice, integer, text } from '../schema.js';
 
 /** Arguments of `gitlab_draft`. */
-interface GitLabDraftArguments extends GitLabArguments {
+export interface GitLabDraftArguments extends GitLabArguments {
   iid: number;
   draft_id?: number;
   body?: string;
@@ -32,16 +32,19 @@ function where(note: DraftNote): string {
 /** `gitlab_draft`: draft notes of a merge request, published together as one review. */
 export const gitlabDraftSkill = defineGitLabSkill<GitLabDraftArguments>({
   name: 'gitlab_draft',
-  summary: 'GitLab MR draft notes for a batched review; publish sends them all.',
+  description: 'GitLab MR draft notes for a batched review; publish sends them all.',
   scope: 'project',
-  required: ['iid'],
-  properties: {
-    iid: integer('MR IID'),
-    draft_id: integer(),
-    body: text(),
-    path: text('add: file for a line comment (with line)'),
-    line: integer(),
-    line_type: choice(['new', 'old'], 'Line in the new (default) or old file'),
+  parameters: {
+    type: 'object',
+    properties: {
+      iid: integer('MR IID'),
+      draft_id: integer(),
+      body: text(),
+      path: text('add: file for a line comment (with line)'),
+      line: integer(),
+      line_type: choice(['new', 'old'], 'Line in the new (default) or old file'),
+    },
+    required: ['iid'],
   },
   actions: {
     list: {

@@ -1,9 +1,9 @@
 import { InvalidParametersError } from '@nexus/core';
+import { defineGitLabSkill, reply } from '../define-gitlab-skill.js';
 import type { EpicBackend, EpicContext, EpicView, GitLabEpicArguments } from '../epics/epic-backend.js';
 import { restEpics } from '../epics/rest-epics.js';
 import { workItemEpics } from '../epics/work-item-epics.js';
 import { detailText, listText, stateMark } from '../format.js';
-import { defineGitLabSkill, reply } from '../gitlab-skill.js';
 import { atLeast, instanceVersion } from '../instance-version.js';
 import { choice, date, integer, limit, text, texts } from '../schema.js';
 
@@ -21,23 +21,26 @@ const dates = (epic: EpicView) => (epic.startDate || epic.dueDate ? ` (${epic.st
 /** `gitlab_epic`: group epics and the issues in them (GitLab Premium). */
 export const gitlabEpicSkill = defineGitLabSkill<GitLabEpicArguments>({
   name: 'gitlab_epic',
-  summary: 'GitLab group epics (Premium; work items on GitLab 17.7+, REST before; group = full path).',
+  description: 'GitLab group epics (Premium; work items on GitLab 17.7+, REST before; group = full path).',
   scope: 'group',
-  required: ['group'],
-  properties: {
-    iid: integer('Epic IID'),
-    title: text(),
-    description: text(),
-    labels: texts(),
-    start_date: date,
-    due_date: date,
-    parent_iid: integer('create/update: parent epic IID'),
-    state: choice(['opened', 'closed', 'all'], 'List filter (default opened)'),
-    author: text('List filter: username or "me"'),
-    search: text(),
-    issue_id: integer('add-issue, remove-issue: global issue id'),
-    epic_issue_id: integer('remove-issue on the REST API: link id (instead of issue_id)'),
-    limit,
+  parameters: {
+    type: 'object',
+    properties: {
+      iid: integer('Epic IID'),
+      title: text(),
+      description: text(),
+      labels: texts(),
+      start_date: date,
+      due_date: date,
+      parent_iid: integer('create/update: parent epic IID'),
+      state: choice(['opened', 'closed', 'all'], 'List filter (default opened)'),
+      author: text('List filter: username or "me"'),
+      search: text(),
+      issue_id: integer('add-issue, remove-issue: global issue id'),
+      epic_issue_id: integer('remove-issue on the REST API: link id (instead of issue_id)'),
+      limit,
+    },
+    required: ['group'],
   },
   actions: {
     list: {

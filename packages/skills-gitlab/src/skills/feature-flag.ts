@@ -1,12 +1,12 @@
 import type { JsonObject, JsonValue } from '@nexus/core';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { day, detailText, listText } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, flag, integer, text } from '../schema.js';
 import { segment } from '../url-segments.js';
 
 /** Arguments of `gitlab_feature_flag`. */
-interface GitLabFeatureFlagArguments extends GitLabArguments {
+export interface GitLabFeatureFlagArguments extends GitLabArguments {
   name?: string;
   description?: string;
   active?: boolean;
@@ -91,17 +91,20 @@ function listFields(args: GitLabFeatureFlagArguments): JsonObject {
 /** `gitlab_feature_flag`: feature flags of a project and their user lists. */
 export const gitlabFeatureFlagSkill = defineGitLabSkill<GitLabFeatureFlagArguments>({
   name: 'gitlab_feature_flag',
-  summary: 'GitLab feature flags and feature-flag user lists.',
+  description: 'GitLab feature flags and feature-flag user lists.',
   scope: 'project',
-  properties: {
-    name: text('Flag name'),
-    description: text(),
-    active: flag(),
-    strategies: strategySchema,
-    scope: choice(['enabled', 'disabled'], 'List filter'),
-    list_iid: integer('User list iid (as listed)'),
-    list_name: text('User list name'),
-    user_xids: text('Comma-separated user ids'),
+  parameters: {
+    type: 'object',
+    properties: {
+      name: text('Flag name'),
+      description: text(),
+      active: flag(),
+      strategies: strategySchema,
+      scope: choice(['enabled', 'disabled'], 'List filter'),
+      list_iid: integer('User list iid (as listed)'),
+      list_name: text('User list name'),
+      user_xids: text('Comma-separated user ids'),
+    },
   },
   actions: {
     list: {

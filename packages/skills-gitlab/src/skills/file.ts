@@ -1,6 +1,6 @@
 import type { JsonObject } from '@nexus/core';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText, shortSha, size } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { setIfPresent } from '../request-body.js';
 import { choice, text } from '../schema.js';
 import { segment } from '../url-segments.js';
@@ -15,7 +15,7 @@ interface CommitAction {
 }
 
 /** Arguments of `gitlab_file`. */
-interface GitLabFileArguments extends GitLabArguments {
+export interface GitLabFileArguments extends GitLabArguments {
   file_path?: string;
   ref?: string;
   branch?: string;
@@ -91,18 +91,21 @@ function textOf(bytes: Buffer): string | undefined {
 /** `gitlab_file`: repository files — read, create, update, delete, and several changes in one commit. */
 export const gitlabFileSkill = defineGitLabSkill<GitLabFileArguments>({
   name: 'gitlab_file',
-  summary: 'GitLab repository files: read, write, and commit several changes at once.',
+  description: 'GitLab repository files: read, write, and commit several changes at once.',
   scope: 'project',
-  properties: {
-    file_path: text('Path in the repository, e.g. src/app.ts'),
-    ref: text('get: branch, tag or SHA (default HEAD, the default branch)'),
-    branch: text('Branch to commit to'),
-    start_branch: text('Create branch from this one first'),
-    content: text(),
-    encoding: choice(ENCODINGS, 'content encoding (default text)'),
-    commit_message: text(),
-    last_commit_id: text('update: refuse if the file changed since this commit'),
-    actions: actionsSchema,
+  parameters: {
+    type: 'object',
+    properties: {
+      file_path: text('Path in the repository, e.g. src/app.ts'),
+      ref: text('get: branch, tag or SHA (default HEAD, the default branch)'),
+      branch: text('Branch to commit to'),
+      start_branch: text('Create branch from this one first'),
+      content: text(),
+      encoding: choice(ENCODINGS, 'content encoding (default text)'),
+      commit_message: text(),
+      last_commit_id: text('update: refuse if the file changed since this commit'),
+      actions: actionsSchema,
+    },
   },
   actions: {
     get: {

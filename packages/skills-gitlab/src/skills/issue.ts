@@ -1,6 +1,6 @@
 import type { JsonObject, ToolResult } from '@nexus/core';
+import { type ActionContext, defineGitLabSkill, reply } from '../define-gitlab-skill.js';
 import { day, detailText, listText, stateMark, usernames } from '../format.js';
-import { type ActionContext, defineGitLabSkill, reply } from '../gitlab-skill.js';
 import { requireFields } from '../request-body.js';
 import { choice, DEFAULT_LIMIT, integer, text } from '../schema.js';
 import { type WorkItemArguments, workItemFields, workItemListQuery, workItemProperties } from '../work-items.js';
@@ -22,7 +22,7 @@ interface Issue {
 }
 
 /** Arguments of `gitlab_issue`. */
-interface GitLabIssueArguments extends WorkItemArguments {
+export interface GitLabIssueArguments extends WorkItemArguments {
   target_iid?: number;
   target_project?: string;
   link_type?: string;
@@ -49,16 +49,19 @@ async function setState(context: ActionContext<GitLabIssueArguments>, event: 'cl
 /** `gitlab_issue`: list, read, create, update, close, reopen, link and comment on issues. */
 export const gitlabIssueSkill = defineGitLabSkill<GitLabIssueArguments>({
   name: 'gitlab_issue',
-  summary: 'GitLab issues.',
+  description: 'GitLab issues.',
   scope: 'project',
   projectDescription: 'Project path or id; default: git remote (list without it: all projects, "this" = git remote)',
-  properties: {
-    ...workItemProperties,
-    state: choice(['opened', 'closed', 'all'], 'List filter (default opened)'),
-    target_iid: integer('link: the other issue'),
-    target_project: text('link: project of the other issue (default: the same)'),
-    link_type: choice(['relates_to', 'blocks', 'is_blocked_by'], 'link (default relates_to; blocks: Premium)'),
-    link_id: integer('unlink: issue_link_id from links'),
+  parameters: {
+    type: 'object',
+    properties: {
+      ...workItemProperties,
+      state: choice(['opened', 'closed', 'all'], 'List filter (default opened)'),
+      target_iid: integer('link: the other issue'),
+      target_project: text('link: project of the other issue (default: the same)'),
+      link_type: choice(['relates_to', 'blocks', 'is_blocked_by'], 'link (default relates_to; blocks: Premium)'),
+      link_id: integer('unlink: issue_link_id from links'),
+    },
   },
   actions: {
     list: {

@@ -1,13 +1,13 @@
 import type { JsonObject } from '@nexus/core';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText, listText } from '../format.js';
 import { GitLabApiError } from '../gitlab-api-error.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { globalId, numericId } from '../graphql-ids.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, date, flag, integer, text } from '../schema.js';
 
 /** Arguments of `gitlab_iteration`. */
-interface GitLabIterationArguments extends GitLabArguments {
+export interface GitLabIterationArguments extends GitLabArguments {
   iteration_id?: number;
   cadence_id?: number;
   title?: string;
@@ -82,22 +82,25 @@ function iterationFields(args: GitLabIterationArguments): JsonObject {
 /** `gitlab_iteration`: group iterations and iteration cadences (GitLab Premium; GraphQL except the list). */
 export const gitlabIterationSkill = defineGitLabSkill<GitLabIterationArguments>({
   name: 'gitlab_iteration',
-  summary: 'GitLab group iterations and cadences (Premium; group = full path).',
+  description: 'GitLab group iterations and cadences (Premium; group = full path).',
   scope: 'group',
-  required: ['group'],
-  properties: {
-    iteration_id: integer(),
-    cadence_id: integer('create: cadence to add the iteration to'),
-    title: text(),
-    description: text(),
-    start_date: date,
-    due_date: date,
-    state: choice(['upcoming', 'current', 'closed', 'all'], 'List filter'),
-    search: text(),
-    include_ancestors: flag('list: include parent groups'),
-    duration_in_weeks: integer(),
-    iterations_in_advance: integer(),
-    automatic: flag('create-cadence: schedule iterations automatically (default false)'),
+  parameters: {
+    type: 'object',
+    properties: {
+      iteration_id: integer(),
+      cadence_id: integer('create: cadence to add the iteration to'),
+      title: text(),
+      description: text(),
+      start_date: date,
+      due_date: date,
+      state: choice(['upcoming', 'current', 'closed', 'all'], 'List filter'),
+      search: text(),
+      include_ancestors: flag('list: include parent groups'),
+      duration_in_weeks: integer(),
+      iterations_in_advance: integer(),
+      automatic: flag('create-cadence: schedule iterations automatically (default false)'),
+    },
+    required: ['group'],
   },
   actions: {
     list: {

@@ -1,10 +1,10 @@
 import type { JsonObject } from '@nexus/core';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText, listText, minute } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { choice, DEFAULT_LIMIT, integer, JOB_SCOPES, keyValues, limit } from '../schema.js';
 
 /** Arguments of `gitlab_job`. */
-interface GitLabJobArguments extends GitLabArguments {
+export interface GitLabJobArguments extends GitLabArguments {
   job_id?: number;
   scope?: string;
   tail?: number;
@@ -64,14 +64,17 @@ function changed(verb: string, describe: (job: Job, context: ActionContext<GitLa
 /** `gitlab_job`: CI jobs and their logs. */
 export const gitlabJobSkill = defineGitLabSkill<GitLabJobArguments>({
   name: 'gitlab_job',
-  summary: 'GitLab CI jobs and logs.',
+  description: 'GitLab CI jobs and logs.',
   scope: 'project',
-  properties: {
-    job_id: integer(),
-    scope: choice(JOB_SCOPES, 'List filter'),
-    tail: integer('log: last N lines'),
-    variables: { ...(keyValues as object), description: 'play: job variables' },
-    limit,
+  parameters: {
+    type: 'object',
+    properties: {
+      job_id: integer(),
+      scope: choice(JOB_SCOPES, 'List filter'),
+      tail: integer('log: last N lines'),
+      variables: { ...(keyValues as object), description: 'play: job variables' },
+      limit,
+    },
   },
   actions: {
     list: {

@@ -1,12 +1,12 @@
 import type { JsonObject } from '@nexus/core';
+import { defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText, listText } from '../format.js';
-import { defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { flag, integer, text } from '../schema.js';
 import { segment } from '../url-segments.js';
 
 /** Arguments of `gitlab_label`. */
-interface GitLabLabelArguments extends GitLabArguments {
+export interface GitLabLabelArguments extends GitLabArguments {
   name?: string;
   new_name?: string;
   color?: string;
@@ -34,16 +34,19 @@ const labelPath = (base: string, name: string | undefined) => `${base}/labels/${
 /** `gitlab_label`: project labels. */
 export const gitlabLabelSkill = defineGitLabSkill<GitLabLabelArguments>({
   name: 'gitlab_label',
-  summary: 'GitLab project labels.',
+  description: 'GitLab project labels.',
   scope: 'project',
-  properties: {
-    name: text(),
-    new_name: text(),
-    color: { type: 'string', pattern: '^#[0-9A-Fa-f]{6}$', description: '#RRGGBB' },
-    description: text(),
-    priority: integer(undefined, 0),
-    search: text(),
-    include_ancestor_groups: flag('list: include group labels (default true)'),
+  parameters: {
+    type: 'object',
+    properties: {
+      name: text(),
+      new_name: text(),
+      color: { type: 'string', pattern: '^#[0-9A-Fa-f]{6}$', description: '#RRGGBB' },
+      description: text(),
+      priority: integer(undefined, 0),
+      search: text(),
+      include_ancestor_groups: flag('list: include group labels (default true)'),
+    },
   },
   actions: {
     list: {

@@ -1,11 +1,11 @@
 import type { JsonObject } from '@nexus/core';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText, listText, stateMark } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, date, integer, text } from '../schema.js';
 
 /** Arguments of `gitlab_milestone`. */
-interface GitLabMilestoneArguments extends GitLabArguments {
+export interface GitLabMilestoneArguments extends GitLabArguments {
   milestone_id?: number;
   title?: string;
   description?: string;
@@ -77,16 +77,19 @@ function itemList(noun: string, prefix: string, suffix: string) {
 /** `gitlab_milestone`: project or group milestones. */
 export const gitlabMilestoneSkill = defineGitLabSkill<GitLabMilestoneArguments>({
   name: 'gitlab_milestone',
-  summary: 'GitLab milestones of a project or group.',
+  description: 'GitLab milestones of a project or group.',
   scope: 'project-or-group',
-  properties: {
-    milestone_id: integer('Global milestone id (not iid)'),
-    title: text(),
-    description: text(),
-    start_date: date,
-    due_date: date,
-    state: choice(['active', 'closed'], 'List filter'),
-    search: text(),
+  parameters: {
+    type: 'object',
+    properties: {
+      milestone_id: integer('Global milestone id (not iid)'),
+      title: text(),
+      description: text(),
+      start_date: date,
+      due_date: date,
+      state: choice(['active', 'closed'], 'List filter'),
+      search: text(),
+    },
   },
   actions: {
     list: {

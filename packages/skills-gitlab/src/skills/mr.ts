@@ -1,13 +1,13 @@
 import type { JsonObject, ToolResult } from '@nexus/core';
+import { type ActionContext, defineGitLabSkill, reply } from '../define-gitlab-skill.js';
 import { changeLines, diffStats, type FileDiff } from '../diff-stats.js';
 import { day, detailText, listText, minute, shortSha, stateMark, usernames } from '../format.js';
-import { type ActionContext, defineGitLabSkill, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, DEFAULT_LIMIT, flag, text, texts } from '../schema.js';
 import { type WorkItemArguments, workItemFields, workItemListQuery, workItemProperties } from '../work-items.js';
 
 /** Arguments of `gitlab_mr`. */
-interface GitLabMrArguments extends WorkItemArguments {
+export interface GitLabMrArguments extends WorkItemArguments {
   source_branch?: string;
   target_branch?: string;
   reviewers?: string[];
@@ -81,21 +81,24 @@ async function createBody(context: ActionContext<GitLabMrArguments>): Promise<Js
 /** `gitlab_mr`: merge requests — list, read, create, update, merge (now or when the pipeline succeeds), rebase, close, reopen, comment, diff, commits, pipelines. */
 export const gitlabMrSkill = defineGitLabSkill<GitLabMrArguments>({
   name: 'gitlab_mr',
-  summary: 'GitLab merge requests.',
+  description: 'GitLab merge requests.',
   scope: 'project',
   projectDescription: 'Project path or id; default: git remote (list without it: all projects, "this" = git remote)',
-  properties: {
-    ...workItemProperties,
-    state: choice(['opened', 'closed', 'merged', 'all'], 'List filter (default opened)'),
-    source_branch: text(),
-    target_branch: text('Default: project default branch'),
-    reviewers: texts('Usernames or "me"; [] clears on update'),
-    reviewer_username: text('List filter; "me", "None", "Any"'),
-    draft: flag(),
-    squash: flag(),
-    remove_source_branch: flag(),
-    auto_merge: flag('merge: merge when the pipeline succeeds instead of now'),
-    skip_ci: flag('rebase: no pipeline for the rebased branch'),
+  parameters: {
+    type: 'object',
+    properties: {
+      ...workItemProperties,
+      state: choice(['opened', 'closed', 'merged', 'all'], 'List filter (default opened)'),
+      source_branch: text(),
+      target_branch: text('Default: project default branch'),
+      reviewers: texts('Usernames or "me"; [] clears on update'),
+      reviewer_username: text('List filter; "me", "None", "Any"'),
+      draft: flag(),
+      squash: flag(),
+      remove_source_branch: flag(),
+      auto_merge: flag('merge: merge when the pipeline succeeds instead of now'),
+      skip_ci: flag('rebase: no pipeline for the rebased branch'),
+    },
   },
   actions: {
     list: {

@@ -1,11 +1,11 @@
 import type { JsonObject } from '@nexus/core';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText, duration, listText, minute, shortSha } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { choice, DEFAULT_LIMIT, integer, JOB_SCOPES, keyValues, limit, text } from '../schema.js';
 import { MASK } from '../secret-mask.js';
 
 /** Arguments of `gitlab_pipeline`. */
-interface GitLabPipelineArguments extends GitLabArguments {
+export interface GitLabPipelineArguments extends GitLabArguments {
   pipeline_id?: number;
   ref?: string;
   status?: string;
@@ -105,16 +105,19 @@ function groupByStage(jobs: Job[]): string {
 /** `gitlab_pipeline`: CI pipelines. */
 export const gitlabPipelineSkill = defineGitLabSkill<GitLabPipelineArguments>({
   name: 'gitlab_pipeline',
-  summary: 'GitLab CI pipelines.',
+  description: 'GitLab CI pipelines.',
   scope: 'project',
-  properties: {
-    pipeline_id: integer(),
-    ref: text('Branch or tag'),
-    status: choice(STATUSES, 'List filter'),
-    source: choice(SOURCES, 'List filter'),
-    scope: choice(JOB_SCOPES, 'jobs: status filter'),
-    variables: { ...(keyValues as object), description: 'create: CI variables' },
-    limit,
+  parameters: {
+    type: 'object',
+    properties: {
+      pipeline_id: integer(),
+      ref: text('Branch or tag'),
+      status: choice(STATUSES, 'List filter'),
+      source: choice(SOURCES, 'List filter'),
+      scope: choice(JOB_SCOPES, 'jobs: status filter'),
+      variables: { ...(keyValues as object), description: 'create: CI variables' },
+      limit,
+    },
   },
   actions: {
     list: {

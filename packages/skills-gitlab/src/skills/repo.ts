@@ -1,13 +1,13 @@
 import { accessLevelName } from '../access-levels.js';
+import type { GitLabArguments } from '../define-gitlab-skill.js';
+import { defineGitLabSkill, reply } from '../define-gitlab-skill.js';
 import { changeLines, type FileDiff } from '../diff-stats.js';
 import { day, detailText, listText, preview, shortSha } from '../format.js';
-import type { GitLabArguments } from '../gitlab-skill.js';
-import { defineGitLabSkill, reply } from '../gitlab-skill.js';
 import { DEFAULT_LIMIT, flag, limit, text } from '../schema.js';
 import { segment } from '../url-segments.js';
 
 /** Arguments of `gitlab_repo`. */
-interface GitLabRepoArguments extends GitLabArguments {
+export interface GitLabRepoArguments extends GitLabArguments {
   owned?: boolean;
   membership?: boolean;
   search?: string;
@@ -79,22 +79,25 @@ const COMMIT_LINE = (commit: Commit) =>
 /** `gitlab_repo`: projects (view, list, search, fork, members), their tree, commits and comparisons; who the token belongs to. */
 export const gitlabRepoSkill = defineGitLabSkill<GitLabRepoArguments>({
   name: 'gitlab_repo',
-  summary: 'GitLab projects, their tree, commits, comparisons and members, and your identity.',
+  description: 'GitLab projects, their tree, commits, comparisons and members, and your identity.',
   scope: 'project',
-  properties: {
-    owned: flag('list: only yours'),
-    membership: flag('list: only where you are a member'),
-    search: text(),
-    namespace: text('fork: target namespace path'),
-    limit,
-    path: text('tree, commits: path in the repository'),
-    ref: text('tree, commits: branch, tag or SHA (default: default branch)'),
-    recursive: flag('tree: all levels'),
-    sha: text('get-commit: commit SHA'),
-    from: text('compare: base branch, tag or SHA'),
-    to: text('compare: head branch, tag or SHA'),
-    since: text('commits: ISO 8601 date'),
-    until: text('commits: ISO 8601 date'),
+  parameters: {
+    type: 'object',
+    properties: {
+      owned: flag('list: only yours'),
+      membership: flag('list: only where you are a member'),
+      search: text(),
+      namespace: text('fork: target namespace path'),
+      limit,
+      path: text('tree, commits: path in the repository'),
+      ref: text('tree, commits: branch, tag or SHA (default: default branch)'),
+      recursive: flag('tree: all levels'),
+      sha: text('get-commit: commit SHA'),
+      from: text('compare: base branch, tag or SHA'),
+      to: text('compare: head branch, tag or SHA'),
+      since: text('commits: ISO 8601 date'),
+      until: text('commits: ISO 8601 date'),
+    },
   },
   actions: {
     get: {

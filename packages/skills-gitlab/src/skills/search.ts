@@ -1,9 +1,9 @@
+import { defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { listText, preview } from '../format.js';
-import { defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { choice, DEFAULT_LIMIT, limit, text } from '../schema.js';
 
 /** Arguments of `gitlab_search`. */
-interface GitLabSearchArguments extends GitLabArguments {
+export interface GitLabSearchArguments extends GitLabArguments {
   scope?: string;
   search?: string;
   ref?: string;
@@ -54,14 +54,17 @@ function hitLine(scope: string, hit: Hit): string {
 /** `gitlab_search`: GitLab's search — the whole instance, a group, or a project. */
 export const gitlabSearchSkill = defineGitLabSkill<GitLabSearchArguments>({
   name: 'gitlab_search',
-  summary: 'GitLab search across the instance, a group or a project (project/group omitted: whole instance).',
+  description: 'GitLab search across the instance, a group or a project (project/group omitted: whole instance).',
   scope: 'anywhere',
-  properties: {
-    scope: choice(SCOPES, 'What to search (blobs, commits, notes, wiki_blobs: in a project, or with advanced search)'),
-    search: text('Search terms'),
-    ref: text('Project blobs/commits: branch or tag'),
-    state: choice(['opened', 'closed'], 'issues, merge_requests filter'),
-    limit,
+  parameters: {
+    type: 'object',
+    properties: {
+      scope: choice(SCOPES, 'What to search (blobs, commits, notes, wiki_blobs: in a project, or with advanced search)'),
+      search: text('Search terms'),
+      ref: text('Project blobs/commits: branch or tag'),
+      state: choice(['opened', 'closed'], 'issues, merge_requests filter'),
+      limit,
+    },
   },
   actions: {
     search: {

@@ -1,15 +1,15 @@
 import type { JsonObject } from '@nexus/core';
 import { ACCESS_LEVEL_NAMES, accessLevel, accessLevelNames } from '../access-levels.js';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { day, detailText, listText, preview, shortSha } from '../format.js';
 import { followUpFailed } from '../gitlab-api-error.js';
 import type { GitLabRequest } from '../gitlab-client.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, DEFAULT_LIMIT, limit, text } from '../schema.js';
 import { segment } from '../url-segments.js';
 
 /** Arguments of `gitlab_tag`. */
-interface GitLabTagArguments extends GitLabArguments {
+export interface GitLabTagArguments extends GitLabArguments {
   name?: string;
   ref?: string;
   message?: string;
@@ -48,18 +48,21 @@ const releasePath = (context: ActionContext<GitLabTagArguments>) => `${context.b
 /** `gitlab_tag`: tags, their releases, and protected tag patterns. */
 export const gitlabTagSkill = defineGitLabSkill<GitLabTagArguments>({
   name: 'gitlab_tag',
-  summary: 'GitLab tags, releases and protected tag patterns.',
+  description: 'GitLab tags, releases and protected tag patterns.',
   scope: 'project',
-  properties: {
-    name: text('Tag name (protect/unprotect: pattern like v*; releases: their tag)'),
-    ref: text('create, create-release (new tag): branch or SHA'),
-    message: text('create: annotation (annotated tag)'),
-    release_description: text('create: also create a release with these notes; create-release, update-release: the notes'),
-    release_name: text('create-release, update-release: release title (default: the tag)'),
-    search: text(),
-    order_by: choice(['name', 'updated', 'version']),
-    create_level: choice(ACCESS_LEVEL_NAMES, 'protect (default maintainer)'),
-    limit,
+  parameters: {
+    type: 'object',
+    properties: {
+      name: text('Tag name (protect/unprotect: pattern like v*; releases: their tag)'),
+      ref: text('create, create-release (new tag): branch or SHA'),
+      message: text('create: annotation (annotated tag)'),
+      release_description: text('create: also create a release with these notes; create-release, update-release: the notes'),
+      release_name: text('create-release, update-release: release title (default: the tag)'),
+      search: text(),
+      order_by: choice(['name', 'updated', 'version']),
+      create_level: choice(ACCESS_LEVEL_NAMES, 'protect (default maintainer)'),
+      limit,
+    },
   },
   actions: {
     list: {

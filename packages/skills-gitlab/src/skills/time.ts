@@ -1,9 +1,9 @@
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { choice, integer, text } from '../schema.js';
 
 /** Arguments of `gitlab_time`. */
-interface GitLabTimeArguments extends GitLabArguments {
+export interface GitLabTimeArguments extends GitLabArguments {
   target_type: 'issue' | 'mr';
   iid: number;
   duration?: string;
@@ -35,14 +35,17 @@ function post(
 /** `gitlab_time`: time tracking on an issue or merge request. */
 export const gitlabTimeSkill = defineGitLabSkill<GitLabTimeArguments>({
   name: 'gitlab_time',
-  summary: 'GitLab time tracking on an issue or MR. Durations like 1h30m, 2d, 1w 2d.',
+  description: 'GitLab time tracking on an issue or MR. Durations like 1h30m, 2d, 1w 2d.',
   scope: 'project',
-  required: ['target_type', 'iid'],
-  properties: {
-    target_type: choice(['issue', 'mr']),
-    iid: integer(),
-    duration: text(),
-    summary: text('spend: what the time was for'),
+  parameters: {
+    type: 'object',
+    properties: {
+      target_type: choice(['issue', 'mr']),
+      iid: integer(),
+      duration: text(),
+      summary: text('spend: what the time was for'),
+    },
+    required: ['target_type', 'iid'],
   },
   actions: {
     estimate: {

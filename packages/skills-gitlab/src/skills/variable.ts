@@ -1,14 +1,14 @@
 import type { JsonObject } from '@nexus/core';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText, listText } from '../format.js';
 import type { QueryValue } from '../gitlab-client.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { requireFields } from '../request-body.js';
 import { choice, flag, text } from '../schema.js';
 import { MASK } from '../secret-mask.js';
 import { segment } from '../url-segments.js';
 
 /** Arguments of `gitlab_variable`. */
-interface GitLabVariableArguments extends GitLabArguments {
+export interface GitLabVariableArguments extends GitLabArguments {
   key?: string;
   value?: string;
   variable_type?: string;
@@ -61,17 +61,20 @@ const markers = (variable: Variable) => FLAGS.filter((name) => variable[name]).j
 /** `gitlab_variable`: CI/CD variables of a project or group. */
 export const gitlabVariableSkill = defineGitLabSkill<GitLabVariableArguments>({
   name: 'gitlab_variable',
-  summary: 'GitLab CI/CD variables (project or group). Values are hidden unless reveal is true.',
+  description: 'GitLab CI/CD variables (project or group). Values are hidden unless reveal is true.',
   scope: 'project-or-group',
-  properties: {
-    key: text(),
-    value: text(),
-    variable_type: choice(['env_var', 'file']),
-    protected: flag(),
-    masked: flag(),
-    raw: flag('Do not expand $references'),
-    environment_scope: text('Default *'),
-    reveal: flag('get: show the value'),
+  parameters: {
+    type: 'object',
+    properties: {
+      key: text(),
+      value: text(),
+      variable_type: choice(['env_var', 'file']),
+      protected: flag(),
+      masked: flag(),
+      raw: flag('Do not expand $references'),
+      environment_scope: text('Default *'),
+      reveal: flag('get: show the value'),
+    },
   },
   actions: {
     list: {

@@ -1,12 +1,12 @@
 import type { JsonObject } from '@nexus/core';
+import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText, listText } from '../format.js';
-import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../gitlab-skill.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, text } from '../schema.js';
 import { segment } from '../url-segments.js';
 
 /** Arguments of `gitlab_wiki`. */
-interface GitLabWikiArguments extends GitLabArguments {
+export interface GitLabWikiArguments extends GitLabArguments {
   slug?: string;
   title?: string;
   content?: string;
@@ -33,13 +33,16 @@ function pageFields(args: GitLabWikiArguments): JsonObject {
 /** `gitlab_wiki`: project wiki pages. */
 export const gitlabWikiSkill = defineGitLabSkill<GitLabWikiArguments>({
   name: 'gitlab_wiki',
-  summary: 'GitLab project wiki pages.',
+  description: 'GitLab project wiki pages.',
   scope: 'project',
-  properties: {
-    slug: text('Page slug, e.g. guides/setup (as listed)'),
-    title: text(),
-    content: text(),
-    format: choice(['markdown', 'rdoc', 'asciidoc', 'org'], 'default markdown'),
+  parameters: {
+    type: 'object',
+    properties: {
+      slug: text('Page slug, e.g. guides/setup (as listed)'),
+      title: text(),
+      content: text(),
+      format: choice(['markdown', 'rdoc', 'asciidoc', 'org'], 'default markdown'),
+    },
   },
   actions: {
     list: {

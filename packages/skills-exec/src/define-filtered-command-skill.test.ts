@@ -9,7 +9,7 @@ import {
   type FilteredCommandContext,
   type FilteredCommandSkillDefinition,
   findCommandRefusal,
-} from './filtered-command-skill.js';
+} from './define-filtered-command-skill.js';
 
 let dir: TestDir;
 let outside: TestDir;

@@ -1,4 +1,4 @@
-import { agentIdParameter, defineAgentSkill } from './define-agent-skill.js';
+import { agentIdParameter, defineAgentSkill } from '../define-agent-skill.js';
 
 /** Arguments of `nexus_status`. */
 export interface NexusStatusArguments {
@@ -14,8 +14,7 @@ export const nexusStatusSkill = defineAgentSkill<NexusStatusArguments>({
     'context: { message_count, system_prompt, halted_at_iteration_limit, last_iteration_count, max_tool_iterations } }.',
   minimumLevel: 'trusted',
   readOnly: true,
-  properties: { agent_id: agentIdParameter('Id of the agent.') },
-  required: ['agent_id'],
+  parameters: { type: 'object', properties: { agent_id: agentIdParameter('Id of the agent.') }, required: ['agent_id'] },
   async run(args, { connection }) {
     const [tokens, context] = await Promise.all([
       connection.call('get_tokens', {}, args.agent_id),

@@ -1,4 +1,4 @@
-import { agentIdParameter, defineAgentSkill } from './define-agent-skill.js';
+import { agentIdParameter, defineAgentSkill } from '../define-agent-skill.js';
 
 /** Arguments of `nexus_destroy`. */
 export interface NexusDestroyArguments {
@@ -16,8 +16,7 @@ export const nexusDestroySkill = defineAgentSkill<NexusDestroyArguments>({
     'Destroy an agent on the Nexus agent server (one you created, or yourself), with its conversation; the server keeps running.',
   minimumLevel: 'trusted',
   destructive: true,
-  properties: { agent_id: agentIdParameter('Id of the agent to destroy.') },
-  required: ['agent_id'],
+  parameters: { type: 'object', properties: { agent_id: agentIdParameter('Id of the agent to destroy.') }, required: ['agent_id'] },
   async run(args, { connection }) {
     return { result: await connection.call('destroy_agent', { agent_id: args.agent_id }) };
   },

@@ -1,5 +1,5 @@
 import { InvalidParametersError } from '@nexus/core';
-import { agentIdParameter, defineAgentSkill } from './define-agent-skill.js';
+import { agentIdParameter, defineAgentSkill } from '../define-agent-skill.js';
 
 /** Arguments of `nexus_send`. */
 export interface NexusSendArguments {
@@ -24,11 +24,14 @@ export const nexusSendSkill = defineAgentSkill<NexusSendArguments>({
   description:
     'Send a message to another agent on the Nexus agent server and wait for its answer: { content, request_id, halted_at_iteration_limit }. ' +
     'The agent works on it with its own tools; its turns run one at a time. A sandboxed agent may send to its parent only.',
-  properties: {
-    agent_id: agentIdParameter('Id of the agent to send to.'),
-    content: { type: 'string', minLength: 1, description: 'The message.' },
+  parameters: {
+    type: 'object',
+    properties: {
+      agent_id: agentIdParameter('Id of the agent to send to.'),
+      content: { type: 'string', minLength: 1, description: 'The message.' },
+    },
+    required: ['agent_id', 'content'],
   },
-  required: ['agent_id', 'content'],
   async run(args, { connection, inProcess }, { services, context }) {
     if (args.content.trim() === '')
       throw new InvalidParametersError('`content` is blank: send the agent something to do.', { parameter: 'content' });

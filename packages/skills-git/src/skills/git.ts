@@ -6,14 +6,14 @@ import {
   type FilteredCommandContext,
   type PreparedCommand,
 } from '@nexus/skills-exec/kit';
-import { type ParsedGitCommand, parseGitArguments } from './git-arguments.js';
-import { rewriteSubcommandArguments } from './git-arguments-rewrite.js';
-import { gitCommandFilter } from './git-command-filter.js';
-import { ALWAYS_OVERRIDDEN, configArguments, READ_ONLY_OVERRIDDEN } from './git-config-hardening.js';
-import { gitEnvironment } from './git-environment.js';
-import { reviewGitOptions } from './git-option-review.js';
-import { reviewRepository } from './git-repository-review.js';
-import { presentGitResult, structuredKind } from './git-structured-output.js';
+import { type ParsedGitCommand, parseGitArguments } from '../git-arguments.js';
+import { rewriteSubcommandArguments } from '../git-arguments-rewrite.js';
+import { gitCommandFilter } from '../git-command-filter.js';
+import { ALWAYS_OVERRIDDEN, configArguments, READ_ONLY_OVERRIDDEN } from '../git-config-hardening.js';
+import { gitEnvironment } from '../git-environment.js';
+import { reviewGitOptions } from '../git-option-review.js';
+import { reviewRepository } from '../git-repository-review.js';
+import { presentGitResult, structuredKind } from '../git-structured-output.js';
 
 /** Arguments of the `git` skill: `command` (git's arguments, a leading `git` accepted) and an optional `cwd`. */
 export type GitArguments = FilteredCommandArguments;

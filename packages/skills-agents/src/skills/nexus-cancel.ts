@@ -1,4 +1,4 @@
-import { agentIdParameter, defineAgentSkill } from './define-agent-skill.js';
+import { agentIdParameter, defineAgentSkill } from '../define-agent-skill.js';
 
 /** Arguments of `nexus_cancel`. */
 export interface NexusCancelArguments {
@@ -16,11 +16,14 @@ export const nexusCancelSkill = defineAgentSkill<NexusCancelArguments>({
   description:
     "Cancel an agent's running or queued turn on the Nexus agent server, by the request_id its send returned (or create's initial_request_id).",
   minimumLevel: 'trusted',
-  properties: {
-    agent_id: agentIdParameter('Id of the agent.'),
-    request_id: { type: ['string', 'integer'], pattern: '\\S', description: 'The request id to cancel, a string or an integer.' },
+  parameters: {
+    type: 'object',
+    properties: {
+      agent_id: agentIdParameter('Id of the agent.'),
+      request_id: { type: ['string', 'integer'], pattern: '\\S', description: 'The request id to cancel, a string or an integer.' },
+    },
+    required: ['agent_id', 'request_id'],
   },
-  required: ['agent_id', 'request_id'],
   async run(args, { connection }) {
     return { result: await connection.call('cancel', { request_id: args.request_id }, args.agent_id) };
   },

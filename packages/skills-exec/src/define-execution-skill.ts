@@ -1,4 +1,4 @@
-import { defineSkill, InvalidParametersError, type JsonSchema, type ServiceContainer, type SkillSpec, ToolResult } from '@nexus/core';
+import { defineSkill, InvalidParametersError, type JsonSchemaObject, type ServiceContainer, type SkillSpec, ToolResult } from '@nexus/core';
 import {
   clampTimeoutSeconds,
   resolveCommandSandbox,
@@ -29,10 +29,8 @@ export interface ExecutionSkillDefinition<Args extends ExecutionArguments> {
   name: string;
   /** Written for an LLM. */
   description: string;
-  /** The skill's own parameters (`command`, `code` …); `timeout` and `cwd` are added. */
-  parameters: Record<string, JsonSchema>;
-  /** Which of the own parameters are required. */
-  required: readonly string[];
+  /** The skill's own parameters (`command`, `code` …) as a JSON Schema object; `timeout` and `cwd` are added. */
+  parameters: JsonSchemaObject;
   /** Builds the command from the arguments; throw an `InvalidParametersError` for bad input. */
   prepare(args: Args, services: ServiceContainer): CommandToRun;
   /** One line for the confirmation prompt, e.g. `run: ls -la`. */
@@ -62,22 +60,21 @@ export function requireString(args: object, name: string): string {
  * roots) — and output formatted for an LLM with the structured run in `data`.
  */
 export function defineExecutionSkill<Args extends ExecutionArguments>(definition: ExecutionSkillDefinition<Args>): SkillSpec {
-  const { name, description, parameters, required, prepare, describe } = definition;
+  const { name, description, parameters, prepare, describe } = definition;
   return defineSkill<Args>({
     name,
     description,
     parameters: {
-      type: 'object',
+      additionalProperties: false,
+      ...parameters,
       properties: {
-        ...parameters,
+        ...parameters.properties,
         timeout: timeoutParameter,
         cwd: {
           type: 'string',
           description: "Working directory (default: the agent's working directory); must be inside the allowed paths.",
         },
       },
-      required,
-      additionalProperties: false,
     },
     readOnly: false,
     destructive: true,

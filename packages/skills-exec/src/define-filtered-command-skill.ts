@@ -15,7 +15,7 @@ import {
   splitCommand,
   toolResultFromRun,
 } from '@nexus/process';
-import { requireString } from './execution-skill.js';
+import { requireString } from './define-execution-skill.js';
 
 /** The least a filtered skill's parser finds in a command line: its subcommand. */
 export interface ParsedCommand {

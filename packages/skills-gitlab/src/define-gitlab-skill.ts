@@ -186,13 +186,14 @@ export interface GitLabSkillDefinition<A extends GitLabArguments> {
   /** Tool name, `gitlab_…`. */
   name: string;
   /** One sentence for the LLM; the list of actions is appended. */
-  summary: string;
+  description: string;
   /** What the actions work on unless they say otherwise. */
   scope: Scope;
-  /** Skill-specific parameters (JSON Schema), besides action, instance, project/group and dry_run. */
-  properties?: Record<string, JsonSchema>;
-  /** Parameters every action needs (schema-level `required`, besides `action`). */
-  required?: readonly string[];
+  /**
+   * Skill-specific parameters as a JSON Schema object, besides action, instance, project/group and
+   * dry_run, which are added; its `required` lists what every action needs (besides `action`).
+   */
+  parameters?: JsonSchemaObject;
   /** Description of the `project` parameter, when the default does not fit. */
   projectDescription?: string;
   actions: Record<string, GitLabAction<A>>;
@@ -224,19 +225,19 @@ function buildParameters<A extends GitLabArguments>(definition: GitLabSkillDefin
           },
         }
       : {}),
-    ...definition.properties,
+    ...definition.parameters?.properties,
     instance: { type: 'string', description: 'Configured instance name' },
     ...(names.some(isMutatingAction) ? { dry_run: { type: 'boolean', description: 'Show the request, send nothing' } } : {}),
   };
-  return { type: 'object', properties, required: ['action', ...(definition.required ?? [])], additionalProperties: false };
+  return { type: 'object', properties, required: ['action', ...(definition.parameters?.required ?? [])], additionalProperties: false };
 }
 
 function describe<A extends GitLabArguments>(definition: GitLabSkillDefinition<A>): string {
   const actions = Object.entries(definition.actions).map(([name, action]) => {
-    const required = (action.required ?? []).filter((parameter) => !definition.required?.includes(parameter));
+    const required = (action.required ?? []).filter((parameter) => !definition.parameters?.required?.includes(parameter));
     return required.length > 0 ? `${name}(${required.join(',')})` : name;
   });
-  return `${definition.summary} Actions: ${actions.join(', ')}.`;
+  return `${definition.description} Actions: ${actions.join(', ')}.`;
 }
 
 function masked(result: ToolResult, secrets: readonly string[]): ToolResult {

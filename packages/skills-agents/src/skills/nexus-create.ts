@@ -1,5 +1,5 @@
 import { authorizePath, normalizePath, type ServiceContainer, type SkillContext } from '@nexus/core';
-import { agentIdParameter, defineAgentSkill } from './define-agent-skill.js';
+import { agentIdParameter, defineAgentSkill } from '../define-agent-skill.js';
 
 /** Arguments of `nexus_create`. Blank strings (and blank list items) count as omitted. */
 export interface NexusCreateArguments {
@@ -62,32 +62,35 @@ export const nexusCreateSkill = defineAgentSkill<NexusCreateArguments>({
     'the paths it may write and tools to disable. Optionally give it a first message; its answer comes with the result when ' +
     'wait_for_initial_response is true, otherwise the turn is queued (read it later with nexus_send or nexus_status).',
   minimumLevel: 'trusted',
-  properties: {
-    agent_id: agentIdParameter('Id of the new agent, e.g. "worker-1"; a leading "." makes a temporary agent that is never saved.'),
-    preset: {
-      type: 'string',
-      enum: ['sandboxed', 'trusted', ''],
-      description: 'Permission preset of the new agent (default sandboxed); it must be below your own level.',
+  parameters: {
+    type: 'object',
+    properties: {
+      agent_id: agentIdParameter('Id of the new agent, e.g. "worker-1"; a leading "." makes a temporary agent that is never saved.'),
+      preset: {
+        type: 'string',
+        enum: ['sandboxed', 'trusted', ''],
+        description: 'Permission preset of the new agent (default sandboxed); it must be below your own level.',
+      },
+      cwd: { type: 'string', description: 'Working directory of the new agent, relative to yours (default: yours).' },
+      allowed_write_paths: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Paths the new agent may write, relative to its working directory. A sandboxed agent without any writes nothing.',
+      },
+      disable_tools: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Tools the new agent may not use, on top of those disabled for you.',
+      },
+      model: { type: 'string', maxLength: MAXIMUM_MODEL_LENGTH, description: "Model alias of the new agent (default: the server's)." },
+      initial_message: { type: 'string', description: 'A first message for the new agent.' },
+      wait_for_initial_response: {
+        type: 'boolean',
+        description: 'Wait for the answer to initial_message and include it in the result (default false: the turn is queued).',
+      },
     },
-    cwd: { type: 'string', description: 'Working directory of the new agent, relative to yours (default: yours).' },
-    allowed_write_paths: {
-      type: 'array',
-      items: { type: 'string' },
-      description: 'Paths the new agent may write, relative to its working directory. A sandboxed agent without any writes nothing.',
-    },
-    disable_tools: {
-      type: 'array',
-      items: { type: 'string' },
-      description: 'Tools the new agent may not use, on top of those disabled for you.',
-    },
-    model: { type: 'string', maxLength: MAXIMUM_MODEL_LENGTH, description: "Model alias of the new agent (default: the server's)." },
-    initial_message: { type: 'string', description: 'A first message for the new agent.' },
-    wait_for_initial_response: {
-      type: 'boolean',
-      description: 'Wait for the answer to initial_message and include it in the result (default false: the turn is queued).',
-    },
+    required: ['agent_id'],
   },
-  required: ['agent_id'],
   async run(args, { connection, inProcess }, { services, context }) {
     const preset = given(args.preset);
     const model = given(args.model);

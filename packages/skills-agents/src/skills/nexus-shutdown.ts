@@ -1,4 +1,4 @@
-import { defineAgentSkill } from './define-agent-skill.js';
+import { defineAgentSkill } from '../define-agent-skill.js';
 
 /** Arguments of `nexus_shutdown`. */
 export interface NexusShutdownArguments {
@@ -11,8 +11,7 @@ export const nexusShutdownSkill = defineAgentSkill<NexusShutdownArguments>({
   description: 'Shut the Nexus agent server down: it answers, then stops every agent (this one too, when it runs there) and exits.',
   minimumLevel: 'trusted',
   destructive: true,
-  properties: {},
-  required: [],
+  parameters: { type: 'object', properties: {}, required: [] },
   async run(_args, { connection }) {
     return { result: await connection.call('shutdown_server', {}) };
   },
