@@ -39,7 +39,8 @@ function versionOf(binary) {
  * leaves no half-installed Node.js. `accept(version)` decides whether a cached one will do.
  */
 export function nodeFromNpm(major, accept = (version) => version.startsWith(`v${major}.`)) {
-  const cacheDir = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'nexus');
+  const { env } = process;
+  const cacheDir = join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'nexus');
   const target = join(cacheDir, `node-${major}`);
   const binDir = (dir) => join(dir, 'node_modules', 'node', 'bin');
   const usable = (dir) => {

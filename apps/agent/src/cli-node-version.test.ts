@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runNexus } from './testing/nexus-process.js';
+import { ensureBuilt, runNexus } from './testing/nexus-process-fixture.js';
 
 beforeAll(ensureBuilt, 180_000);
 
