@@ -6,9 +6,12 @@
 //  2. memory of 100 idle agents, each with its own registry and one finished turn (goal ≤ 2 MB each);
 //  3. 50 agents running a 5-step loop at once (goal: none failing);
 //  4. the agent server: a `send` round trip over HTTP against the same turn in-process (goal ≤ 1 ms
-//     added), `create_agent` (goal ≤ 20 ms), and 20 agents sending at once (goal: all answered).
+//     added), `create_agent` (goal ≤ 20 ms), and 20 agents sending at once (goal: all answered);
+//  5. sessions (specs/agent-server.md §9): a 1-step and a 5-step send on an agent with a 500-turn
+//     history against the same sends on a fresh agent, beside what a bare streamText call costs for
+//     that history (the AI SDK and the stand-in), so what Nexus adds shows apart (goal ≤ 5 ms).
 
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineSkill, resolvePreset, ServiceContainer, type SkillFamily, ToolResult } from '@nexus/core';
@@ -20,6 +23,10 @@ import { median, printRatios, sampleInterleaved, time } from '../../../scripts/b
 import { Agent, AgentPool, parseAgentSettings, resolveModel, serveAgents, TOKEN_HOLDER } from '../dist/index.js';
 
 const STEPS = 5;
+/** The content of a send the stand-in answers at once: a 1-step turn. */
+const ONE_STEP = 'Answer.';
+const HISTORY_TURNS = 500;
+const HISTORY_ROUNDS = 30;
 const ROUNDS = 100;
 const WARM_UP = 10;
 const IDLE_AGENTS = 100;
@@ -46,6 +53,8 @@ const llm = await startLlmStandIn();
 // Every conversation: STEPS - 1 steps calling `noop`, then an answer.
 llm.respondWith((request) => {
   const done = toolResultCount(request);
+  const messages = request.body.messages as Array<{ role: string; content: unknown }>;
+  if (messages.findLast((message) => message.role === 'user')?.content === ONE_STEP) return { text: 'Answered.' };
   return done < STEPS - 1 ? { toolCalls: [{ name: 'noop', arguments: { step: done + 1 } }] } : { text: 'All steps done.' };
 });
 const settings = parseAgentSettings({
@@ -175,5 +184,72 @@ console.log(
 );
 await server.close();
 await rm(stateDir, { recursive: true, force: true });
+
+// 5. Sessions: a long history against a fresh agent. The long agent's session is written in the
+// single-file format, so its first send also converts it.
+const history: ModelMessage[] = Array.from({ length: HISTORY_TURNS }, (_, turn): ModelMessage[] => [
+  { role: 'user', content: `Question ${turn}: what is ${turn} squared?` },
+  { role: 'assistant', content: [{ type: 'text', text: `${turn} squared is ${turn * turn}.` }] },
+]).flat();
+const sessionsDir = await mkdtemp(join(tmpdir(), 'nexus-agents-bench-sessions-'));
+const sessionsPool = new AgentPool({ settings, families, cwd, stateDir: sessionsDir });
+await mkdir(join(sessionsDir, 'sessions'), { recursive: true, mode: 0o700 });
+await writeFile(
+  join(sessionsDir, 'sessions', 'long.json'),
+  JSON.stringify({
+    schema_version: 1,
+    agent_id: 'long',
+    created_at: new Date().toISOString(),
+    modified_at: new Date().toISOString(),
+    model: 'fast',
+    system_prompt: 'Bench.',
+    cwd,
+    permission_level: 'sandboxed',
+    preset: 'sandboxed',
+    disabled_tools: [],
+    write_paths: [],
+    parent_agent_id: null,
+    messages: history,
+    token_usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+  }),
+);
+const bareCall = (messages: ModelMessage[]) => async () => {
+  const result = streamText({ model, instructions: 'Bench.', messages: [...messages, { role: 'user', content: ONE_STEP }], tools });
+  for await (const _part of result.stream);
+};
+const bare = await sampleInterleaved(
+  { 'bare streamText, no history': bareCall([]), [`bare streamText, ${HISTORY_TURNS}-turn history`]: bareCall(history) },
+  { runs: HISTORY_ROUNDS, warmUp: 3 },
+);
+const sdkPerStep = median(bare[`bare streamText, ${HISTORY_TURNS}-turn history`]) - median(bare['bare streamText, no history']);
+let freshCount = 0;
+const sendTo = (id: string, content: string) => () => sessionsPool.call('send', { content }, TOKEN_HOLDER, id);
+// Fresh agents are made ahead, outside the timings.
+const freshAgents = async (count: number) => {
+  for (let made = 0; made < count; made++)
+    await sessionsPool.call('create_agent', { agent_id: `fresh-${freshCount + made + 1}` }, TOKEN_HOLDER);
+};
+const freshSend = (content: string) => () => sessionsPool.call('send', { content }, TOKEN_HOLDER, `fresh-${++freshCount}`);
+for (const [steps, content] of [
+  [1, ONE_STEP],
+  [STEPS, 'Go.'],
+] as const) {
+  await freshAgents(HISTORY_ROUNDS + 3);
+  const samples = await sampleInterleaved(
+    { 'fresh agent': freshSend(content), [`${HISTORY_TURNS}-turn history`]: sendTo('long', content) },
+    { runs: HISTORY_ROUNDS, warmUp: 3 },
+  );
+  console.log(`\nSessions, a ${steps}-step send through the pool:`);
+  printRatios(samples, 'fresh agent');
+  const longer = median(samples[`${HISTORY_TURNS}-turn history`]) - median(samples['fresh agent']);
+  console.log(
+    `  the history adds ${longer.toFixed(2)} ms per send; the AI SDK and the stand-in alone add ${sdkPerStep.toFixed(2)} ms a step ` +
+      `(bare streamText), so Nexus adds ${(longer - sdkPerStep * steps).toFixed(2)} ms (goal ≤ 5 ms)`,
+  );
+}
+console.log(`\nA bare streamText call with and without the ${HISTORY_TURNS}-turn history (the AI SDK and the stand-in):`);
+printRatios(bare, 'bare streamText, no history');
+sessionsPool.close();
+await rm(sessionsDir, { recursive: true, force: true });
 
 await llm.close();

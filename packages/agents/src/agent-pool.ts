@@ -10,7 +10,7 @@ import { memberSpecOf, sessionOf } from './pool-sessions.js';
 import { checkDestroy, checkParentChoice, checkSend, checkShutdownServer, type Requester } from './requester-policy.js';
 import { type ResolvedModel, resolveModel } from './resolve-model.js';
 import { GLOBAL_METHODS, isMethodName, type MethodName, type MethodParams, parseParams } from './rpc-params.js';
-import { compactReply, describeMember, messagesPage, noSuchAgent, refuse, sendReply } from './rpc-replies.js';
+import { compactReply, contextReply, describeMember, messagesPage, noSuchAgent, refuse, sendReply } from './rpc-replies.js';
 import { SessionStore } from './session-store.js';
 
 /** How an {@link AgentPool} builds agents. */
@@ -162,7 +162,7 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
         return member.agent.tokens();
       case 'get_context':
         parseParams(method, params);
-        return member.agent.context();
+        return contextReply(member);
       case 'get_messages':
         return messagesPage(member, parseParams(method, params));
       case 'compact': {
@@ -276,6 +276,7 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
       turns: new Map(),
       lastActionAt: new Date().toISOString(),
       usage: emptyUsage(),
+      restoreWarnings: [],
     };
     this.#members.set(spec.id, member);
     return member;
@@ -330,10 +331,13 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
   }
 
   async #restore(agentId: string): Promise<PoolMember | undefined> {
-    const session = await this.#sessions.load(agentId);
-    if (!session || this.#members.has(agentId)) return this.#members.get(agentId);
-    const member = this.#build(memberSpecOf(session));
-    member.usage = session.token_usage;
+    const restored = await this.#sessions.load(agentId);
+    if (!restored || this.#members.has(agentId)) return this.#members.get(agentId);
+    const member = this.#build(memberSpecOf(restored.session));
+    member.usage = restored.session.token_usage;
+    member.restoreWarnings = restored.warnings;
+    // specs/agent-server.md §9: reported once, on the server's stderr and in get_context.
+    for (const warning of restored.warnings) process.stderr.write(`nexus: ${warning}\n`);
     return member;
   }
 }

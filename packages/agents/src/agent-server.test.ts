@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SECRET_KEY } from '../test/agent-fixture.js';
 import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
@@ -57,9 +58,10 @@ describe('the agent server', () => {
       }),
     ]);
 
-    const session = dir.join('state', 'sessions', 'worker.json');
-    expect((await stat(session)).mode & 0o777).toBe(0o600);
-    expect((await stat(dir.join('state', 'sessions'))).mode & 0o777).toBe(0o700);
+    const session = dir.join('state', 'sessions', 'worker');
+    expect((await stat(join(session, 'session.json'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(session, 'messages.jsonl'))).mode & 0o777).toBe(0o600);
+    expect((await stat(session)).mode & 0o777).toBe(0o700);
     expect(await result('/', 'destroy_agent', { agent_id: 'worker' })).toEqual({ success: true, agent_id: 'worker' });
     await expect(stat(session)).rejects.toThrow(/ENOENT/);
     expect((await fixture.rpc('/agent/worker', 'get_context')).status).toBe(404);
@@ -78,7 +80,8 @@ describe('the agent server', () => {
 
     const { readFile } = await import('node:fs/promises');
     expect(await readFile(server.tokenFile as string, 'utf8')).toBe(`${server.token}\n`);
-    expect(await readFile(dir.join('state', 'sessions', 'a.json'), 'utf8')).not.toContain(SECRET_KEY);
+    for (const file of ['session.json', 'messages.jsonl'])
+      expect(await readFile(dir.join('state', 'sessions', 'a', file), 'utf8')).not.toContain(SECRET_KEY);
     await server.close();
     await expect(stat(server.tokenFile as string)).rejects.toThrow(/ENOENT/);
   });

@@ -28,6 +28,8 @@ export interface PoolMember {
   readonly turns: Map<string, AbortController>;
   lastActionAt: string;
   usage: TurnUsage;
+  /** What restoring its session repaired (a torn last line), reported in `get_context`. */
+  restoreWarnings: string[];
 }
 
 /** Whether an agent id is a temporary agent's (`.1`, `.2`, …): never saved, never restored. */

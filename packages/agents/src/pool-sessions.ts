@@ -1,7 +1,7 @@
 import type { MemberSpec, PoolMember } from './pool-member.js';
 import { SESSION_SCHEMA_VERSION, type Session } from './session-store.js';
 
-/** A pool agent as its session file keeps it (specs/agent-server.md §7). */
+/** A pool agent as its session keeps it (specs/agent-server.md §7, on disk as §9 says). */
 export function sessionOf(member: PoolMember): Session {
   const context = member.agent.context();
   return {

@@ -80,3 +80,9 @@ function messageEntries(message: ModelMessage): Array<{ role: string; content: s
   );
   return [{ role: message.role, content: text, ...(calls.length > 0 ? { meta: { tool_calls: calls } } : {}) }];
 }
+
+/** `get_context`: the agent's state, with `restore_warnings` when restoring its session repaired it (§9). */
+export function contextReply(member: PoolMember) {
+  const context = member.agent.context();
+  return member.restoreWarnings.length === 0 ? context : { ...context, restore_warnings: member.restoreWarnings };
+}

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { atomicWriteVerified, NexusError } from '@nexus/core';
 import type { ModelMessage } from 'ai';
@@ -6,11 +6,13 @@ import { z } from 'zod';
 import type { TurnUsage } from './agent.js';
 import { PERMISSION_LEVEL_SCHEMA } from './rpc-params.js';
 
-/** Version of the session file format. */
-export const SESSION_SCHEMA_VERSION = 1;
+/** Version of the session format: a header plus a message log (specs/agent-server.md §9). */
+export const SESSION_SCHEMA_VERSION = 2;
+/** The single-file format of specs/agent-server.md §7, converted on first use. */
+const SINGLE_FILE_SCHEMA_VERSION = 1;
 
-const sessionSchema = z.object({
-  schema_version: z.literal(SESSION_SCHEMA_VERSION),
+const messageSchema = z.custom<ModelMessage>((value) => typeof value === 'object' && value !== null);
+const headerFields = {
   agent_id: z.string(),
   created_at: z.string(),
   modified_at: z.string(),
@@ -22,12 +24,23 @@ const sessionSchema = z.object({
   disabled_tools: z.array(z.string()),
   write_paths: z.array(z.string()),
   parent_agent_id: z.string().nullable(),
-  messages: z.array(z.custom<ModelMessage>((value) => typeof value === 'object' && value !== null)),
   token_usage: z.custom<TurnUsage>(),
+};
+const headerSchema = z.object({ schema_version: z.literal(SESSION_SCHEMA_VERSION), ...headerFields });
+const singleFileSchema = z.object({
+  schema_version: z.literal(SINGLE_FILE_SCHEMA_VERSION),
+  ...headerFields,
+  messages: z.array(messageSchema),
 });
 
-/** An agent as saved after every turn (specs/agent-server.md §7). */
-export type Session = z.infer<typeof sessionSchema>;
+/** An agent as saved after every turn: its header fields and its conversation. */
+export type Session = z.infer<typeof headerSchema> & { messages: ModelMessage[] };
+
+/** A session read back, with what the reading had to repair (a torn last line after a crash). */
+export interface RestoredSession {
+  session: Session;
+  warnings: string[];
+}
 
 /** A session file that exists but cannot be read back. */
 export class SessionFileError extends NexusError {
@@ -36,46 +49,152 @@ export class SessionFileError extends NexusError {
 }
 
 /**
- * Agent sessions in `<stateDir>/sessions/<agent_id>.json`: files 0600 in a 0700 directory, written
- * atomically, so a server killed mid-turn loses nothing that was answered. A file that does not
- * parse is reported, never replaced in silence.
+ * How far an agent's log is written: its message count and its first and last messages, by
+ * identity — a compaction replaces the first, a clear both, a turn neither.
+ */
+interface LogMark {
+  count: number;
+  first: ModelMessage | undefined;
+  last: ModelMessage | undefined;
+}
+
+const markOf = (messages: readonly ModelMessage[]): LogMark => ({ count: messages.length, first: messages[0], last: messages.at(-1) });
+
+const NEWLINE = 0x0a;
+const toLines = (messages: readonly ModelMessage[]) => messages.map((message) => `${JSON.stringify(message)}\n`).join('');
+
+/**
+ * Agent sessions in `<stateDir>/sessions/<agent_id>/` (0700): `session.json`, the header (written
+ * atomically), and `messages.jsonl`, one message a line, to which a save appends only the
+ * messages since the last one and fsyncs — so a save costs the same at any length of history. A
+ * conversation that is no longer an extension of the saved one (compacted, cleared) replaces the
+ * log atomically. A torn last line (a crash mid-append) is dropped and reported; any other damage
+ * is reported, never replaced in silence. Sessions in the single-file format
+ * (`<agent_id>.json`) are converted when first read.
  */
 export class SessionStore {
   readonly directory: string;
+  readonly #marks = new Map<string, LogMark>();
+  /** The save running for each agent: saves of one agent run one after another. */
+  readonly #saving = new Map<string, Promise<void>>();
 
   constructor(stateDir: string) {
     this.directory = join(stateDir, 'sessions');
   }
 
-  #file(agentId: string): string {
+  #folder(agentId: string): string {
+    return join(this.directory, agentId);
+  }
+
+  #header(agentId: string): string {
+    return join(this.#folder(agentId), 'session.json');
+  }
+
+  #log(agentId: string): string {
+    return join(this.#folder(agentId), 'messages.jsonl');
+  }
+
+  #singleFile(agentId: string): string {
     return join(this.directory, `${agentId}.json`);
   }
 
-  async save(session: Session): Promise<void> {
-    await mkdir(this.directory, { recursive: true, mode: 0o700 });
-    await atomicWriteVerified(this.#file(session.agent_id), Buffer.from(JSON.stringify(session)), { mode: 0o600 });
+  save(session: Session): Promise<void> {
+    const id = session.agent_id;
+    const saved = (this.#saving.get(id) ?? Promise.resolve()).catch(() => {}).then(() => this.#write(session));
+    this.#saving.set(id, saved);
+    void saved.finally(() => this.#saving.get(id) === saved && this.#saving.delete(id)).catch(() => {});
+    return saved;
   }
 
-  /** The saved session, or `undefined` when there is none; throws a {@link SessionFileError} for a broken file. */
-  async load(agentId: string): Promise<Session | undefined> {
-    const file = this.#file(agentId);
-    let text: string;
+  async #write({ messages, ...header }: Session): Promise<void> {
+    const id = header.agent_id;
+    await mkdir(this.#folder(id), { recursive: true, mode: 0o700 });
+    const mark = this.#marks.get(id);
+    const extendsLog =
+      mark !== undefined &&
+      mark.count <= messages.length &&
+      (mark.count === 0 || (messages[0] === mark.first && messages[mark.count - 1] === mark.last));
+    if (extendsLog) await this.#append(id, messages.slice(mark.count));
+    else await atomicWriteVerified(this.#log(id), Buffer.from(toLines(messages)), { mode: 0o600 });
+    this.#marks.set(id, markOf(messages));
+    // After the log: a header on disk always has its log.
+    await atomicWriteVerified(this.#header(id), Buffer.from(JSON.stringify(header)), { mode: 0o600 });
+  }
+
+  async #append(agentId: string, messages: readonly ModelMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    const handle = await open(this.#log(agentId), 'a', 0o600);
     try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new SessionFileError(`Session file ${file} cannot be read: ${(error as Error).message}`, { cause: error });
+      await handle.write(toLines(messages));
+      await handle.datasync();
+    } finally {
+      await handle.close();
     }
-    try {
-      const session = sessionSchema.parse(JSON.parse(text));
-      if (session.agent_id !== agentId) throw new Error(`it holds agent "${session.agent_id}"`);
-      return session;
-    } catch (error) {
-      throw new SessionFileError(`Session file ${file} is not a valid session: ${(error as Error).message}`, { cause: error });
+  }
+
+  /**
+   * The saved session, or `undefined` when there is none; throws a {@link SessionFileError} for a
+   * broken file. A torn last line is cut from the log and named in `warnings`.
+   */
+  async load(agentId: string): Promise<RestoredSession | undefined> {
+    const headerText = await readIfExists(this.#header(agentId));
+    if (headerText === undefined) return this.#convert(agentId);
+    const header = parseFile(this.#header(agentId), agentId, () => headerSchema.parse(JSON.parse(headerText)));
+    const log = this.#log(agentId);
+    const bytes = await readIfExists(log, null);
+    if (bytes === undefined) throw new SessionFileError(`Session file ${log} is missing.`);
+    const whole = bytes.lastIndexOf(NEWLINE) + 1;
+    const lines = bytes.subarray(0, whole).toString('utf8').split('\n').slice(0, -1);
+    const messages = parseFile(log, agentId, () => lines.map((line) => messageSchema.parse(JSON.parse(line))));
+    const warnings: string[] = [];
+    if (whole < bytes.length) {
+      // Cut before the next append, which would otherwise continue the torn line.
+      await truncate(log, whole);
+      warnings.push(`Session file ${log}: dropped a torn last line (${bytes.length - whole} bytes) left by an interrupted write.`);
     }
+    this.#marks.set(agentId, markOf(messages));
+    return { session: { ...header, messages }, warnings };
+  }
+
+  /** Reads a single-file session and saves it in the current format in its place. */
+  async #convert(agentId: string): Promise<RestoredSession | undefined> {
+    const file = this.#singleFile(agentId);
+    const text = await readIfExists(file);
+    if (text === undefined) return undefined;
+    const old = parseFile(file, agentId, () => singleFileSchema.parse(JSON.parse(text)));
+    const session: Session = { ...old, schema_version: SESSION_SCHEMA_VERSION };
+    await this.save(session);
+    await rm(file, { force: true });
+    return { session, warnings: [] };
   }
 
   async delete(agentId: string): Promise<void> {
-    await rm(this.#file(agentId), { force: true });
+    this.#marks.delete(agentId);
+    await this.#saving.get(agentId)?.catch(() => {});
+    await rm(this.#folder(agentId), { recursive: true, force: true });
+    await rm(this.#singleFile(agentId), { force: true });
+  }
+}
+
+async function readIfExists(file: string): Promise<string | undefined>;
+async function readIfExists(file: string, encoding: null): Promise<Buffer | undefined>;
+async function readIfExists(file: string, encoding: 'utf8' | null = 'utf8'): Promise<string | Buffer | undefined> {
+  try {
+    return await readFile(file, encoding === null ? {} : { encoding });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new SessionFileError(`Session file ${file} cannot be read: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** The parsed content of a session file of `agentId`; a {@link SessionFileError} naming the file otherwise. */
+function parseFile<T>(file: string, agentId: string, parse: () => T): T {
+  try {
+    const parsed = parse();
+    const owner = (parsed as { agent_id?: unknown }).agent_id;
+    if (owner !== undefined && owner !== agentId) throw new Error(`it holds agent "${String(owner)}"`);
+    return parsed;
+  } catch (error) {
+    throw new SessionFileError(`Session file ${file} is not a valid session: ${(error as Error).message}`, { cause: error });
   }
 }

@@ -1,0 +1,113 @@
+import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
+import { AgentPool, parseAgentSettings, TOKEN_HOLDER } from './index.js';
+
+let fixture: ServerFixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+/** A second pool over the fixture's state directory: what a restarted server sees. */
+function restartedPool({ llm, dir }: ServerFixture): AgentPool {
+  const settings = parseAgentSettings({
+    providers: { local: { type: 'openai-compatible', baseUrl: llm.url } },
+    models: { fast: { provider: 'local', id: 'test-model' } },
+    defaultModel: 'fast',
+  });
+  return new AgentPool({ settings, families: [], cwd: dir.join('work'), stateDir: dir.join('state') });
+}
+
+const lines = (text: string) => text.split('\n').filter((line) => line !== '');
+
+describe('sessions on disk (specs/agent-server.md §9)', () => {
+  it('a send appends only its new messages to the log; the header holds everything else', async () => {
+    fixture = await createServerFixture();
+    const { llm, result, dir } = fixture;
+    const log = dir.join('state', 'sessions', 'a', 'messages.jsonl');
+    await result('/', 'create_agent', { agent_id: 'a' });
+    llm.script({ text: 'first' }, { text: 'second' });
+    await result('/agent/a', 'send', { content: 'one' });
+    const before = await readFile(log);
+
+    await result('/agent/a', 'send', { content: 'two' });
+
+    const after = await readFile(log);
+    expect(after.subarray(0, before.length).equals(before)).toBe(true);
+    expect(lines(after.subarray(before.length).toString()).map((line) => JSON.parse(line).role)).toEqual(['user', 'assistant']);
+    const header = JSON.parse(await readFile(dir.join('state', 'sessions', 'a', 'session.json'), 'utf8'));
+    expect(header).toMatchObject({ agent_id: 'a', schema_version: 2 });
+    expect(header).not.toHaveProperty('messages');
+  });
+
+  it('drops a torn last line on restore, keeps what came before, and reports it', async () => {
+    fixture = await createServerFixture();
+    const { llm, result, dir } = fixture;
+    const log = dir.join('state', 'sessions', 'a', 'messages.jsonl');
+    await result('/', 'create_agent', { agent_id: 'a' });
+    llm.script({ text: 'kept' }, { text: 'after the crash' });
+    await result('/agent/a', 'send', { content: 'one' });
+    await appendFile(log, '{"role":"user","content":"half wri');
+
+    const restarted = restartedPool(fixture);
+    const context = await restarted.call('get_context', {}, TOKEN_HOLDER, 'a');
+
+    expect(context).toMatchObject({ message_count: 2, restore_warnings: [expect.stringMatching(/messages\.jsonl.*torn/)] });
+    await restarted.call('send', { content: 'two' }, TOKEN_HOLDER, 'a');
+    const roles = lines(await readFile(log, 'utf8')).map((line) => JSON.parse(line).role);
+    expect(roles).toEqual(['user', 'assistant', 'user', 'assistant']);
+  });
+
+  it('converts a session in the single-file format on first use', async () => {
+    fixture = await createServerFixture();
+    const { dir } = fixture;
+    const sessions = dir.join('state', 'sessions');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(sessions, { recursive: true });
+    const old = {
+      schema_version: 1,
+      agent_id: 'old',
+      created_at: '2026-01-01T00:00:00.000Z',
+      modified_at: '2026-01-01T00:00:00.000Z',
+      model: 'fast',
+      system_prompt: 'Old prompt.',
+      cwd: dir.join('work'),
+      permission_level: 'sandboxed',
+      preset: 'sandboxed',
+      disabled_tools: [],
+      write_paths: [],
+      parent_agent_id: null,
+      messages: [
+        { role: 'user', content: 'hello' },
+        { role: 'assistant', content: [{ type: 'text', text: 'hi' }] },
+      ],
+      token_usage: { inputTokens: 3, outputTokens: 1, totalTokens: 4 },
+    };
+    await writeFile(`${sessions}/old.json`, JSON.stringify(old));
+
+    const context = await restartedPool(fixture).call('get_context', {}, TOKEN_HOLDER, 'old');
+
+    expect(context).toMatchObject({ message_count: 2, system_prompt: 'Old prompt.' });
+    expect((await readdir(sessions)).sort()).toEqual(['old']);
+    expect(lines(await readFile(`${sessions}/old/messages.jsonl`, 'utf8')).map((line) => JSON.parse(line))).toEqual(old.messages);
+    expect(await restartedPool(fixture).call('get_context', {}, TOKEN_HOLDER, 'old')).toMatchObject({ message_count: 2 });
+  });
+
+  it('a compaction rewrites the log with the compacted conversation', async () => {
+    fixture = await createServerFixture();
+    const { llm, result, dir } = fixture;
+    await result('/', 'create_agent', { agent_id: 'a' });
+    llm.script({ text: 'one' }, { text: 'two' }, { text: 'three' }, { text: 'summary of it all' });
+    for (const content of ['a', 'b', 'c']) await result('/agent/a', 'send', { content });
+
+    const compacted = await result<{ compacted: boolean }>('/agent/a', 'compact', { force: true });
+
+    const context = await restartedPool(fixture).call('get_context', {}, TOKEN_HOLDER, 'a');
+    const log = lines(await readFile(dir.join('state', 'sessions', 'a', 'messages.jsonl'), 'utf8'));
+    expect(compacted.compacted).toBe(true);
+    expect(context).toMatchObject({ message_count: log.length });
+    expect(log[0]).toContain('summary of it all');
+    expect(log.join('\n')).not.toContain('"content":"a"');
+  });
+});
