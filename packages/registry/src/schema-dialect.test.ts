@@ -54,6 +54,24 @@ describe('a parameters schema that names its dialect in $schema', () => {
     });
   });
 
+  it.each([
+    ['draft-07', 'definitions', 'http://json-schema.org/draft-07/schema#'],
+    ['2020-12', '$defs', 'https://json-schema.org/draft/2020-12/schema'],
+  ])('%s: reads the null a model sends for an optional parameter declared under %s as "not given"', async (_, keyword, schemaUri) => {
+    const registry = new SkillRegistry().register(
+      skillWith({
+        $schema: schemaUri,
+        type: 'object',
+        [keyword]: { mode: { type: 'string', enum: ['fast', 'slow'] } },
+        properties: { path: { type: 'string' }, mode: { $ref: `#/${keyword}/mode` } },
+        required: ['path'],
+      } as JsonSchemaObject),
+    );
+    const result = await registry.execute('count_lines', { path: 'a.txt', mode: null });
+    expect(result.error).toBe('');
+    expect(JSON.parse(result.output)).toEqual({ path: 'a.txt' });
+  });
+
   it.each(['http://json-schema.org/draft-04/schema#', 'https://example.com/my-dialect'])(
     'refuses %s at registration, saying which dialects it takes',
     (schemaUri) => {

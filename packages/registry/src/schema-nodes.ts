@@ -5,12 +5,20 @@ export function isPlainObject(value: unknown): value is SchemaNode {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The node a local `$ref` (`#` or `#/$defs/<name>`) points at in `root`; `undefined` for any other reference. */
+/**
+ * The node a local `$ref` (`#`, `#/$defs/<name>`, or `#/definitions/<name>` of a draft-07 or draft-06 schema,
+ * the dialects registration lets keep `definitions`) points at in `root`; `undefined` for any
+ * other reference.
+ */
 export function resolveLocalRef(root: SchemaNode, ref: unknown): SchemaNode | undefined {
   if (ref === '#') return root;
-  if (typeof ref !== 'string' || !ref.startsWith('#/$defs/')) return undefined;
-  const name = ref.slice('#/$defs/'.length).replaceAll('~1', '/').replaceAll('~0', '~');
-  const definitions = root.$defs;
+  const keyword = typeof ref === 'string' ? /^#\/(\$defs|definitions)\//.exec(ref)?.[1] : undefined;
+  if (keyword === undefined) return undefined;
+  const name = (ref as string)
+    .slice(keyword.length + 3)
+    .replaceAll('~1', '/')
+    .replaceAll('~0', '~');
+  const definitions = root[keyword];
   if (!isPlainObject(definitions) || !Object.hasOwn(definitions, name)) return undefined;
   const target = definitions[name];
   return isPlainObject(target) ? target : undefined;
