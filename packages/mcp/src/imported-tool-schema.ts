@@ -15,11 +15,12 @@ function keepSupported(node: unknown): unknown {
   if (!isPlainObject(node)) return typeof node === 'boolean' ? node : {};
   const kept: Record<string, unknown> = {};
   for (const [original, value] of Object.entries(node)) {
-    // Draft-07 servers keep shared schemas under `definitions`; the registry knows them as `$defs`.
+    // Draft-07 servers keep shared schemas under `definitions`: moved to `$defs`, references with them.
     const keyword = original === 'definitions' && node.$defs === undefined ? '$defs' : original;
-    // `$schema` names the server's dialect (often draft-07); the registry validates as 2020-12.
     if (!SUPPORTED.has(keyword) || keyword === '$schema') continue;
-    if (SCHEMA_MAPS.has(keyword)) {
+    if (keyword === '$ref') {
+      kept[keyword] = typeof value === 'string' ? value.replace(/^#\/definitions\//, '#/$defs/') : value;
+    } else if (SCHEMA_MAPS.has(keyword)) {
       kept[keyword] = isPlainObject(value)
         ? Object.fromEntries(Object.entries(value).map(([name, child]) => [name, keepSupported(child)]))
         : {};
@@ -34,21 +35,21 @@ function keepSupported(node: unknown): unknown {
   return kept;
 }
 
-function rewriteDefinitionRefs(schema: unknown): unknown {
-  const text = JSON.stringify(schema).replaceAll('"#/definitions/', '"#/$defs/');
-  return JSON.parse(text);
-}
-
 /**
  * A server's input schema as the registry accepts it: an object schema at the root. An empty or
  * non-object schema becomes `{ type: 'object', properties: {} }`; a root that only combines object
  * schemas (a top-level `anyOf`, `oneOf`, `allOf`) is kept and said to be an object; keywords the
- * registry does not know, and `$schema`, are dropped (the server checks the arguments again itself).
+ * registry does not know are dropped (the server checks the arguments again itself).
+ *
+ * Every schema becomes 2020-12: `$schema` is dropped and draft-07 `definitions` become `$defs`.
+ * The registry would validate a draft-07 schema itself, but refuses other dialects a server may
+ * name (draft-04, a URI of its own) and draft-07 schemas with 2020-12 keywords, and gives a
+ * schema with `definitions` no strict form; within the keywords kept here the drafts mean the same.
  */
 export function normaliseInputSchema(schema: unknown): JsonSchemaObject {
   const empty: JsonSchemaObject = { type: 'object', properties: {} };
   if (!isPlainObject(schema)) return empty;
-  const kept = rewriteDefinitionRefs(keepSupported(schema)) as Record<string, unknown>;
+  const kept = keepSupported(schema) as Record<string, unknown>;
   const combines = ['anyOf', 'oneOf', 'allOf'].some((keyword) => Array.isArray(kept[keyword]));
   if (kept.type === 'object' || (kept.type === undefined && (combines || isPlainObject(kept.properties)))) {
     return { ...kept, type: 'object', properties: isPlainObject(kept.properties) ? kept.properties : {} } as JsonSchemaObject;
