@@ -192,6 +192,28 @@ describe('serveHttp — hardening', () => {
     }
   });
 
+  it('answers 403 to origins and hosts that only look like its own loopback ones', async () => {
+    await start();
+    const { port } = server;
+    for (const origin of [
+      `http://127.0.0.1.evil.example:${port}`,
+      `http://localhost.evil.example:${port}`,
+      `http://127.0.0.1:${port}@evil.example`,
+      `http://localhost.:${port}`,
+      `HTTP://LOCALHOST:${port}`,
+      `http://127.0.0.1:${port}/`,
+      `http://127.0.0.1:0${port}`,
+      `http://127.0.0.2:${port}`,
+      `http://127.0.0.1:${port}, http://evil.example`,
+      `http://[::1]:${port}.evil.example`,
+    ]) {
+      expect((await raw({ headers: goodHeaders({ origin }), body: initialize })).status, origin).toBe(403);
+    }
+    for (const host of [`127.0.0.1.evil.example:${port}`, `localhost.:${port}`, `127.0.0.1:${port}@evil.example`, `127.0.0.1:0${port}`]) {
+      expect((await raw({ headers: goodHeaders({ host }), body: initialize })).status, host).toBe(403);
+    }
+  });
+
   it('accepts its own loopback origins: 127.0.0.1, localhost and [::1] at its port, http or https', async () => {
     await start();
     const { port } = server;
