@@ -1,4 +1,4 @@
-import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
 import { AgentPool, parseAgentSettings, TOKEN_HOLDER } from './index.js';
@@ -63,7 +63,6 @@ describe('sessions on disk (specs/agent-server.md §9)', () => {
     fixture = await createServerFixture();
     const { dir } = fixture;
     const sessions = dir.join('state', 'sessions');
-    const { mkdir } = await import('node:fs/promises');
     await mkdir(sessions, { recursive: true });
     const old = {
       schema_version: 1,
@@ -109,5 +108,72 @@ describe('sessions on disk (specs/agent-server.md §9)', () => {
     expect(context).toMatchObject({ message_count: log.length });
     expect(log[0]).toContain('summary of it all');
     expect(log.join('\n')).not.toContain('"content":"a"');
+  });
+});
+
+describe('sessions on disk against a planted path (DESIGN.md §6)', () => {
+  const victimText = '{"role":"user","content":"precious"}\nno newline at the end';
+
+  it('a send never appends through a log or a session folder planted as a symlink', async () => {
+    fixture = await createServerFixture();
+    const { llm, result, rpc, dir } = fixture;
+    const sessions = dir.join('state', 'sessions');
+    await writeFile(dir.join('victim.jsonl'), victimText);
+    await mkdir(dir.join('elsewhere'));
+    await writeFile(dir.join('elsewhere', 'messages.jsonl'), victimText);
+    for (const id of ['log', 'folder']) await result('/', 'create_agent', { agent_id: id });
+    await rm(`${sessions}/log/messages.jsonl`);
+    await symlink(dir.join('victim.jsonl'), `${sessions}/log/messages.jsonl`);
+    await rm(`${sessions}/folder`, { recursive: true });
+    await symlink(dir.join('elsewhere'), `${sessions}/folder`);
+    llm.respondWith(() => ({ text: 'answered' }));
+
+    for (const id of ['log', 'folder']) await rpc(`/agent/${id}`, 'send', { content: 'hello' });
+
+    expect(await readFile(dir.join('victim.jsonl'), 'utf8')).toBe(victimText);
+    expect(await readFile(dir.join('elsewhere', 'messages.jsonl'), 'utf8')).toBe(victimText);
+  });
+
+  it('a restore never reads or cuts a torn tail through a planted symlink', async () => {
+    fixture = await createServerFixture();
+    const { result, dir } = fixture;
+    await writeFile(dir.join('victim.jsonl'), victimText);
+    await result('/', 'create_agent', { agent_id: 'a' });
+    const log = dir.join('state', 'sessions', 'a', 'messages.jsonl');
+    await rm(log);
+    await symlink(dir.join('victim.jsonl'), log);
+
+    await expect(restartedPool(fixture).call('get_context', {}, TOKEN_HOLDER, 'a')).rejects.toThrow(/messages\.jsonl/);
+
+    expect(await readFile(dir.join('victim.jsonl'), 'utf8')).toBe(victimText);
+  });
+
+  it('an agent id with path segments reaches no session outside sessions/', async () => {
+    fixture = await createServerFixture();
+    const { dir } = fixture;
+    const id = 'a/../../escape';
+    await mkdir(dir.join('state', 'escape'), { recursive: true });
+    const header = {
+      schema_version: 2,
+      agent_id: id,
+      created_at: '2026-01-01T00:00:00.000Z',
+      modified_at: '2026-01-01T00:00:00.000Z',
+      model: 'fast',
+      system_prompt: 'Planted.',
+      cwd: dir.join('work'),
+      permission_level: 'trusted',
+      preset: 'trusted',
+      disabled_tools: [],
+      write_paths: [],
+      parent_agent_id: null,
+      token_usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    };
+    await writeFile(dir.join('state', 'escape', 'session.json'), JSON.stringify(header));
+    await writeFile(dir.join('state', 'escape', 'messages.jsonl'), '');
+    const pool = restartedPool(fixture);
+
+    await expect(pool.call('get_context', {}, TOKEN_HOLDER, id)).rejects.toThrow(/No agent/);
+    await expect(pool.connectionFor('x').call('get_context', {}, id)).rejects.toThrow(/No agent/);
+    expect(pool.ids).toEqual([]);
   });
 });

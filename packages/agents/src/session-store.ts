@@ -1,6 +1,7 @@
-import { mkdir, open, readFile, rm, truncate } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { atomicWriteVerified, NexusError } from '@nexus/core';
+import { atomicWriteVerified, isValidAgentId, NexusError, openVerified } from '@nexus/core';
 import type { ModelMessage } from 'ai';
 import { z } from 'zod';
 import type { TurnUsage } from './agent.js';
@@ -123,9 +124,9 @@ export class SessionStore {
 
   async #append(agentId: string, messages: readonly ModelMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    const handle = await open(this.#log(agentId), 'a', 0o600);
+    const handle = await openVerified(this.#log(agentId), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o600);
     try {
-      await handle.write(toLines(messages));
+      await handle.writeFile(toLines(messages));
       await handle.datasync();
     } finally {
       await handle.close();
@@ -134,34 +135,41 @@ export class SessionStore {
 
   /**
    * The saved session, or `undefined` when there is none; throws a {@link SessionFileError} for a
-   * broken file. A torn last line is cut from the log and named in `warnings`.
+   * broken file. A torn last line is cut from the log and named in `warnings`. An id that is not a
+   * valid agent id (`a/../x`) names no session.
    */
   async load(agentId: string): Promise<RestoredSession | undefined> {
-    const headerText = await readIfExists(this.#header(agentId));
-    if (headerText === undefined) return this.#convert(agentId);
-    const header = parseFile(this.#header(agentId), agentId, () => headerSchema.parse(JSON.parse(headerText)));
+    if (!isValidAgentId(agentId)) return undefined;
+    const headerBytes = await readIfExists(this.#header(agentId));
+    if (headerBytes === undefined) return this.#convert(agentId);
+    const header = parseFile(this.#header(agentId), agentId, () => headerSchema.parse(JSON.parse(headerBytes.toString('utf8'))));
     const log = this.#log(agentId);
-    const bytes = await readIfExists(log, null);
-    if (bytes === undefined) throw new SessionFileError(`Session file ${log} is missing.`);
-    const whole = bytes.lastIndexOf(NEWLINE) + 1;
-    const lines = bytes.subarray(0, whole).toString('utf8').split('\n').slice(0, -1);
-    const messages = parseFile(log, agentId, () => lines.map((line) => messageSchema.parse(JSON.parse(line))));
-    const warnings: string[] = [];
-    if (whole < bytes.length) {
-      // Cut before the next append, which would otherwise continue the torn line.
-      await truncate(log, whole);
-      warnings.push(`Session file ${log}: dropped a torn last line (${bytes.length - whole} bytes) left by an interrupted write.`);
+    const handle = await openIfExists(log, constants.O_RDWR);
+    if (handle === undefined) throw new SessionFileError(`Session file ${log} is missing.`);
+    try {
+      const bytes = await handle.readFile();
+      const whole = bytes.lastIndexOf(NEWLINE) + 1;
+      const lines = bytes.subarray(0, whole).toString('utf8').split('\n').slice(0, -1);
+      const messages = parseFile(log, agentId, () => lines.map((line) => messageSchema.parse(JSON.parse(line))));
+      const warnings: string[] = [];
+      if (whole < bytes.length) {
+        // Cut before the next append, which would otherwise continue the torn line.
+        await handle.truncate(whole);
+        warnings.push(`Session file ${log}: dropped a torn last line (${bytes.length - whole} bytes) left by an interrupted write.`);
+      }
+      this.#marks.set(agentId, markOf(messages));
+      return { session: { ...header, messages }, warnings };
+    } finally {
+      await handle.close();
     }
-    this.#marks.set(agentId, markOf(messages));
-    return { session: { ...header, messages }, warnings };
   }
 
   /** Reads a single-file session and saves it in the current format in its place. */
   async #convert(agentId: string): Promise<RestoredSession | undefined> {
     const file = this.#singleFile(agentId);
-    const text = await readIfExists(file);
-    if (text === undefined) return undefined;
-    const old = parseFile(file, agentId, () => singleFileSchema.parse(JSON.parse(text)));
+    const bytes = await readIfExists(file);
+    if (bytes === undefined) return undefined;
+    const old = parseFile(file, agentId, () => singleFileSchema.parse(JSON.parse(bytes.toString('utf8'))));
     const session: Session = { ...old, schema_version: SESSION_SCHEMA_VERSION };
     await this.save(session);
     await rm(file, { force: true });
@@ -176,14 +184,25 @@ export class SessionStore {
   }
 }
 
-async function readIfExists(file: string): Promise<string | undefined>;
-async function readIfExists(file: string, encoding: null): Promise<Buffer | undefined>;
-async function readIfExists(file: string, encoding: 'utf8' | null = 'utf8'): Promise<string | Buffer | undefined> {
+/**
+ * A session file opened through core's `openVerified` (a symlink planted at it or in a parent is
+ * refused, never followed), or `undefined` when there is none.
+ */
+async function openIfExists(file: string, flags: number): Promise<FileHandle | undefined> {
   try {
-    return await readFile(file, encoding === null ? {} : { encoding });
+    return await openVerified(file, flags);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new SessionFileError(`Session file ${file} cannot be read: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+async function readIfExists(file: string): Promise<Buffer | undefined> {
+  const handle = await openIfExists(file, constants.O_RDONLY);
+  try {
+    return await handle?.readFile();
+  } finally {
+    await handle?.close();
   }
 }
 
