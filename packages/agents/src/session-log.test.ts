@@ -59,6 +59,23 @@ describe('sessions on disk (specs/agent-server.md §9)', () => {
     expect(roles).toEqual(['user', 'assistant', 'user', 'assistant']);
   });
 
+  it('after a save that failed, the next one writes the whole conversation', async () => {
+    fixture = await createServerFixture();
+    const { llm, result, rpc, dir } = fixture;
+    const log = dir.join('state', 'sessions', 'a', 'messages.jsonl');
+    await result('/', 'create_agent', { agent_id: 'a' });
+    llm.respondWith(() => ({ text: 'answered' }));
+    await result('/agent/a', 'send', { content: 'one' });
+    await rm(log);
+    await mkdir(log);
+    expect((await rpc('/agent/a', 'send', { content: 'two' })).body.error).toBeDefined();
+    await rm(log, { recursive: true });
+
+    await result('/agent/a', 'send', { content: 'three' });
+
+    expect(await restartedPool(fixture).call('get_context', {}, TOKEN_HOLDER, 'a')).toMatchObject({ message_count: 6 });
+  });
+
   it('converts a session in the single-file format on first use', async () => {
     fixture = await createServerFixture();
     const { dir } = fixture;

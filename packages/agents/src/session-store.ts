@@ -111,6 +111,8 @@ export class SessionStore {
     const id = header.agent_id;
     await mkdir(this.#folder(id), { recursive: true, mode: 0o700 });
     const mark = this.#marks.get(id);
+    // Until this save succeeds, what the log holds is unknown (a failed append may have written part of it): the next one replaces it.
+    this.#marks.delete(id);
     const extendsLog =
       mark !== undefined &&
       mark.count <= messages.length &&
