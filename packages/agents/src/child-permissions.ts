@@ -10,7 +10,7 @@ import {
   resolveRealPath,
   type ToolPermission,
 } from '@nexus/core';
-import { AgentRpcError, RPC_ERROR_CODES } from '@nexus/core/agent-server';
+import { refuse } from './rpc-replies.js';
 
 /** Deepest a chain of agents may go (the token holder's agents are at depth 1). */
 export const MAX_AGENT_DEPTH = 5;
@@ -38,10 +38,6 @@ export interface PermissionBase {
   readonly blockedPaths: readonly string[];
   /** Per-tool settings of the configuration. */
   readonly tools: Record<string, Partial<ToolPermission>>;
-}
-
-function refuse(message: string): AgentRpcError {
-  return new AgentRpcError(message, { rpcCode: RPC_ERROR_CODES.invalidParams });
 }
 
 async function existingDirectory(path: string, what: string): Promise<string> {
