@@ -127,7 +127,7 @@ async function runScriptCommand(
   options: RunOptionsOfCall,
 ): Promise<{ run: RunResult; data: JsonObject; summary?: string; error?: string }> {
   const { run, answer } = await runScriptHost(
-    { path: command.script as string, source: command.scriptSource },
+    { path: command.script as string, source: command.scriptSource, stamp: command.scriptStamp },
     { mode: 'run', command: command.name, args: values },
     { ...options, timeoutMs: command.timeoutSeconds * 1000 },
   );

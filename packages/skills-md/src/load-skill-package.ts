@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { isWithin, NexusError, type ServiceContainer } from '@nexus/core';
 import { type CommandTemplate, CommandTemplateError, compileCommandTemplate } from './command-template.js';
 import { type PackageLocation, SKILL_FILE_NAME } from './discover-skill-packages.js';
+import { currentStamp } from './file-stamp.js';
 import { type CommandCategory, MAX_COMMAND_SECONDS, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, PORTABLE_KEYS } from './manifest-limits.js';
 import { type PackageRunOptions, packageRunOptions } from './package-run-options.js';
 import { portableMetadata } from './portable-metadata.js';
@@ -183,6 +184,8 @@ async function scriptCommands(
   };
   const real = await realpath(module).catch(() => undefined);
   if (real === undefined || !isWithin(real, location.folder)) return fail('scripts/commands.mjs leads out of the package folder');
+  // Stamped before the read: an edit after it shows as a change at the next run.
+  const stamp = currentStamp(real);
   const source = await readFile(real, 'utf8').catch(() => undefined);
   if (source === undefined) return fail('scripts/commands.mjs cannot be read');
   let runOptions: PackageRunOptions;
@@ -193,7 +196,7 @@ async function scriptCommands(
     throw error;
   }
   const { run, answer } = await runScriptHost(
-    { path: real, source },
+    { path: real, source, stamp },
     { mode: 'list' },
     { ...runOptions, timeoutMs: SCRIPT_LIST_TIMEOUT_MS },
   );
@@ -220,6 +223,7 @@ async function scriptCommands(
       ),
       script: real,
       scriptSource: source,
+      scriptStamp: stamp,
     });
   }
   return commands;

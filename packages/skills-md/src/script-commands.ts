@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { JsonValue } from '@nexus/core';
 import { type RunOptions, type RunResult, runProcess } from '@nexus/process';
+import { currentStamp } from './file-stamp.js';
 import type { CommandCategory, ParameterType } from './manifest-limits.js';
 import { SCRIPT_HOST_SOURCE } from './script-host.js';
 import { diagnosticAt, FILE_START, type FilePosition, type SkillDiagnostic } from './skill-diagnostic.js';
@@ -81,17 +82,23 @@ function readAnswer(run: RunResult, marker: string): ScriptAnswer {
 /** Options of a script host run: those of `runProcess`, less the input. */
 export type ScriptRunOptions = Omit<RunOptions, 'input'>;
 
-/** A script-commands module: where it is, and its text as it was listed (what runs, whatever the file holds now). */
+/**
+ * A script-commands module: where it is, and its text as it was listed with the file's
+ * stamp (`fileStamp`) before that read (what runs, whatever the file holds now).
+ */
 export interface ScriptModule {
   readonly path: string;
   readonly source?: string | undefined;
+  readonly stamp?: string | undefined;
 }
 
 /**
  * Runs the host program in a child Node process through the process runner: `list` answers the
  * module's command definitions, `run` runs one command with `args` (JSON on stdin) and answers
- * its result — of the module's held `source` where it has one, else of the file. The run (exit
- * code, timeout, output) comes back with the answer.
+ * its result — of the module's held `source` where it has one, else of the file. The held text
+ * goes to the child only when the file's stamp is no longer the one it was read at (one stat per
+ * run); while it is, the child imports the file as it is. The run (exit code, timeout, output)
+ * comes back with the answer.
  */
 export async function runScriptHost(
   module: ScriptModule,
@@ -100,7 +107,8 @@ export async function runScriptHost(
 ): Promise<{ run: RunResult; answer: ScriptAnswer }> {
   const marker = `nexus-skill-answer-${randomBytes(12).toString('hex')}:`;
   const command = request.mode === 'run' ? request.command : '';
-  const input = JSON.stringify({ args: request.mode === 'run' ? request.args : {}, source: module.source });
+  const changed = module.source !== undefined && currentStamp(module.path) !== module.stamp;
+  const input = JSON.stringify({ args: request.mode === 'run' ? request.args : {}, source: changed ? module.source : undefined });
   const run = await runProcess(
     process.execPath,
     ['--input-type=module', '--eval', SCRIPT_HOST_SOURCE, '--', module.path, request.mode, command, marker],

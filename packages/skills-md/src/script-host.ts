@@ -1,10 +1,11 @@
 // The program a child Node process runs to list or run the commands of a package's
 // scripts/commands.mjs (§5), so that a package's code never runs inside the host. It is passed to
 // `node --input-type=module --eval`, with the module path, the mode (`list` or `run`), the command
-// name and a random marker as arguments, and `{ args, source }` as JSON on stdin: the command's
-// arguments and the module's text as it was listed. When the file no longer holds that text (an
-// edit not loaded yet, or one that did not load), a module loader hook answers the module's URL
-// with the held text, so the listed version runs — its own imports still resolve beside it. The
+// name and a random marker as arguments, and `{ args, source? }` as JSON on stdin: the command's
+// arguments and, only when the file's stamp changed since it was listed, the module's text as it
+// was listed. When the file no longer holds that text (an edit not loaded yet, or one that did not
+// load), a module loader hook answers the module's URL with the held text, so the listed version
+// runs — its own imports still resolve beside it. The
 // answer is the last stdout line starting with the marker; anything the command prints before it
 // is its own output.
 export const SCRIPT_HOST_SOURCE = `
@@ -14,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 const [modulePath, mode, commandName, marker] = process.argv.slice(1);
 const onDisk = (path) => { try { return readFileSync(path, 'utf8'); } catch { return undefined; } };
 // Loads the held text for the module's URL: in-thread where Node has registerHooks (22.15+; register
-// is deprecated from 26), else with register's off-thread hooks (Node 20).
+// is deprecated from 26), else with register's off-thread hooks (Node 22 before 22.15).
 const holdModule = (held) => {
   if (typeof nodeModule.registerHooks === 'function') {
     nodeModule.registerHooks({
@@ -38,7 +39,7 @@ try {
   for await (const chunk of process.stdin) input += chunk;
   const { args = {}, source } = JSON.parse(input || '{}');
   const url = pathToFileURL(modulePath).href;
-  // Only when the file changed since the module was listed: the off-thread hooks cost a worker.
+  // Not for a file touched but unchanged: the off-thread hooks cost a worker.
   if (typeof source === 'string' && onDisk(modulePath) !== source) holdModule({ url, source });
   const module = await import(url);
   const commands = commandsOf(module);

@@ -33,6 +33,8 @@ export interface PackageCommand {
   readonly script?: string;
   /** The module's text as it was listed: what runs until a new version loads, even while the file holds a broken edit. */
   readonly scriptSource?: string;
+  /** The file stamp of the module before `scriptSource` was read: while the file keeps it, the file itself runs. */
+  readonly scriptStamp?: string;
 }
 
 /** A package that loaded. */
