@@ -103,6 +103,9 @@ const AJV_OPTIONS = {
   strictRequired: false,
   allowUnionTypes: true,
   validateFormats: false,
+  // Each skill's schema stands alone: one that names an `$id` is not kept under it, so a new version
+  // of a skill (or another skill) with the same `$id` compiles instead of clashing with the old one.
+  addUsedSchema: false,
 } as const;
 
 /** A schema compiled once: its text coercion and its ajv validator. */

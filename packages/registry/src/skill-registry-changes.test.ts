@@ -98,6 +98,22 @@ describe('SkillRegistry changes', () => {
     expect((await registry.execute('tool', { n: 2 })).output).toBe('real');
   });
 
+  it('validates a new version whose schema keeps the old one’s $id, and two skills sharing an $id', async () => {
+    const withId = (): SkillSpec['parameters'] => ({
+      $id: 'https://example.com/schemas/lookup',
+      type: 'object',
+      properties: { key: { type: 'string' } },
+      required: ['key'],
+    });
+    const family = changingFamily([answering('lookup', 'one', withId())]);
+    const registry = new SkillRegistry().use(family).register(answering('twin', 'twin', withId()));
+    expect((await registry.execute('lookup', { key: 'k' })).output).toBe('one');
+    family.set([answering('lookup', 'two', withId())]);
+    expect(await registry.execute('lookup', { key: 'k' })).toMatchObject({ error: '', output: 'two' });
+    expect(await registry.execute('lookup', {})).toMatchObject({ kind: 'invalid_input', data: { parameters: ['key'] } });
+    expect(await registry.execute('twin', { key: 'k' })).toMatchObject({ error: '', output: 'twin' });
+  });
+
   it('lets a call that started on the old version finish on it', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => {
