@@ -1,9 +1,10 @@
-import { mkdir } from 'node:fs/promises';
+import { access, mkdir } from 'node:fs/promises';
 import { defineSkill, ServiceContainer, type SkillSpec, ToolResult } from '@nexus/core';
 import { createChangingTestFamily } from '@nexus/registry/testing';
+import { fsSkills } from '@nexus/skills-fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
-import { type AgentPool, type Requester, TOKEN_HOLDER } from './index.js';
+import { AgentPool, parseAgentSettings, type Requester, TOKEN_HOLDER } from './index.js';
 
 let fixture: ServerFixture | undefined;
 afterEach(async () => {
@@ -245,6 +246,38 @@ describe('a sandboxed agent without write paths over a changing family', () => {
       expect.objectContaining({ content: expect.stringMatching(/^Error \(forbidden\): Tool "scribble" /) }),
     ]);
     expect(scribbled).toEqual([]);
+  });
+});
+
+describe('a read-only agent against its ceiling', () => {
+  it('is not unlocked by a sender allowing confirmations, nor by a restart, nor through a child', async () => {
+    fixture = await createServerFixture();
+    const { llm, dir, pool } = fixture;
+    await pool.call('create_agent', { agent_id: 'reader' }, TOKEN_HOLDER);
+    const restarted = new AgentPool({
+      settings: parseAgentSettings({
+        providers: { local: { type: 'openai-compatible', baseUrl: llm.url } },
+        models: { fast: { provider: 'local', id: 'test-model' } },
+        defaultModel: 'fast',
+      }),
+      families: [fsSkills],
+      cwd: dir.join('work'),
+      stateDir: dir.join('state'),
+    });
+
+    for (const current of [pool, restarted]) {
+      llm.script({ toolCalls: [{ name: 'write_file', arguments: { path: 'note.txt', content: 'written' } }] }, { text: 'Done.' });
+      await current.call('send', { content: 'Write a note.', confirm: 'allow' }, TOKEN_HOLDER, 'reader');
+      const { messages } = (await current.call('get_messages', {}, TOKEN_HOLDER, 'reader')) as { messages: Array<Record<string, unknown>> };
+      expect(messages.filter((message) => message.role === 'tool').at(-1)).toMatchObject({
+        content: expect.stringMatching(/^Error \(forbidden\): Tool "write_file" /),
+      });
+    }
+    expect(
+      await refusal(pool.call('create_agent', { agent_id: 'kid', parent_agent_id: 'reader', allowed_write_paths: ['.'] }, TOKEN_HOLDER)),
+    ).toMatch(/"reader" is sandboxed and may not create agents/);
+    await expect(access(dir.join('work', 'note.txt'))).rejects.toThrow(/ENOENT/);
+    restarted.close();
   });
 });
 
