@@ -87,24 +87,9 @@ export async function skillWorld(): Promise<SkillWorld> {
     homeDirectory: dir.join('home'),
     addUserPackages: (packages) => writeTree(world.userRoot, packages),
     addProjectPackages: (packages) => writeTree(world.projectRoot, packages),
-    load: (options = {}) =>
-      loadSkillPackages({
-        cwd: world.cwd,
-        configDirectory: world.configDirectory,
-        stateDirectory: world.stateDirectory,
-        homeDirectory: world.homeDirectory,
-        exec: { sandbox: 'none' },
-        ...options,
-      }),
+    load: (options = {}) => loadSkillPackages({ ...defaults(), ...options }),
     async library(options = {}) {
-      const library = await openSkillLibrary({
-        cwd: world.cwd,
-        configDirectory: world.configDirectory,
-        stateDirectory: world.stateDirectory,
-        homeDirectory: world.homeDirectory,
-        exec: { sandbox: 'none' },
-        ...options,
-      });
+      const library = await openSkillLibrary({ ...defaults(), ...options });
       libraries.push(library);
       return library;
     },
@@ -134,5 +119,13 @@ export async function skillWorld(): Promise<SkillWorld> {
       return Object.assign(agent, { loaded });
     },
   };
+  /** The options `load` and `library` share: this world's directories, script commands listed unisolated. */
+  const defaults = (): LoadSkillPackagesOptions => ({
+    cwd: world.cwd,
+    configDirectory: world.configDirectory,
+    stateDirectory: world.stateDirectory,
+    homeDirectory: world.homeDirectory,
+    exec: { sandbox: 'none' },
+  });
   return world;
 }
