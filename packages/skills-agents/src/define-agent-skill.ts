@@ -78,11 +78,14 @@ function routeFor(services: ServiceContainer, port: number | undefined, tool: st
  */
 export function defineAgentSkill<Args extends { port?: number }>(definition: AgentSkillDefinition<Args>): SkillSpec {
   const { run, parameters, ...metadata } = definition;
+  const hasAgentId = 'agent_id' in (parameters.properties ?? {});
+  const agentIdRequired = parameters.required?.includes('agent_id') ?? false;
   return defineSkill<Args>({
     ...metadata,
     parameters: { additionalProperties: false, ...parameters, properties: { ...parameters.properties, port: PORT_PARAMETER } },
     create: (services) => async (args, context) => {
-      if ('agent_id' in (parameters.properties ?? {})) validateAgentId((args as { agent_id?: unknown }).agent_id);
+      const agentId = (args as { agent_id?: unknown }).agent_id;
+      if (hasAgentId && (agentIdRequired || agentId !== undefined)) validateAgentId(agentId);
       const route = routeFor(services, args.port, metadata.name);
       const { result, warning } = await run(args, route, { services, context });
       const text = JSON.stringify(result ?? null, null, 2);
