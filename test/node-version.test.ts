@@ -36,10 +36,10 @@ afterEach(async () => {
 });
 
 /** Runs the probe with `process.versions.node` reading `version` (the re-run child sees its real one). */
-function probeOn(version: string | undefined) {
+function probeOn(version: string | undefined, env: Record<string, string> = {}) {
   const pretend = version ? [`--import=data:text/javascript,Object.defineProperty(process.versions,'node',{value:'${version}'})`] : [];
   return run(process.execPath, [...pretend, join(dir, 'probe.mjs'), 'one', 'two'], {
-    env: { PATH: process.env.PATH, HOME: dir, XDG_CACHE_HOME: join(dir, 'cache') },
+    env: { PATH: process.env.PATH, HOME: dir, XDG_CACHE_HOME: join(dir, 'cache'), ...env },
   });
 }
 
@@ -50,6 +50,15 @@ describe('ensureNode (npm start, npm test)', () => {
       /^Nexus needs Node\.js 22\.\d+ or newer \(this is 20\.19\.0\): running under Node\.js 22 from the npm registry \(fetched once, cached\)\.\n$/,
     );
     expect(JSON.parse(stdout)).toEqual({ node: process.versions.node, firstOnPath: cachedBin, args: ['one', 'two'] });
+  });
+
+  it('in a process it re-ran that is still too old, says so and exits 1 instead of re-running again', async () => {
+    const failed = await probeOn('20.19.0', { NEXUS_NODE_FROM_NPM: '1' }).then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failed).toMatchObject({ code: 1, stdout: '' });
+    expect(failed?.stderr).toMatch(/^Nexus needs Node\.js 22\.\d+ or newer, and .+ is 20\.19\.0\.\n$/);
   });
 
   it('on a new enough Node.js, does nothing', async () => {
