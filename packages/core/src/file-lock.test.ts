@@ -128,6 +128,16 @@ describe('withFileLocks', () => {
     expect(await readdir(locksOf(dir))).toEqual([lock.split('/').pop()]);
   });
 
+  test('makes the lock directory again when it was removed since the last lock, and keeps locking across processes', async () => {
+    dir = await withState({ 'a.txt': 'a' });
+    const test = dir;
+    const locks = () => readdir(locksOf(test));
+    expect(await withFileLocks([dir.join('a.txt')], locks)).toHaveLength(1);
+    await rm(dir.join('state'), { recursive: true });
+    expect(await withFileLocks([dir.join('a.txt')], locks)).toEqual([lockFileOf(dir, dir.join('a.txt')).split('/').pop()]);
+    expect(await locks()).toEqual([]);
+  });
+
   test('where the state directory cannot be made, locks within the process', async () => {
     dir = await withState({ 'a.txt': 'a' });
     process.env.XDG_STATE_HOME = dir.join('a.txt', 'state');

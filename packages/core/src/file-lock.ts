@@ -6,7 +6,7 @@ import { createLockFile, errnoCode, releaseLockFile, removeStaleLockFile } from 
 import { lockName } from './scratch-files.js';
 import { sweepScratchFiles } from './scratch-sweep.js';
 import { nexusStateDir } from './state-dir.js';
-import { openVerifiedDirectory, type VerifiedDirectory } from './verified-open.js';
+import { openVerifiedDirectorySync, type VerifiedDirectory } from './verified-open.js';
 
 /** Options of {@link withFileLocks}. */
 export interface FileLockOptions {
@@ -57,16 +57,31 @@ async function lockInProcess(path: string, signal: AbortSignal | undefined): Pro
   return release;
 }
 
+/** The lock directory made so far, by the path of it that {@link nexusStateDir} gives, and its real path. */
+let madeLockDirectory: { path: string; real: string } | undefined;
+
 /**
  * The directory of the lock files, `<state dir>/locks` (made private on first use), opened; or
  * `undefined` where it cannot be made (a read-only home). Lock files live there, never beside
- * the files they lock: a writer that is killed leaves nothing in the user's tree.
+ * the files they lock: a writer that is killed leaves nothing in the user's tree. It is made and
+ * resolved once, not on every lock, and again only when it cannot be opened (removed meanwhile).
+ * Opened synchronously: it takes microseconds, and every edit pays it.
  */
-async function openLockDirectory(): Promise<VerifiedDirectory | undefined> {
+function openLockDirectory(): VerifiedDirectory | undefined {
   const path = join(nexusStateDir(), 'locks');
+  if (madeLockDirectory?.path === path) {
+    try {
+      return openVerifiedDirectorySync(madeLockDirectory.real);
+    } catch {
+      madeLockDirectory = undefined;
+    }
+  }
   try {
     mkdirSync(path, { recursive: true, mode: 0o700 });
-    return await openVerifiedDirectory(realpathSync.native(path));
+    const real = realpathSync.native(path);
+    const directory = openVerifiedDirectorySync(real);
+    madeLockDirectory = { path, real };
+    return directory;
   } catch (error) {
     if (NO_LOCK_FILES.has(errnoCode(error) ?? '')) return undefined;
     throw error;
@@ -84,7 +99,7 @@ function lockFileName(path: string): string {
  * for other paths are swept from the directory now and then.
  */
 async function lockAcrossProcesses(path: string, signal: AbortSignal | undefined): Promise<() => Promise<void>> {
-  const directory = await openLockDirectory();
+  const directory = openLockDirectory();
   if (!directory) return async () => {};
   const name = lockFileName(path);
   let fd: number | undefined;

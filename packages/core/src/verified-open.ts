@@ -110,15 +110,22 @@ export interface VerifiedDirectory {
   close(): Promise<void>;
 }
 
+/** The {@link VerifiedDirectory} of `realPath`, open as descriptor `fd`. */
+function pinnedDirectory(realPath: string, fd: number, close: () => Promise<void>): VerifiedDirectory {
+  const pinned = descriptorTarget(fd) === undefined ? realPath : `${PROC_FD}/${fd}`;
+  return { path: realPath, entry: (name) => join(pinned, name), close };
+}
+
 /** Opens an approved directory with {@link openVerified} and pins later paths to the handle. */
 export async function openVerifiedDirectory(realPath: string): Promise<VerifiedDirectory> {
   const handle = await openVerified(realPath, constants.O_RDONLY | constants.O_DIRECTORY);
-  const pinned = descriptorTarget(handle.fd) === undefined ? realPath : `${PROC_FD}/${handle.fd}`;
-  return {
-    path: realPath,
-    entry: (name) => join(pinned, name),
-    close: () => handle.close(),
-  };
+  return pinnedDirectory(realPath, handle.fd, () => handle.close());
+}
+
+/** {@link openVerifiedDirectory} without libuv's thread pool (see {@link openVerifiedSync}). */
+export function openVerifiedDirectorySync(realPath: string): VerifiedDirectory {
+  const fd = openVerifiedSync(realPath, constants.O_RDONLY | constants.O_DIRECTORY);
+  return pinnedDirectory(realPath, fd, async () => closeSync(fd));
 }
 
 /**
