@@ -2,9 +2,9 @@ import { InvalidOptionError, NexusError, resolvePreset, ServiceContainer } from 
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseExecSettings, resolveCommandIsolation, resolveCommandSandbox } from './index.js';
+import { bubblewrapSkipReason } from './testing.js';
 
-const probe = await resolveCommandIsolation({ sandbox: 'auto', network: true }, 'trusted');
-const skipReason = probe.isolation === 'none' ? ` — skipped: ${probe.reason}` : '';
+const skipReason = await bubblewrapSkipReason();
 
 let dir: TestDir;
 beforeEach(async () => {

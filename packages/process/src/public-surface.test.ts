@@ -33,6 +33,7 @@ describe('the public surface of @nexus/process', () => {
 
   it('exports test helpers from ./testing', async () => {
     expect(Object.keys(await import('./testing.js')).sort()).toEqual([
+      'bubblewrapSkipReason',
       'isProcessAlive',
       'processesWithArgument',
       'startSandboxTargets',

@@ -7,11 +7,10 @@ import { join } from 'node:path';
 import { InvalidOptionError, NexusError, NotFoundError } from '@nexus/core';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resolveCommandIsolation, runProcess } from './index.js';
-import { isProcessAlive, processesWithArgument, type SandboxTargets, startSandboxTargets } from './testing.js';
+import { runProcess } from './index.js';
+import { bubblewrapSkipReason, isProcessAlive, processesWithArgument, type SandboxTargets, startSandboxTargets } from './testing.js';
 
-const probe = await resolveCommandIsolation({ sandbox: 'auto', network: true }, 'trusted');
-const skipReason = probe.isolation === 'none' ? ` — skipped: ${probe.reason}` : '';
+const skipReason = await bubblewrapSkipReason();
 
 let dir: TestDir;
 beforeEach(async () => {

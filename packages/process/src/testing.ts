@@ -3,6 +3,16 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { resolveCommandIsolation } from './command-isolation.js';
+
+/**
+ * Why bubblewrap cannot isolate commands here, as the tail of a test title (` — skipped: <reason>`),
+ * or `''` where it can: `describe.skipIf(reason !== '')(`… inside bubblewrap${reason}`, …)`.
+ */
+export async function bubblewrapSkipReason(): Promise<string> {
+  const probe = await resolveCommandIsolation({ sandbox: 'auto', network: true }, 'trusted');
+  return probe.isolation === 'none' ? ` — skipped: ${probe.reason}` : '';
+}
 
 /**
  * Shell code that waits until `path` exists and succeeds only if it appeared — for tests that start

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { processesWithArgument } from '@nexus/process/testing';
+import { bubblewrapSkipReason, processesWithArgument } from '@nexus/process/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { bubblewrapMissing, executable, type SkillWorld, skillPackage, skillWorld } from './skill-world-fixture.js';
+import { executable, type SkillWorld, skillPackage, skillWorld } from './skill-world-fixture.js';
 import { readSkillUsage } from './usage-records.js';
 
 let world: SkillWorld;
@@ -249,7 +249,7 @@ describe('bad input to a command', () => {
   });
 });
 
-const noBubblewrap = await bubblewrapMissing();
+const noBubblewrap = await bubblewrapSkipReason();
 
 describe.skipIf(noBubblewrap !== '')(`a command skill inside bubblewrap${noBubblewrap}`, () => {
   it('runs a package whose folder is under /tmp, behind the private /tmp, and keeps that folder read-only', async () => {

@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { bubblewrapSkipReason } from '@nexus/process/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatDiagnostic } from './skill-diagnostic.js';
-import { bubblewrapMissing, type SkillWorld, skillPackage, skillWorld } from './skill-world-fixture.js';
+import { type SkillWorld, skillPackage, skillWorld } from './skill-world-fixture.js';
 import { recordTrust } from './trust-records.js';
 
 let world: SkillWorld;
@@ -106,7 +107,7 @@ describe('script commands (scripts/commands.mjs)', () => {
   });
 });
 
-const noBubblewrap = await bubblewrapMissing();
+const noBubblewrap = await bubblewrapSkipReason();
 
 describe.skipIf(noBubblewrap !== '')(`listing script commands inside bubblewrap${noBubblewrap}`, () => {
   it('lists a trusted package in the sandbox its commands run in: its top-level code writes nothing and sees no host process', async () => {

@@ -1,18 +1,11 @@
 // Skill packages built in temporary directories, and agents using them, for this package's tests.
 // Not part of the public API.
 import type { PresetName, Services, ToolPermission } from '@nexus/core';
-import { resolveCommandIsolation } from '@nexus/process';
 import { createTestAgent, type TestAgent } from '@nexus/registry/testing';
 import { type TestDir, type Tree, testdir, writeTree } from '@nexus/test-utils';
 import { type LoadedSkillPackages, type LoadSkillPackagesOptions, loadSkillPackages } from './load-skill-packages.js';
 import { openSkillLibrary, type SkillLibrary, type SkillLibraryOptions } from './skill-library.js';
 import { flushSkillUsage } from './usage-records.js';
-
-/** Why bubblewrap cannot isolate commands here (` — skipped: <reason>`, for a test title), or `''` where it can. */
-export async function bubblewrapMissing(): Promise<string> {
-  const isolation = await resolveCommandIsolation({ sandbox: 'auto', network: true }, 'trusted');
-  return isolation.isolation === 'none' ? ` — skipped: ${isolation.reason}` : '';
-}
 
 /** A `SKILL.md` from frontmatter lines and a body. */
 export function skillMd(frontmatter: string, body = '# Instructions\n\nUse it well.\n'): string {
