@@ -159,6 +159,12 @@ describe('validatePath — what a process keeps from other users in /proc (its e
     await expect(validatePath('/proc/self/mem', { mustExist: true })).rejects.toThrow(/keeps from other users/);
   });
 
+  it('cannot be aliased by a hard link, which the kernel never makes into /proc', async () => {
+    await using dir = await testdir({});
+    await expect(link('/proc/self/environ', dir.join('environ'))).rejects.toMatchObject({ code: 'EXDEV' });
+    await expect(link(`/proc/${pid}/mem`, dir.join('mem'))).rejects.toMatchObject({ code: 'EXDEV' });
+  });
+
   it('accepts what any user may read: /proc/self/status, cmdline, the /proc/self directory itself', async () => {
     await expect(validatePath('/proc/self/status')).resolves.toBe(`/proc/${pid}/status`);
     await expect(validatePath('/proc/thread-self/cmdline')).resolves.toBe(`/proc/${pid}/task/${tid}/cmdline`);

@@ -20,6 +20,8 @@ const ALIASES: Record<string, string> = {
   '/proc/self/task/<tid>/environ': `/proc/self/task/${tid}/environ`,
   '/proc/self/mem': '/proc/self/mem',
   '/proc/self/auxv': '/proc/self/auxv',
+  '/proc/self/root/proc/self/environ': '/proc/self/root/proc/self/environ',
+  '/dev/fd/../environ (/dev/fd is /proc/self/fd)': '/dev/fd/../environ',
 };
 
 /** Each alias as a symlink in the working directory. */
