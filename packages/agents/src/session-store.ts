@@ -146,24 +146,20 @@ export class SessionStore {
     if (headerBytes === undefined) return this.#convert(agentId);
     const header = parseFile(this.#header(agentId), agentId, () => headerSchema.parse(JSON.parse(headerBytes.toString('utf8'))));
     const log = this.#log(agentId);
-    const handle = await openIfExists(log, constants.O_RDWR);
-    if (handle === undefined) throw new SessionFileError(`Session file ${log} is missing.`);
-    try {
-      const bytes = await handle.readFile();
-      const whole = bytes.lastIndexOf(NEWLINE) + 1;
-      const lines = bytes.subarray(0, whole).toString('utf8').split('\n').slice(0, -1);
-      const messages = parseFile(log, agentId, () => lines.map((line) => messageSchema.parse(JSON.parse(line))));
-      const warnings: string[] = [];
-      if (whole < bytes.length) {
-        // Cut before the next append, which would otherwise continue the torn line.
-        await handle.truncate(whole);
-        warnings.push(`Session file ${log}: dropped a torn last line (${bytes.length - whole} bytes) left by an interrupted write.`);
-      }
-      this.#marks.set(agentId, markOf(messages));
-      return { session: { ...header, messages }, warnings };
-    } finally {
-      await handle.close();
+    const bytes = await readIfExists(log);
+    if (bytes === undefined) throw new SessionFileError(`Session file ${log} is missing.`);
+    const whole = bytes.lastIndexOf(NEWLINE) + 1;
+    const lines = bytes.subarray(0, whole).toString('utf8').split('\n').slice(0, -1);
+    const messages = parseFile(log, agentId, () => lines.map((line) => messageSchema.parse(JSON.parse(line))));
+    const warnings: string[] = [];
+    if (whole < bytes.length) {
+      // Cut before the next append, which would otherwise continue the torn line.
+      const handle = await openVerified(log, constants.O_WRONLY);
+      await handle.truncate(whole).finally(() => handle.close());
+      warnings.push(`Session file ${log}: dropped a torn last line (${bytes.length - whole} bytes) left by an interrupted write.`);
     }
+    this.#marks.set(agentId, markOf(messages));
+    return { session: { ...header, messages }, warnings };
   }
 
   /** Reads a single-file session and saves it in the current format in its place. */
