@@ -194,6 +194,17 @@ describe('an imported server whose tools change', () => {
     expect((await fresh.call('mcp__changing__added')).output).toBe('added {}');
   });
 
+  it('is not kept listing by a server that says its tools changed at every listing', async () => {
+    const server = await importForTest('restless', { ...hostileServer, env: { HOSTILE_RESTLESS: '1' } });
+    const agent = agentUsing(server, dir.path, 'yolo');
+    expect((await agent.call('mcp__restless__report_env')).success).toBe(true);
+    await server.listTools();
+    const listings = Number((await agent.call('mcp__restless__list_count')).output);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Each call lists the tools again (the server says they changed), and nothing lists them in between.
+    expect(Number((await agent.call('mcp__restless__list_count')).output)).toBeLessThanOrEqual(listings + 2);
+  });
+
   it('keeps the registered tools when a registry refuses the new ones, and says why in its status', async () => {
     const server = await importForTest('refused');
     const squatter = defineSkill({

@@ -108,18 +108,20 @@ export class McpConnection {
 
   /**
    * The tools, read from the server when it said they changed, after a restart, or the first time.
-   * A listing under way is joined, and read again when the server said they changed meanwhile.
+   * A listing under way is joined, and read again once when the server said they changed meanwhile.
    */
   async listTools(): Promise<readonly ListedTool[]> {
     const client = await this.#connected();
-    // A listing under way may have started after the last change: its answer is the one to give.
-    while (this.#listing || !this.#tools || this.#toolsStale) {
+    // A listing under way may have started before the last change: then the next one's answer is
+    // the one to give. No more rounds than that, so a server saying its tools changed at every
+    // listing cannot hold the caller (the tools stay stale and are read again next time).
+    for (let round = 0; round < 2 && (this.#listing || !this.#tools || this.#toolsStale); round++) {
       this.#listing ??= this.#list(client).finally(() => {
         this.#listing = undefined;
       });
       await this.#listing;
     }
-    return this.#tools;
+    return this.tools;
   }
 
   async #list(client: Client): Promise<void> {
@@ -190,7 +192,10 @@ export class McpConnection {
     const client = new Client({ name: 'nexus', version: packageJson.version });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.#toolsStale = true;
-      this.#onToolListChanged?.();
+      // A change said during a listing is read by that listing's caller (listTools lists once more);
+      // starting another listing for it would let a server that answers each listing with a change
+      // keep the connection listing forever.
+      if (!this.#listing) this.#onToolListChanged?.();
     });
     client.onclose = () => this.#lost(client);
     try {

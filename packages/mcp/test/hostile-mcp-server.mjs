@@ -75,8 +75,10 @@ async function flood(id, bytes) {
 
 let listings = 0;
 const server = new Server({ name: 'hostile', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
-server.setRequestHandler(ListToolsRequestSchema, () => {
+server.setRequestHandler(ListToolsRequestSchema, async () => {
   listings++;
+  // With HOSTILE_RESTLESS=1, every listing is answered after saying the tools changed again.
+  if (process.env.HOSTILE_RESTLESS === '1') await server.sendToolListChanged();
   return { tools };
 });
 server.setRequestHandler(CallToolRequestSchema, async ({ params }, { signal, requestId, sendNotification }) => {
