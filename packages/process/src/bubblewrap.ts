@@ -18,7 +18,8 @@ export interface SandboxOptions {
   /**
    * Absolute paths the command may read besides the read-only root: bound read-only, so that one
    * under `/tmp` is visible past the private `/tmp` (a skill package's folder, say). A write path
-   * holding one keeps it writable; a blocked path inside one stays hidden.
+   * holding one keeps it writable (and with `writePaths: null` they are writable, as the root is);
+   * a blocked path inside one stays hidden.
    */
   readPaths?: readonly string[];
   /** Absolute paths hidden from the command: an empty read-only directory over a directory, an unreadable file over a file. */
@@ -77,13 +78,14 @@ function bubblewrapArguments(cwd: string, sandbox: NormalizedSandbox): string[] 
   const args = ['--new-session', '--die-with-parent', '--unshare-pid'];
   if (!sandbox.network) args.push('--unshare-net');
   const everywhere = sandbox.writePaths === null;
-  args.push(everywhere ? '--bind' : '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
-  for (const path of existingRealPaths(sandbox.readPaths)) args.push('--ro-bind', path, path);
+  const asRoot = everywhere ? '--bind' : '--ro-bind';
+  args.push(asRoot, '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
+  for (const path of existingRealPaths(sandbox.readPaths)) args.push(asRoot, path, path);
   const writable = existingRealPaths(sandbox.writePaths ?? []);
   for (const path of writable) args.push('--bind', path, path);
   // The private /tmp would hide a working directory under /tmp that no write path brings back.
   const directory = realPathOf(cwd) ?? cwd;
-  if (!writable.some((root) => isWithin(directory, root))) args.push(everywhere ? '--bind' : '--ro-bind', directory, directory);
+  if (!writable.some((root) => isWithin(directory, root))) args.push(asRoot, directory, directory);
   for (const blocked of sandbox.blockedPaths) {
     const path = realPathOf(blocked);
     const stats = path === undefined ? undefined : statSync(path, { throwIfNoEntry: false });

@@ -121,6 +121,17 @@ describe.skipIf(skipReason !== '')(`runProcess with a bubblewrap sandbox${skipRe
     expect(readFileSync(dir.join('work', 'inside.txt'), 'utf8')).toBe('written\n');
   });
 
+  it('keeps readPaths writable with writePaths: null, as everything else', async () => {
+    const script = `touch ${join(targets.outside, 'made')} ${dir.join('made')}`;
+    const result = await runProcess('sh', ['-c', script], {
+      cwd: dir.join('work'),
+      sandbox: { writePaths: null, readPaths: [targets.outside, dir.path] },
+    });
+    expect(result).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(existsSync(join(targets.outside, 'made'))).toBe(true);
+    expect(existsSync(dir.join('made'))).toBe(true);
+  });
+
   it('ends what a command left behind in a new session with a scrubbed environment, as the call returns', async () => {
     const token = `600.${Date.now() % 1_000_000}`;
     const script = `env -i setsid sleep ${token} & while ! grep -q ${token} /proc/$!/cmdline 2>/dev/null; do sleep 0.01; done; echo started`;
