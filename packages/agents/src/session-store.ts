@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { type FileHandle, mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { atomicWriteVerified, isValidAgentId, NexusError, openVerified } from '@nexus/core';
 import type { ModelMessage } from 'ai';
@@ -183,24 +183,16 @@ export class SessionStore {
 }
 
 /**
- * A session file opened through core's `openVerified` (a symlink planted at it or in a parent is
- * refused, never followed), or `undefined` when there is none.
+ * A session file's bytes, read through core's `openVerified` (a symlink planted at it or in a
+ * parent is refused, never followed), or `undefined` when there is none.
  */
-async function openIfExists(file: string, flags: number): Promise<FileHandle | undefined> {
+async function readIfExists(file: string): Promise<Buffer | undefined> {
   try {
-    return await openVerified(file, flags);
+    const handle = await openVerified(file, constants.O_RDONLY);
+    return await handle.readFile().finally(() => handle.close());
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new SessionFileError(`Session file ${file} cannot be read: ${(error as Error).message}`, { cause: error });
-  }
-}
-
-async function readIfExists(file: string): Promise<Buffer | undefined> {
-  const handle = await openIfExists(file, constants.O_RDONLY);
-  try {
-    return await handle?.readFile();
-  } finally {
-    await handle?.close();
   }
 }
 
