@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import {
   type ConfirmFunction,
   defineSkill,
@@ -147,7 +148,7 @@ export async function importMcpServer(
 
 type Approve = (services: ServiceContainer, tool: string, confirm: ConfirmFunction | undefined) => Promise<boolean>;
 
-/** Turns listings into skills, once per listing, with one approval per agent shared by every listing. */
+/** Turns listings into skills, once per listing (a tool listed as before keeps its skill), with one approval per agent shared by every listing. */
 function importedSkills(server: string, config: McpServerConfig, connection: McpConnection, maxOutputBytes: number) {
   const approvals = new WeakMap<ServiceContainer, Promise<boolean>>();
   const approve: Approve = (services, tool, confirm) => {
@@ -162,7 +163,7 @@ function importedSkills(server: string, config: McpServerConfig, connection: Mcp
     }
     return approval;
   };
-  let listed: readonly ListedTool[] | undefined;
+  let listed: readonly ListedTool[] = [];
   let skills: SkillSpec[] = [];
   return (tools: readonly ListedTool[]): SkillSpec[] => {
     if (tools === listed) return skills;
@@ -170,10 +171,15 @@ function importedSkills(server: string, config: McpServerConfig, connection: Mcp
       server,
       tools.map((tool) => tool.name),
     );
+    // A tool listed as before keeps its skill, so a registry following the family sees only what changed.
+    const before = new Map(skills.map((spec, index) => [spec.name, { spec, tool: listed[index] }]));
     listed = tools;
-    skills = tools.map((tool, index) =>
-      importedToolSkill(server, config, tool, names[index] as string, connection, maxOutputBytes, approve),
-    );
+    skills = tools.map((tool, index) => {
+      const name = names[index] as string;
+      const known = before.get(name);
+      if (known && isDeepStrictEqual(known.tool, tool)) return known.spec;
+      return importedToolSkill(server, config, tool, name, connection, maxOutputBytes, approve);
+    });
     return skills;
   };
 }

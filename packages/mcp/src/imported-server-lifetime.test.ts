@@ -1,4 +1,5 @@
 import { defineSkill, type SkillProgress, ToolResult } from '@nexus/core';
+import type { RegistryChange } from '@nexus/registry';
 import { createTestAgent } from '@nexus/registry/testing';
 import { type TestDir, testdir, waitUntil } from '@nexus/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -192,6 +193,18 @@ describe('an imported server whose tools change', () => {
 
     const fresh = createTestAgent({ cwd: dir.path, preset: 'yolo', families: [server.family] });
     expect((await fresh.call('mcp__changing__added')).output).toBe('added {}');
+  });
+
+  it('tells a registry only of the tools that changed, keeping the others as they were', async () => {
+    const server = await importForTest('growing');
+    const agent = agentUsing(server, dir.path, 'yolo');
+    const changes: RegistryChange[] = [];
+    agent.registry.onChange((change) => changes.push(change));
+    const touch = agent.registry.getSpec('mcp__growing__touch');
+    expect((await agent.call('mcp__growing__add_tool', { name: 'added' })).output).toBe('added');
+    await waitUntil(() => agent.registry.has('mcp__growing__added'), 'the registry to follow the server');
+    expect(changes).toEqual([{ added: ['mcp__growing__added'], removed: [], changed: [] }]);
+    expect(agent.registry.getSpec('mcp__growing__touch')).toBe(touch);
   });
 
   it('is not kept listing by a server that says its tools changed at every listing', async () => {
