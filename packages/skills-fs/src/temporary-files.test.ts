@@ -27,7 +27,8 @@ await withFileLocks([target], () =>
   atomicWriteVerified(target, async (handle) => {
     await handle.write('half of the new content');
     process.stdout.write('writing\\n');
-    await new Promise(() => {});
+    // Hang there, alive: a pending promise alone would let the process exit, leaving its lock behind.
+    await new Promise(() => setInterval(() => {}, 60_000));
   }),
 );
 `;
@@ -54,8 +55,9 @@ async function kill(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-const turns = async (count: number) => {
-  for (let index = 0; index < count; index++) await new Promise((resolve) => setImmediate(resolve));
+/** Waits `ms`, or until `done()` holds: long enough for a write of a small file that nothing holds off. */
+const waitWhile = async (ms: number, done: () => boolean) => {
+  for (const end = performance.now() + ms; !done() && performance.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 5));
 };
 
 describe('a writer SIGKILLed in the middle of a write', () => {
@@ -82,7 +84,7 @@ describe('a writer SIGKILLed in the middle of a write', () => {
     let finished = false;
     const write = workspace.call('write_file', { path: 'notes.txt', content: 'new\n' }).finally(() => (finished = true));
     // The write waits for the lock (it could only finish here if the lock did not hold).
-    await turns(50);
+    await waitWhile(500, () => finished);
     expect(finished).toBe(false);
 
     await kill(child);
