@@ -60,6 +60,16 @@ describe('withFileLocks', () => {
     expect(await readdir(locksOf(dir))).toEqual([]);
   });
 
+  test('links planted in the lock directory under lock names (to a directory, to a file) are removed, never what they lead to', async () => {
+    dir = await withState({ 'a.txt': 'a', outside: { 'keep.txt': 'keep\n' } });
+    await symlink(dir.join('outside'), lockFileOf(dir, dir.join('a.txt')));
+    await symlink(dir.join('outside', 'keep.txt'), join(locksOf(dir), '.planted.nexus-lock'));
+    expect(await withFileLocks([dir.join('a.txt')], async () => 'held')).toBe('held');
+    expect(await readdir(locksOf(dir))).toEqual([]);
+    expect(await readdir(dir.join('outside'))).toEqual(['keep.txt']);
+    expect(await readFile(dir.join('outside', 'keep.txt'), 'utf8')).toBe('keep\n');
+  });
+
   test('holders of one path take turns in the order they came; holders of other paths do not wait', async () => {
     dir = await withState({ 'a.txt': 'a', 'b.txt': 'b' });
     const a = dir.join('a.txt');
