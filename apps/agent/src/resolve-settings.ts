@@ -4,7 +4,7 @@ import type { AgentSettings } from '@nexus/agents';
 import { ConfigError, levelAtLeast, normalizePath, type PermissionLevel, type ToolPermission } from '@nexus/core';
 import { type ExecSettings, parseExecSettings } from '@nexus/process';
 import type { GitLabSettings } from '@nexus/skills-gitlab';
-import { CONFIG_FILE_NAME, type ConfigFile, readConfigFile, userConfigPath } from './config-file.js';
+import type { ConfigFile } from './config-file.js';
 import { FAMILY_NAMES, type FamilyName, OPT_IN_FAMILIES } from './families.js';
 import type { McpServerEntry } from './mcp-servers.js';
 
@@ -180,6 +180,8 @@ function mergeTools(cwd: string, ...layers: (ConfigFile | undefined)[]): Setting
  */
 export async function resolveSettings(flags: CommonFlags, environment: Environment): Promise<Settings> {
   const cwd = await resolveWorkingDirectory(resolve(environment.cwd, flags.cwd ?? '.'));
+  // Loaded only here: the config files' schema needs zod, which is large, and `nexus --help` reads no config.
+  const { CONFIG_FILE_NAME, readConfigFile, userConfigPath } = await import('./config-file.js');
   const userFile = flags.config ? resolve(environment.cwd, flags.config) : userConfigPath(environment.env);
   const user = await readConfigFile(userFile);
   if (flags.config && !user) throw new ConfigError(`Expected \`--config\` to name an existing file, got "${flags.config}".`);
