@@ -29,12 +29,6 @@ export interface SkillContext {
    * `maxTotalMs` caps it. Absent where nothing limits the call (a skill called directly).
    */
   extendDeadline?(ms: number): void;
-  /**
-   * The tool whose call the registry's pipeline let through its permission gate, which decides
-   * `minimumLevel` from the registered metadata; {@link defineSkill} checks the level itself only
-   * for a call the pipeline did not gate (a skill used without a registry, or handed on a context).
-   */
-  readonly gatedTool?: string;
 }
 
 /** A tool an LLM can call. `execute` never throws; every outcome is a {@link ToolResult}. */
@@ -91,8 +85,8 @@ export interface SkillDefinition<Args> extends SkillMetadata {
 
 /**
  * Defines a skill once, as a {@link SkillSpec}: the metadata is written a single time and shared
- * by the spec and every instance; a call below the skill's `minimumLevel` that the registry's
- * pipeline did not gate is refused (`forbidden`) before the handler runs; and anything the handler
+ * by the spec and every instance; a call below the skill's `minimumLevel` is refused (`forbidden`)
+ * before the handler runs, however the skill was registered or called; and anything the handler
  * throws becomes a failed {@link ToolResult} (with the kind, `recoverable` and `data` of a
  * `NexusError`), so the skill keeps the never-throw promise.
  * `Args` is the shape the registry's validation guarantees; callers that bypass the registry
@@ -110,7 +104,7 @@ export function defineSkill<Args = Record<string, unknown>>(definition: SkillDef
         description: spec.description,
         parameters: spec.parameters,
         async execute(args, context = {}) {
-          if (minimumLevel !== 'sandboxed' && context.gatedTool !== spec.name) {
+          if (minimumLevel !== 'sandboxed') {
             const refusal = findToolRefusal(services.getPermissions(), spec.name, minimumLevel);
             if (refusal) return ToolResult.fail(refusal, 'forbidden');
           }

@@ -209,7 +209,7 @@ describe('the pipeline', () => {
     });
   });
 
-  it('decides the level of a call once, from the metadata it lists the tool with; a skill checks it itself only outside the pipeline', async () => {
+  it('refuses a skill below its own minimumLevel however it was registered, even with metadata that says lower', async () => {
     const trustedOnly = defineSkill({
       name: 'inspect',
       description: 'Needs trust.',
@@ -219,19 +219,11 @@ describe('the pipeline', () => {
     });
     const sandboxed = resolvePreset('sandboxed', { cwd: '/tmp' });
     const services = new ServiceContainer().register('permissions', sandboxed);
+    const refusal = { kind: 'forbidden', error: expect.stringMatching(/"inspect" needs the "trusted" permission level/) };
+    const asInstance = new SkillRegistry(services).register(trustedOnly.factory(services));
+    expect(await asInstance.execute('inspect')).toMatchObject(refusal);
     const listedAsSandboxed = new SkillRegistry(services).register({ ...trustedOnly, minimumLevel: 'sandboxed' });
-    expect(listedAsSandboxed.getDefinitionsForPermissions(sandboxed)).toHaveLength(1);
-    expect(await listedAsSandboxed.execute('inspect')).toMatchObject({ success: true, output: 'ran' });
-    const relay = defineSkill({
-      name: 'relay',
-      description: 'Hands its call on to inspect.',
-      parameters: { type: 'object' },
-      create: (skillServices) => (_args, context) => trustedOnly.factory(skillServices).execute({}, context),
-    });
-    expect(await new SkillRegistry(services).register(relay).execute('relay')).toMatchObject({
-      kind: 'forbidden',
-      error: expect.stringMatching(/"inspect" needs the "trusted" permission level/),
-    });
+    expect(await listedAsSandboxed.execute('inspect')).toMatchObject(refusal);
   });
 
   it('stops a skill at the time limit, aborting its signal', async () => {

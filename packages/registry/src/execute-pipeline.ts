@@ -30,7 +30,7 @@ export interface SkillRegistryOptions {
 }
 
 /** Options of `SkillRegistry.execute`. */
-export interface ExecuteOptions extends Omit<SkillContext, 'extendDeadline' | 'gatedTool'> {
+export interface ExecuteOptions extends Omit<SkillContext, 'extendDeadline'> {
   /** Time limit of this call, in ms; overrides the registry's. */
   timeoutMs?: number;
   /** How far the skill's progress may extend this call's time limit, in ms from its start; overrides the registry's. */

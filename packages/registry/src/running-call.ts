@@ -18,8 +18,6 @@ export class RunningCall implements SkillContext, Deadline {
   #at: number;
   readonly onProgress?: (progress: SkillProgress) => void;
   readonly confirm?: ConfirmFunction;
-  /** The pipeline gated this call: the skill does not decide its level again. */
-  readonly gatedTool: string;
   /** Settles with the call's outcome. */
   readonly result: Promise<ToolResult>;
   readonly #name: string;
@@ -38,7 +36,6 @@ export class RunningCall implements SkillContext, Deadline {
   constructor(name: string, { timeoutMs, maxTotalMs }: CallLimits, caller: SkillContext, confirm: ConfirmFunction | undefined) {
     const { signal: callerSignal, onProgress } = caller;
     this.#name = name;
-    this.gatedTool = name;
     this.#timeoutMs = timeoutMs;
     this.#startedAt = Date.now();
     this.#at = this.#startedAt + timeoutMs;
