@@ -1,8 +1,12 @@
 import { InvalidParametersError } from './errors.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-// specs/agent-server.md §6: a leading dot marks a temporary agent (never saved).
-const AGENT_ID = /^\.?[A-Za-z0-9][A-Za-z0-9_.-]{0,61}$/;
+/**
+ * The pattern of an agent id (specs/agent-server.md §6), as JSON Schema's `pattern` takes it: a
+ * leading `.` marks a temporary agent (never saved). {@link isValidAgentId} also refuses `..` inside.
+ */
+export const AGENT_ID_PATTERN = '^\\.?[A-Za-z0-9][A-Za-z0-9_.-]{0,61}$';
+const AGENT_ID = new RegExp(AGENT_ID_PATTERN);
 
 /** Whether `name` is a valid tool name: 1–64 letters, digits, `_` or `-` (what OpenAI, Anthropic and MCP accept). */
 export function isValidToolName(name: unknown): name is string {

@@ -25,7 +25,7 @@ export {
 } from './errors.js';
 export type { FileLockOptions } from './file-lock.js';
 export { withFileLocks } from './file-lock.js';
-export { isValidAgentId, isValidToolName, validateAgentId, validateToolName } from './identifiers.js';
+export { AGENT_ID_PATTERN, isValidAgentId, isValidToolName, validateAgentId, validateToolName } from './identifiers.js';
 export type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue } from './json.js';
 export type { LineEnding } from './line-endings.js';
 export { convertLineEndings, detectLineEnding } from './line-endings.js';

@@ -10,6 +10,7 @@ const sourceDir = fileURLToPath(new URL('.', import.meta.url));
 describe('the @nexus/core barrel', () => {
   it('exports exactly the protocol, sandbox and helpers it documents (no unverified writes)', () => {
     expect(Object.keys(core).sort()).toEqual([
+      'AGENT_ID_PATTERN',
       'CancelledError',
       'ConfigError',
       'InvalidOptionError',

@@ -1,4 +1,5 @@
 import {
+  AGENT_ID_PATTERN,
   defineSkill,
   type JsonSchema,
   type JsonSchemaObject,
@@ -13,13 +14,6 @@ import {
 } from '@nexus/core';
 import { type AgentServerConnection, DEFAULT_AGENT_SERVER_PORT } from '@nexus/core/agent-server';
 import { connectToAgentServer } from './connect-to-agent-server.js';
-
-/**
- * Agent ids of specs/agent-server.md, for the schema an LLM reads: a leading `.` marks a temporary
- * agent; `.`, `..`, `/` and `\` can never match. Core's `validateAgentId` (also refusing `..` inside)
- * has the last word.
- */
-export const AGENT_ID_PATTERN = '^\\.?[a-zA-Z0-9][a-zA-Z0-9._-]{0,61}$';
 
 /** The `agent_id` parameter, described for the skill at hand. */
 export function agentIdParameter(description: string): JsonSchema {
