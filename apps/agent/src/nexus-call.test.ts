@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { resolveCommandIsolation } from '@nexus/process';
+import { bubblewrapSkipReason } from '@nexus/process/testing';
 import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, nexusEnv, runNexus } from './testing/nexus-process-fixture.js';
 
 let dir: TestDir;
-const probe = await resolveCommandIsolation({ sandbox: 'auto', network: true }, 'trusted');
-const skipReason = probe.isolation === 'none' ? ` — skipped: ${probe.reason}` : '';
+const skipReason = await bubblewrapSkipReason();
 
 beforeAll(ensureBuilt, 180_000);
 

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { resolveCommandIsolation } from '@nexus/process';
+import { bubblewrapSkipReason } from '@nexus/process/testing';
 import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
@@ -324,8 +324,7 @@ describe('nexus config', () => {
   });
 });
 
-const probe = await resolveCommandIsolation({ sandbox: 'auto', network: true }, 'trusted');
-const skipReason = probe.isolation === 'none' ? ` — skipped: ${probe.reason}` : '';
+const skipReason = await bubblewrapSkipReason();
 
 describe('nexus — exec isolation', () => {
   it.skipIf(skipReason !== '')(`shows exec.isolation bubblewrap at trusted, and says so in nexus tools --all${skipReason}`, async () => {

@@ -1,15 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveCommandIsolation } from '@nexus/process';
-import { isProcessAlive, processesWithArgument, type SandboxTargets, startSandboxTargets } from '@nexus/process/testing';
+import {
+  bubblewrapSkipReason,
+  isProcessAlive,
+  processesWithArgument,
+  type SandboxTargets,
+  startSandboxTargets,
+} from '@nexus/process/testing';
 import { createTestAgent, type TestAgentOptions } from '@nexus/registry/testing';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { execSkills } from './index.js';
 
-const probe = await resolveCommandIsolation({ sandbox: 'auto', network: true }, 'trusted');
-const skipReason = probe.isolation === 'none' ? ` — skipped: ${probe.reason}` : '';
+const skipReason = await bubblewrapSkipReason();
 
 let dir: TestDir;
 beforeEach(async () => {
