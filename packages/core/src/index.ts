@@ -53,6 +53,7 @@ export {
   resolvePreset,
   resolveToolAllowedPaths,
 } from './permissions.js';
+export { canonicalJson, policyDigest } from './policy-digest.js';
 export type { SafeEnvOptions } from './safe-env.js';
 export { getSafeEnv, isSecretName } from './safe-env.js';
 export type { AuthorizePathOptions } from './sandbox.js';
