@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConfirmationRequest } from './index.js';
-import { confirmOncePerCall } from './index.js';
+import { confirmationCovers, confirmOncePerCall } from './index.js';
 
 function asking(answer: boolean) {
   const asked: ConfirmationRequest[] = [];
@@ -34,5 +34,18 @@ describe('confirmOncePerCall', () => {
     expect(await refusing.confirm({ tool: 'git', action: 'push' })).toBe(false);
     expect(await refusing.confirm({ tool: 'git', action: 'push' })).toBe(false);
     expect(refusing.asked).toHaveLength(2);
+  });
+});
+
+describe('confirmationCovers', () => {
+  const write = (path: string) => ({ tool: 'write_file', action: `write ${path}`, path });
+  it('covers the same tool at a path inside the approved one, or the same action and detail', () => {
+    expect(confirmationCovers(write('/srv/out'), write('/srv/out/a.txt'))).toBe(true);
+    expect(confirmationCovers(write('/srv/out'), write('/srv/outside'))).toBe(false);
+    expect(confirmationCovers(write('/srv/out'), { ...write('/srv/out'), tool: 'edit_file' })).toBe(false);
+    const run = { tool: 'bash_safe', action: 'run rm -r build' };
+    expect(confirmationCovers(run, { ...run })).toBe(true);
+    expect(confirmationCovers(run, { ...run, action: 'run rm -r /' })).toBe(false);
+    expect(confirmationCovers({ ...run, detail: 'a' }, { ...run, detail: 'b' })).toBe(false);
   });
 });

@@ -1,7 +1,11 @@
 import { isWithin } from './paths.js';
 import type { ConfirmationRequest, ConfirmFunction } from './service-container.js';
 
-function covers(approved: ConfirmationRequest, request: ConfirmationRequest): boolean {
+/**
+ * Whether approving `approved` also approves `request`: the same tool, and a path inside the
+ * approved path, or (without paths) the same action and detail.
+ */
+export function confirmationCovers(approved: ConfirmationRequest, request: ConfirmationRequest): boolean {
   if (approved.tool !== request.tool) return false;
   if (approved.path !== undefined && request.path !== undefined) return isWithin(request.path, approved.path);
   return approved.action === request.action && approved.detail === request.detail && approved.path === request.path;
@@ -16,7 +20,7 @@ function covers(approved: ConfirmationRequest, request: ConfirmationRequest): bo
 export function confirmOncePerCall(ask: ConfirmFunction): ConfirmFunction {
   const approved: ConfirmationRequest[] = [];
   return async (request) => {
-    if (approved.some((earlier) => covers(earlier, request))) return true;
+    if (approved.some((earlier) => confirmationCovers(earlier, request))) return true;
     const answer = (await ask(request)) === true;
     if (answer) approved.push(request);
     return answer;

@@ -1,6 +1,6 @@
 export type { AtomicContent, AtomicWriteOptions } from './atomic-write.js';
 export { atomicWriteVerified } from './atomic-write.js';
-export { confirmOncePerCall } from './confirm-once.js';
+export { confirmationCovers, confirmOncePerCall } from './confirm-once.js';
 export type {
   ErrorOptions,
   InvalidOptionErrorOptions,

@@ -31,6 +31,7 @@ describe('the @nexus/core barrel', () => {
       'authorizePath',
       'canonicalJson',
       'confirmOncePerCall',
+      'confirmationCovers',
       'convertLineEndings',
       'defineSkill',
       'describeValue',
