@@ -75,6 +75,8 @@ export { defineSkill } from './skill.js';
 export { nexusStateDir } from './state-dir.js';
 export type { FailOptions, ToolErrorKind, ToolResultJson } from './tool-result.js';
 export { TOOL_ERROR_KINDS, ToolResult } from './tool-result.js';
+export type { RuleDecision, ToolRule } from './tool-rules.js';
+export { isPathParameter, RULE_DECISIONS } from './tool-rules.js';
 export type { VerifiedDirectory } from './verified-open.js';
 export {
   openVerified,

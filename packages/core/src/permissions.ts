@@ -1,6 +1,8 @@
 import { ConfigError, PermissionDeniedError } from './errors.js';
 import { isWithin, normalizePath } from './paths.js';
+import { canonicalJson } from './policy-digest.js';
 import type { SkillMetadata } from './skill.js';
+import type { ToolRule } from './tool-rules.js';
 
 /** How much an agent may do, from least to most. */
 export type PermissionLevel = 'sandboxed' | 'trusted' | 'yolo';
@@ -47,6 +49,12 @@ export interface AgentPermissions {
    * that a changing family adds later.
    */
   readOnly?: { except: string[] };
+  /**
+   * Ordered rules on tools and their arguments, decided in the registry's pipeline: the first that
+   * matches a call allows, asks or denies it; none matching leaves the call to the rest of the
+   * policy. A rule never widens the policy — `allow` only ends the search.
+   */
+  rules?: ToolRule[];
 }
 
 /** What the permission rule reads of a tool: its minimum level and whether it changes nothing. */
@@ -62,6 +70,8 @@ export interface PresetOptions {
   blockedPaths?: readonly string[];
   /** Per-tool overrides. */
   tools?: Record<string, Partial<ToolPermission>>;
+  /** Ordered rules on tools and their arguments (see {@link AgentPermissions.rules}). */
+  rules?: readonly ToolRule[];
 }
 
 /** Whether `level` grants at least as much as `minimum`. */
@@ -100,6 +110,7 @@ export function resolvePreset(name: PresetName, options: PresetOptions): AgentPe
     confirmWritesOutside: name === 'trusted',
     blockedPaths: (options.blockedPaths ?? []).map((path) => normalizePath(path, cwd)),
     tools,
+    ...(options.rules?.length ? { rules: options.rules.map((rule) => ({ ...rule })) } : {}),
   };
 }
 
@@ -166,6 +177,10 @@ export function findCeilingViolations(parent: AgentPermissions, child: AgentPerm
   if (child.confirmWritesOutside && !parent.confirmWritesOutside && parent.writePaths !== null) {
     violations.push('writes outside writePaths are confirmable for the child but not for the parent');
   }
+  // A child's rule placed before its parent's could end the search before the parent's `deny`.
+  const parentRules = parent.rules ?? [];
+  if (parentRules.some((rule, index) => canonicalJson(rule) !== canonicalJson(child.rules?.[index])))
+    violations.push("rules do not begin with the parent's rules");
   for (const blocked of parent.blockedPaths) {
     if (!child.blockedPaths.some((path) => isWithin(blocked, path)))
       violations.push(`blocked path "${blocked}" is not blocked for the child`);

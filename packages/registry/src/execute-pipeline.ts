@@ -13,6 +13,7 @@ import { dropOptionalNulls } from './drop-optional-nulls.js';
 import { ParameterValidator } from './parameter-validator.js';
 import { RunningCall } from './running-call.js';
 import type { CatalogueEntry } from './skill-catalogue.js';
+import { findMatchingRule } from './tool-rules.js';
 
 /** Time limit of a call when neither the registry nor the call sets one: a little over `sleep`'s maximum. */
 export const DEFAULT_EXECUTION_TIMEOUT_MS = 3_660_000;
@@ -91,13 +92,8 @@ export class ExecutePipeline {
       const validated = this.#validator.validate(name, parameters, dropOptionalNulls(parameters, args));
       const outcome = validated instanceof Promise ? await validated : validated;
       if (!outcome.valid) return ToolResult.fail(outcome.message, 'invalid_input', { data: { parameters: outcome.parameters } });
-      if (catalogue.services.getPermissions()?.tools[name]?.requiresConfirmation) {
-        const approved = await catalogue.services.confirm(
-          { tool: name, action: `run ${name}`, detail: JSON.stringify(outcome.args) },
-          options.confirm,
-        );
-        if (!approved) return ToolResult.fail(`Running ${name} needs confirmation, and it was not given.`, 'forbidden');
-      }
+      const refused = await this.#decide(name, outcome.args, options);
+      if (refused) return refused;
       return await this.#run(name, catalogue.instanceOf(entry), outcome.args, options);
     } catch (error) {
       return ToolResult.fromError(error);
@@ -112,6 +108,26 @@ export class ExecutePipeline {
   #gate(spec: SkillSpec): ToolResult | undefined {
     const refusal = findToolRefusal(this.#catalogue.services.getPermissions(), spec.name, spec);
     return refusal === undefined ? undefined : ToolResult.fail(refusal, 'forbidden');
+  }
+
+  /**
+   * The policy's decision past the gate: the first matching rule denies, asks or ends the search;
+   * without an `ask` rule, a tool that requires confirmation asks. A refusal, or `undefined`.
+   */
+  async #decide(name: string, args: Record<string, unknown>, options: ExecuteOptions): Promise<ToolResult | undefined> {
+    const { services } = this.#catalogue;
+    const permissions = services.getPermissions();
+    let question: string | undefined;
+    if (permissions?.rules?.length) {
+      const matched = await findMatchingRule(permissions.rules, name, args, services.getCwd());
+      const because = matched && `rule ${matched.index + 1}${matched.rule.reason ? `: ${matched.rule.reason}` : ''}`;
+      if (matched?.rule.decision === 'deny') return ToolResult.fail(`${name} was denied by ${because}.`, 'forbidden');
+      if (matched?.rule.decision === 'ask') question = `run ${name} (${because})`;
+    }
+    if (question === undefined && permissions?.tools[name]?.requiresConfirmation) question = `run ${name}`;
+    if (question === undefined) return undefined;
+    const approved = await services.confirm({ tool: name, action: question, detail: JSON.stringify(args) }, options.confirm);
+    return approved ? undefined : ToolResult.fail(`Running ${name} needs confirmation, and it was not given.`, 'forbidden');
   }
 
   #run(name: string, skill: Skill, args: Record<string, unknown>, options: ExecuteOptions): Promise<ToolResult> | ToolResult {

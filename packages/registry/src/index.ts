@@ -12,5 +12,7 @@ export type {
   ToolDefinitionByFormat,
   ToolDefinitionOptions,
 } from './tool-definitions.js';
+export type { MatchedRule, RuleCatalogue } from './tool-rules.js';
+export { checkToolRules } from './tool-rules.js';
 export type { EchoArguments, SleepArguments } from './utility-family.js';
 export { echoSkill, MAX_SLEEP_SECONDS, sleepSkill, utilitySkills } from './utility-family.js';

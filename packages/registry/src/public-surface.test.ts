@@ -11,6 +11,7 @@ describe('the @nexus/registry surface', () => {
       'MAX_SLEEP_SECONDS',
       'SUPPORTED_KEYWORDS',
       'SkillRegistry',
+      'checkToolRules',
       'echoSkill',
       'sleepSkill',
       'utilitySkills',

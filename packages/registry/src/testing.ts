@@ -9,6 +9,7 @@ import {
   type SkillSpec,
   type ToolPermission,
   type ToolResult,
+  type ToolRule,
 } from '@nexus/core';
 import type { ChangingSkillFamily } from './changing-family.js';
 import type { ExecuteOptions } from './execute-pipeline.js';
@@ -28,6 +29,8 @@ export interface TestAgentOptions {
   allowedPaths?: readonly string[];
   /** Paths refused at every level. */
   blockedPaths?: readonly string[];
+  /** Ordered rules on tools and their arguments. */
+  rules?: readonly ToolRule[];
   /**
    * The `confirm` service: `true` or `false` answers every request so (and records it in
    * `confirmations`), a function decides, `undefined` registers none (anything needing approval is
@@ -62,7 +65,18 @@ export interface TestAgent {
  * ```
  */
 export function createTestAgent(options: TestAgentOptions): TestAgent {
-  const { cwd, preset = 'sandboxed', families = [], tools, allowedPaths, blockedPaths, confirm, services: extra = {}, timeoutMs } = options;
+  const {
+    cwd,
+    preset = 'sandboxed',
+    families = [],
+    tools,
+    allowedPaths,
+    blockedPaths,
+    rules,
+    confirm,
+    services: extra = {},
+    timeoutMs,
+  } = options;
   const services = new ServiceContainer().register('cwd', cwd).register(
     'permissions',
     resolvePreset(preset, {
@@ -70,6 +84,7 @@ export function createTestAgent(options: TestAgentOptions): TestAgent {
       ...(tools ? { tools } : {}),
       ...(allowedPaths ? { allowedPaths } : {}),
       ...(blockedPaths ? { blockedPaths } : {}),
+      ...(rules ? { rules } : {}),
     }),
   );
   for (const [name, value] of Object.entries(extra)) services.register(name as keyof Services, value as never);
