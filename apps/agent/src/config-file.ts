@@ -42,6 +42,8 @@ const skillsSchema = z.strictObject({
   /** Names of packages loaded from the start and never unloaded. */
   pinned: z.array(z.string().min(1)).optional(),
 });
+  /** Default skill folders switched on or off by name (`"~/.claude/skills": false`); a project's file may only turn them off. */
+  folders: z.record(z.string(), z.boolean()).optional(),
 
 /** The shape of `nexus.config.json`. */
 const configFileSchema = z.strictObject({
@@ -91,6 +93,15 @@ async function parseConfigFile(value: unknown, file: string): Promise<ConfigFile
   if (result.data.mcpServers !== undefined) {
     // Loaded only here: the MCP SDK is large, and most runs import no server.
     const { checkMcpServers } = await import('./mcp-servers.js');
+  if (result.data.skills?.folders !== undefined) {
+    // Loaded only here: most runs name no skill folder.
+    const { SKILL_FOLDER_NAMES } = await import('@nexus/skills-md');
+    const unknown = Object.keys(result.data.skills.folders).find((name) => !(SKILL_FOLDER_NAMES as readonly string[]).includes(name));
+    if (unknown !== undefined)
+      throw new ConfigError(
+        `${file}: \`skills.folders\`: no skill folder is named "${unknown}" (the folders: ${SKILL_FOLDER_NAMES.join(', ')}).`,
+      );
+  }
     checkMcpServers(result.data.mcpServers, file);
   }
   if (LLM_FIELDS.some((field) => result.data[field] !== undefined)) {

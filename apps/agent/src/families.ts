@@ -1,6 +1,6 @@
 import type { SkillFamily } from '@nexus/core';
 import { utilitySkills } from '@nexus/registry';
-import type { LoadedSkillPackages, LoadSkillPackagesOptions, SkillDiagnostic, SkillLibrary } from '@nexus/skills-md';
+import type { LoadedSkillPackages, LoadSkillPackagesOptions, SkillDiagnostic, SkillFolderName, SkillLibrary } from '@nexus/skills-md';
 import { permissionsOf } from './build-services.js';
 import type { Settings } from './resolve-settings.js';
 
@@ -52,11 +52,12 @@ export function skillCommandIsolation(settings: Settings): Pick<LoadSkillPackage
  * sandbox the commands run in.
  */
 function skillPackageOptions(settings: Settings, reservedToolNames: readonly string[]): LoadSkillPackagesOptions {
-  const { roots, outputDirectory, environment } = settings.skills;
+  const { roots, outputDirectory, environment, disabledFolders } = settings.skills;
   return {
     cwd: settings.cwd,
     ...skillCommandIsolation(settings),
     roots,
+    disabledFolders: disabledFolders as SkillFolderName[],
     ...(outputDirectory ? { outputDirectory } : {}),
     env: environment,
     listScriptCommands: settings.preset !== 'sandboxed',

@@ -59,6 +59,8 @@ export interface SkillsSettings {
   /** Packages never unloaded. */
   pinned: string[];
   /** The variables the user's directories come from (`$XDG_CONFIG_HOME/nexus/skills`, `~/.agents/skills`, `$XDG_STATE_HOME/nexus`). */
+  /** Default skill folders turned off (`~/.claude/skills`, …), by either config file. */
+  disabledFolders: string[];
   environment: { XDG_CONFIG_HOME?: string; XDG_STATE_HOME?: string; HOME?: string };
 }
 
@@ -101,6 +103,7 @@ function assertOnlyNarrows(config: ConfigFile, file: string, ceiling: Permission
   // Roots of user skills are trusted: their commands run without `nexus skills trust`.
   if (config.skills?.roots !== undefined) refuse('skills.roots');
   // Servers are programs to run, and their entries decide where headers are sent.
+  for (const [folder, on] of Object.entries(config.skills?.folders ?? {})) if (on) refuse(`skills.folders.${folder}`);
   if (config.mcpServers !== undefined) refuse('mcpServers');
   if (config.providers !== undefined) refuse('providers');
   // Clients send the agent server's key to that port.
@@ -134,6 +137,11 @@ function mergeLlm(user: ConfigFile | undefined, project: ConfigFile | undefined)
 
 /** The skills settings: roots from the user's file, the output directory, `maxLoaded` and `pinned` from either, the user's directories from the environment. */
 function skillsSettings(
+/** The default skill folders a config file turns off. */
+function turnedOff(file: ConfigFile | undefined): string[] {
+  return Object.entries(file?.skills?.folders ?? {}).flatMap(([folder, on]) => (on ? [] : [folder]));
+}
+
   user: ConfigFile | undefined,
   project: ConfigFile | undefined,
   cwd: string,
@@ -149,6 +157,7 @@ function skillsSettings(
     pinned: project?.skills?.pinned ?? user?.skills?.pinned ?? [],
     environment: {
       ...(XDG_CONFIG_HOME ? { XDG_CONFIG_HOME } : {}),
+    disabledFolders: [...new Set([...turnedOff(user), ...turnedOff(project)])],
       ...(XDG_STATE_HOME ? { XDG_STATE_HOME } : {}),
       ...(HOME ? { HOME } : {}),
     },

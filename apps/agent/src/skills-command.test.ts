@@ -52,12 +52,18 @@ describe('nexus skills', () => {
     const { code, stdout } = await run(['skills', 'list']);
     expect(code).toBe(0);
     const lines = stdout.split('\n');
-    expect(lines[0]).toMatch(/^NAME +FOLDER +ROOT +TRUSTED +COMMANDS +USAGE +PROBLEMS$/);
-    expect(lines.find((line) => line.startsWith('deploy'))).toMatch(/^deploy +\.nexus\/skills\/deploy +project +no +deploy +- +-$/);
-    expect(lines.find((line) => line.startsWith('greeter'))).toMatch(
-      new RegExp(`^greeter +${join(dir.join('config'), 'nexus', 'skills', 'greeter')} +user +yes \\(user\\) +greeter +- +-$`),
+    expect(lines[0]).toMatch(/^NAME +FOLDER +ROOT +SHADOWS +TRUSTED +COMMANDS +USAGE +PROBLEMS$/);
+    expect(lines.find((line) => line.startsWith('deploy'))).toMatch(
+      /^deploy +\.nexus\/skills\/deploy +\.nexus\/skills \(project\) +- +no +deploy +- +-$/,
     );
-    expect(lines.find((line) => line.startsWith('broken'))).toMatch(/^broken +\.nexus\/skills\/broken +project +- +- +- +1 error/);
+    expect(lines.find((line) => line.startsWith('greeter'))).toMatch(
+      new RegExp(
+        `^greeter +${join(dir.join('config'), 'nexus', 'skills', 'greeter')} +\\$XDG_CONFIG_HOME/nexus/skills \\(user\\) +- +yes \\(user\\) +greeter +- +-$`,
+      ),
+    );
+    expect(lines.find((line) => line.startsWith('broken'))).toMatch(
+      /^broken +\.nexus\/skills\/broken +\.nexus\/skills \(project\) +- +- +- +- +1 error/,
+    );
     expect(stdout).toContain('1 could not load; `nexus skills check` says why.');
     const json = JSON.parse((await run(['skills', 'list', '--json'])).stdout) as { name: string; trust: string | null }[];
     expect(json.map((entry) => [entry.name, entry.trust])).toEqual([
@@ -131,6 +137,49 @@ describe('nexus skills', () => {
     );
     const list = await run(['skills', 'list']);
     expect(list.stdout.split('\n').find((line) => line.startsWith('greeter'))).toMatch(/ 1 \(last \d{4}-\d\d-\d\d\) /);
+  });
+
+  it('says which folder each package came from and what it shadows, and the config turns folders off', async () => {
+    await writeTree(dir.join('home', '.claude', 'skills'), {
+      shared: { 'SKILL.md': skillMd('name: shared\ndescription: The user one.'), 'README.md': '#\n' },
+    });
+    await writeTree(dir.join('project', '.github', 'skills'), {
+      shared: { 'SKILL.md': skillMd('name: shared\ndescription: The project one.'), 'README.md': '#\n' },
+    });
+    const { code, stdout } = await run(['skills', 'list']);
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines[0]).toMatch(/^NAME +FOLDER +ROOT +SHADOWS +TRUSTED +COMMANDS +USAGE +PROBLEMS$/);
+    const rows = lines.filter((line) => line.startsWith('shared') || line.startsWith('greeter'));
+    expect(rows[0]).toMatch(/^shared +\.github\/skills\/shared +\.github\/skills \(project\) +~\/\.claude\/skills\/shared +no +- +- +-$/);
+    expect(rows[1]).toMatch(/^greeter +\S+ +\$XDG_CONFIG_HOME\/nexus\/skills \(user\) +- +yes \(user\)/);
+    expect(rows[2]).toMatch(/^shared +~\/\.claude\/skills\/shared +~\/\.claude\/skills \(user, shadowed\) +- +yes \(user\)/);
+    const json = JSON.parse((await run(['skills', 'list', '--json'])).stdout) as { name: string; source: string; shadows: string[] }[];
+    expect(json.map((entry) => [entry.name, entry.source, entry.shadows])).toEqual([
+      ['shared', '.github/skills', [dir.join('home', '.claude', 'skills', 'shared')]],
+      ['greeter', '$XDG_CONFIG_HOME/nexus/skills', []],
+      ['shared', '~/.claude/skills', []],
+    ]);
+
+    await writeTree(dir.join('config', 'nexus'), {
+      'nexus.config.json': JSON.stringify({ skills: { folders: { '.github/skills': false } } }),
+    });
+    const off = await run(['skills', 'list', '--json']);
+    expect(JSON.parse(off.stdout).map((entry: { source: string }) => entry.source)).toEqual([
+      '$XDG_CONFIG_HOME/nexus/skills',
+      '~/.claude/skills',
+    ]);
+    await writeTree(dir.join('config', 'nexus'), {
+      'nexus.config.json': JSON.stringify({ skills: { folders: { '~/.cursor/skills': false } } }),
+    });
+    const unknown = await run(['skills', 'list']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('`skills.folders`: no skill folder is named "~/.cursor/skills"');
+    await writeTree(dir.join('config', 'nexus'), { 'nexus.config.json': '{}' });
+    await writeTree(dir.join('project'), { 'nexus.config.json': JSON.stringify({ skills: { folders: { '~/.claude/skills': true } } }) });
+    const widening = await run(['skills', 'list']);
+    expect(widening.code).toBe(2);
+    expect(widening.stderr).toContain('`skills.folders.~/.claude/skills` is not allowed here');
   });
 
   it('refuses bad usage', async () => {

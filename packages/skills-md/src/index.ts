@@ -18,8 +18,8 @@ export type {
   SkillPackagesFamily,
 } from './skill-library.js';
 export { openSkillLibrary } from './skill-library.js';
-export type { SkillRoot, SkillScope } from './skill-locations.js';
-export { defaultConfigDirectory } from './skill-locations.js';
+export type { SkillFolderName, SkillRoot, SkillScope } from './skill-locations.js';
+export { defaultConfigDirectory, SKILL_FOLDER_NAMES } from './skill-locations.js';
 export type { SkillManifest } from './skill-manifest.js';
 export type { BrokenSkillPackage, PackageCommand, SkillPackage, TrustState } from './skill-package.js';
 export { SkillResolutionError } from './skill-resolution.js';

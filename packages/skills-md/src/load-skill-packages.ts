@@ -16,7 +16,15 @@ import { discoverSkillPackages } from './discover-skill-packages.js';
 import type { PackageLoadContext } from './load-skill-package.js';
 import { settleNames } from './settle-names.js';
 import type { SkillDiagnostic } from './skill-diagnostic.js';
-import { defaultConfigDirectory, defaultStateDirectory, type SkillRoot, skillRoots } from './skill-locations.js';
+import {
+  defaultConfigDirectory,
+  defaultStateDirectory,
+  isSkillFolderName,
+  SKILL_FOLDER_NAMES,
+  type SkillFolderName,
+  type SkillRoot,
+  skillRoots,
+} from './skill-locations.js';
 import { type BrokenSkillPackage, isLoaded, type SkillPackage } from './skill-package.js';
 import { resolveSkillPackage, SkillResolutionError } from './skill-resolution.js';
 import { type SkillErrorType, type SkillOutcome, skillResultData, toSkillToolResult } from './skill-result.js';
@@ -32,8 +40,10 @@ export interface LoadSkillPackagesOptions {
   cwd: string;
   /** Further user roots (trusted), scanned after the others. */
   roots?: readonly string[];
-  /** Skip the working directory's roots (`.nexus/skills`, `.agents/skills`, `.claude/skills`). Default `false`. */
+  /** Skip the working directory's roots (`.nexus/skills`, `.agents/skills`, `.claude/skills`, `.github/skills`). Default `false`. */
   skipProjectRoots?: boolean;
+  /** Default folders not to scan, by name (`~/.claude/skills`, `.github/skills`, …: `SKILL_FOLDER_NAMES`). Default none. */
+  disabledFolders?: readonly SkillFolderName[];
   /**
    * Scan exactly these roots (or package folders) instead of the default ones — `nexus skills
    * check <path>`. A `project` root's packages are untrusted, so their scripts are not run.
@@ -43,7 +53,7 @@ export interface LoadSkillPackagesOptions {
   configDirectory?: string;
   /** Where trust and usage records are kept (default `$XDG_STATE_HOME/nexus`, else `~/.local/state/nexus`). */
   stateDirectory?: string;
-  /** The home directory, whose `.agents/skills` is a user root (default `$HOME`). */
+  /** The home directory, whose `.agents/skills`, `.config/agents/skills`, `.claude/skills` and `.copilot/skills` are user roots (default `$HOME`). */
   homeDirectory?: string;
   /** Where outputs without a path go, relative to the working directory unless absolute (default `mybox/output`). */
   outputDirectory?: string;
@@ -125,11 +135,18 @@ export function normalizeOptions(options: LoadSkillPackagesOptions) {
     cwd,
     roots = [],
     skipProjectRoots = false,
+    disabledFolders = [],
     env = process.env,
     outputDirectory = DEFAULT_OUTPUT_DIRECTORY,
   } = options ?? ({} as LoadSkillPackagesOptions);
   expectOption(typeof cwd === 'string' && cwd.startsWith('/'), 'cwd', 'an absolute path', cwd);
   expectOption(Array.isArray(roots) && roots.every((root) => typeof root === 'string'), 'roots', 'an array of paths', roots);
+  expectOption(
+    Array.isArray(disabledFolders) && disabledFolders.every(isSkillFolderName),
+    'disabledFolders',
+    `a list of skill folder names (${SKILL_FOLDER_NAMES.join(', ')})`,
+    disabledFolders,
+  );
   expectOption(typeof outputDirectory === 'string' && outputDirectory !== '', 'outputDirectory', 'a path', outputDirectory);
   const {
     configDirectory = defaultConfigDirectory(env),
@@ -159,6 +176,7 @@ export function normalizeOptions(options: LoadSkillPackagesOptions) {
     cwd,
     roots,
     skipProjectRoots,
+    disabledFolders,
     configDirectory,
     stateDirectory,
     homeDirectory,

@@ -10,10 +10,37 @@ export interface SkillRoot {
   /** Absolute path. */
   readonly path: string;
   readonly scope: SkillScope;
+  /**
+   * Which of the default folders it is, as `disabledFolders` and `nexus skills list` name it
+   * (`.claude/skills`, `~/.copilot/skills`, …); absent for a configured or scanned root.
+   */
+  readonly source?: SkillFolderName;
 }
 
-/** The project roots, relative to the working directory, in order. */
-export const PROJECT_SKILL_ROOTS: readonly string[] = ['.nexus/skills', '.agents/skills', '.claude/skills'];
+/**
+ * The default folders, in order — project before user, a folder shadowing the ones after it:
+ * Nexus's own, then those of the agentskills.io standard (`.agents`), Claude Code, GitHub Copilot.
+ * `$XDG_CONFIG_HOME/nexus/skills` is the `configDirectory`'s `skills/`; the `~` ones are under the home directory.
+ */
+export const SKILL_FOLDER_NAMES = [
+  '.nexus/skills',
+  '.agents/skills',
+  '.claude/skills',
+  '.github/skills',
+  '$XDG_CONFIG_HOME/nexus/skills',
+  '~/.agents/skills',
+  '~/.config/agents/skills',
+  '~/.claude/skills',
+  '~/.copilot/skills',
+] as const;
+
+/** The name of a default skill folder. */
+export type SkillFolderName = (typeof SKILL_FOLDER_NAMES)[number];
+
+/** Whether `value` names a default skill folder. */
+export function isSkillFolderName(value: unknown): value is SkillFolderName {
+  return typeof value === 'string' && (SKILL_FOLDER_NAMES as readonly string[]).includes(value);
+}
 
 /** `$XDG_CONFIG_HOME/nexus` (default `~/.config/nexus`): user skills live in its `skills/`, result template overrides in its `templates/`. */
 export function defaultConfigDirectory(env: NodeJS.ProcessEnv = process.env): string {
@@ -31,24 +58,38 @@ export interface SkillRootOptions {
   readonly cwd: string;
   /** The user's Nexus config directory (its `skills/` is a user root). */
   readonly configDirectory: string;
-  /** The user's home directory (its `.agents/skills` is a user root). */
+  /** The user's home directory (its `.agents/skills`, `.config/agents/skills`, `.claude/skills`, `.copilot/skills` are user roots). */
   readonly homeDirectory: string;
   /** Further user roots, after the others. */
   readonly roots?: readonly string[];
+  /** Default folders left out. */
+  readonly disabledFolders?: readonly SkillFolderName[];
+}
+
+function folderPath(name: SkillFolderName, options: SkillRootOptions): string {
+  if (name === '$XDG_CONFIG_HOME/nexus/skills') return join(options.configDirectory, 'skills');
+  if (name.startsWith('~/')) return join(options.homeDirectory, name.slice(2));
+  return join(options.cwd, name);
 }
 
 /**
- * The roots in order, project before user: `<cwd>/.nexus/skills`, `<cwd>/.agents/skills`,
- * `<cwd>/.claude/skills`, `<config>/skills`, `~/.agents/skills`, then the configured ones
- * (user). A folder that is both (the working directory is the home directory) counts as the user's.
+ * The roots in order, project before user: the default folders ({@link SKILL_FOLDER_NAMES}) not
+ * disabled, then the configured ones (user). A folder that is both (the working directory is the
+ * home directory) counts as the user's.
  */
 export function skillRoots(options: SkillRootOptions): SkillRoot[] {
-  const { cwd, configDirectory, homeDirectory, roots = [] } = options;
-  const user = [join(configDirectory, 'skills'), join(homeDirectory, '.agents', 'skills'), ...roots.map((root) => resolve(cwd, root))];
-  const project = PROJECT_SKILL_ROOTS.map((root) => join(cwd, root)).filter((path) => !user.includes(path));
-  const ordered: SkillRoot[] = [
-    ...project.map((path) => ({ path, scope: 'project' as const })),
-    ...user.map((path) => ({ path, scope: 'user' as const })),
+  const { cwd, roots = [], disabledFolders = [] } = options;
+  const defaults = SKILL_FOLDER_NAMES.filter((name) => !disabledFolders.includes(name)).map((source) => ({
+    path: folderPath(source, options),
+    scope: source.startsWith('.') ? ('project' as const) : ('user' as const),
+    source,
+  }));
+  const user = [
+    ...defaults.filter((root) => root.scope === 'user'),
+    ...roots.map((root) => ({ path: resolve(cwd, root), scope: 'user' as const })),
   ];
+  const userPaths = new Set(user.map((root) => root.path));
+  const project = defaults.filter((root) => root.scope === 'project' && !userPaths.has(root.path));
+  const ordered: SkillRoot[] = [...project, ...user];
   return ordered.filter((root, index) => ordered.findIndex((other) => other.path === root.path) === index);
 }

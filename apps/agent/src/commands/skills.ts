@@ -24,11 +24,11 @@ function withNewline(text: string): string {
   return text === '' || text.endsWith('\n') ? text : `${text}\n`;
 }
 
-/** A path as short as it reads well: relative to the working directory inside it, `~/…` inside the home directory. */
-function shortPath(path: string, cwd: string): string {
-  const fromCwd = relative(cwd, path);
+/** A path as short as it reads well: relative to the working directory inside it, `~/…` inside the home directory (the settings'). */
+function shortPath(path: string, settings: Settings): string {
+  const fromCwd = relative(settings.cwd, path);
   if (fromCwd !== '' && !fromCwd.startsWith('..') && !isAbsolute(fromCwd)) return fromCwd;
-  const home = homedir();
+  const home = settings.skills.environment.HOME ?? homedir();
   return path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path;
 }
 
@@ -56,16 +56,28 @@ function problemsCell(entry: Listed): string {
   return counts.join(', ') || '-';
 }
 
+/** Where a package came from: the default folder by name, else its configured root. */
+function rootCell(entry: Listed, shadowed: boolean, settings: Settings): string {
+  const where = entry.root.source ?? shortPath(entry.root.path, settings);
+  return `${where} (${entry.root.scope}${shadowed ? ', shadowed' : ''})`;
+}
+
 async function listAction(loaded: LoadedSkillPackages, settings: Settings, line: SkillsLine, io: Io): Promise<number> {
   const { readSkillUsage } = await import('@nexus/skills-md');
   const usage = await readSkillUsage(loaded.stateDirectory);
   const entries: Listed[] = [...loaded.packages, ...loaded.shadowed, ...loaded.broken];
   const name = (entry: Listed) => entry.name ?? entry.folderName;
+  const isShadowed = (entry: Listed) => loaded.shadowed.includes(entry as SkillPackage);
+  // What a package in effect hides: the packages of its name in later roots.
+  const shadows = (entry: Listed) =>
+    loaded.packages.includes(entry as SkillPackage) ? loaded.shadowed.filter((hidden) => hidden.name === entry.name) : [];
   if (line.json) {
     const json = entries.map((entry) => ({
       name: name(entry),
       folder: entry.folder,
       root: entry.root,
+      source: entry.root.source ?? null,
+      shadows: shadows(entry).map((hidden) => hidden.folder),
       loaded: isLoaded(entry) && loaded.packages.includes(entry),
       trust: isLoaded(entry) ? entry.trust : null,
       commands: isLoaded(entry) ? entry.commands.map((command) => command.tool) : [],
@@ -82,14 +94,17 @@ async function listAction(loaded: LoadedSkillPackages, settings: Settings, line:
   }
   const rows = entries.map((entry) => [
     name(entry),
-    shortPath(entry.folder, settings.cwd),
-    loaded.shadowed.includes(entry as SkillPackage) ? `${entry.root.scope} (shadowed)` : entry.root.scope,
+    shortPath(entry.folder, settings),
+    rootCell(entry, isShadowed(entry), settings),
+    shadows(entry)
+      .map((hidden) => shortPath(hidden.folder, settings))
+      .join(', ') || '-',
     trustCell(entry),
     commandsCell(entry),
     usageCell(usage[name(entry)]),
     problemsCell(entry),
   ]);
-  io.stdout.write(`${formatTable(['NAME', 'FOLDER', 'ROOT', 'TRUSTED', 'COMMANDS', 'USAGE', 'PROBLEMS'], rows)}\n`);
+  io.stdout.write(`${formatTable(['NAME', 'FOLDER', 'ROOT', 'SHADOWS', 'TRUSTED', 'COMMANDS', 'USAGE', 'PROBLEMS'], rows)}\n`);
   if (loaded.broken.length > 0) io.stdout.write(`\n${loaded.broken.length} could not load; \`nexus skills check\` says why.\n`);
   return 0;
 }
@@ -178,7 +193,7 @@ async function newAction(settings: Settings, line: SkillsLine, io: Io): Promise<
   io.stdout.write(`Created ${folder}/\n  SKILL.md  README.md  scripts/commands.mjs\n`);
   const trust = line.user ? '' : `  nexus skills trust ${name}\n`;
   io.stdout.write(
-    `Next:\n  edit SKILL.md and scripts/commands.mjs\n  nexus skills check ${shortPath(folder, settings.cwd)}\n${trust}  nexus skills run ${name}.hello who=you --preset trusted\n`,
+    `Next:\n  edit SKILL.md and scripts/commands.mjs\n  nexus skills check ${shortPath(folder, settings)}\n${trust}  nexus skills run ${name}.hello who=you --preset trusted\n`,
   );
   return 0;
 }
@@ -223,13 +238,16 @@ export const skillsCommand = defineCommand({
   help: () => `Usage: nexus skills <action> [arguments] [options]
 
 SKILL.md skill packages: folders with a SKILL.md (YAML frontmatter, then instructions for
-the model), found in <cwd>/.nexus/skills, <cwd>/.agents/skills, <cwd>/.claude/skills (the
-project's) and $XDG_CONFIG_HOME/nexus/skills, ~/.agents/skills and the config's skills.roots
-(yours). --families ...,skills offers their commands as tools, and the skill tool for their
-instructions, to MCP clients and agents.
+the model), found in <cwd>/.nexus/skills, <cwd>/.agents/skills, <cwd>/.claude/skills,
+<cwd>/.github/skills (the project's), then $XDG_CONFIG_HOME/nexus/skills, ~/.agents/skills,
+~/.config/agents/skills, ~/.claude/skills, ~/.copilot/skills and the config's skills.roots
+(yours): the skills Claude Code, Copilot, Codex and others keep. An earlier folder's package
+shadows a later one of the same name. --families ...,skills offers their commands as tools,
+and the skill tool for their instructions, to MCP clients and agents.
 
 Actions
-  list                List the packages: name, folder, root, trusted, commands, usage, problems
+  list                List the packages: name, folder, root (which folder it came from), the
+                      packages it shadows, trusted, commands, usage, problems
   check [path]        Check every package (or the package or folder at path): problems with
                       file:line:col, portability notes and the seed 004 checklist. Exit 1 on errors
   trust <name>|--all  Trust a project package as it is now: its commands are offered until a file
@@ -246,8 +264,9 @@ Options
 
 Commands run without a shell, in the working directory, with a sanitised environment, for at
 most 60 s. Trust and usage records are kept in $XDG_STATE_HOME/nexus (default ~/.local/state/nexus).
-Config: "skills": { "roots": ["~/my-skills"], "outputDirectory": "mybox/output" } (roots from
-your own config file only).
+Config: "skills": { "roots": ["~/my-skills"], "outputDirectory": "mybox/output",
+"folders": { "~/.claude/skills": false } } (roots from your own config file only; folders
+turns default folders off — a project's config file may only turn them off).
 
 ${COMMON}`,
   run,
