@@ -8,6 +8,7 @@ export function permissionsOf(settings: Settings): AgentPermissions {
     allowedPaths: settings.allow,
     blockedPaths: settings.block,
     tools: settings.tools,
+    rules: settings.rules,
   });
 }
 

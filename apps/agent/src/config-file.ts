@@ -7,6 +7,7 @@ import { EXEC_SANDBOX_MODES } from '@nexus/process';
 import type { GitLabSettings } from '@nexus/skills-gitlab';
 import { z } from 'zod';
 import { FAMILY_NAMES } from './families.js';
+import { governanceFields } from './governance-schema.js';
 import type { McpServerEntry } from './mcp-servers.js';
 
 /** File name looked up in the working directory and in the user's config directory. */
@@ -70,6 +71,8 @@ const configFileSchema = z.strictObject({
   defaultModel: z.string().min(1).optional(),
   /** Defaults of `nexus run` / `nexus chat` agents. */
   agent: z.custom<AgentDefaults>().optional(),
+  /** `rules`, `hooks`, `audit`, `telemetry` (see `./governance-schema.ts`). */
+  ...governanceFields,
 });
 
 const LLM_FIELDS = ['providers', 'models', 'defaultModel', 'agent'] as const;

@@ -1,5 +1,5 @@
 import type { ConfirmFunction, SkillFamily } from '@nexus/core';
-import { SkillRegistry } from '@nexus/registry';
+import { checkToolRules, SkillRegistry } from '@nexus/registry';
 import { buildServices, permissionsOf } from './build-services.js';
 import { closeSkillLibrary, type FamilyName, loadFamilies } from './families.js';
 import type { McpServerRun } from './mcp-servers.js';
@@ -69,6 +69,7 @@ export async function createRegistry(
     const registry = new SkillRegistry(services).use(...opened.families);
     // Changing families (skill packages) load their first packages in the background: list those, not ghosts.
     await registry.refresh();
+    checkToolRules(registry, settings.rules);
     return Object.assign(registry, { mcpServers: opened.mcpServers, [Symbol.asyncDispose]: () => opened[Symbol.asyncDispose]() });
   } catch (error) {
     await opened[Symbol.asyncDispose]();

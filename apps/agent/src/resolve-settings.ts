@@ -6,6 +6,7 @@ import { type ExecSettings, parseExecSettings } from '@nexus/process';
 import type { GitLabSettings } from '@nexus/skills-gitlab';
 import type { ConfigFile } from './config-file.js';
 import { FAMILY_NAMES, type FamilyName, OPT_IN_FAMILIES } from './families.js';
+import { type GovernanceSettings, governanceWidenings, mergeGovernance } from './governance-settings.js';
 import type { McpServerEntry } from './mcp-servers.js';
 
 /** The permission-related flags every command takes. */
@@ -20,7 +21,7 @@ export interface CommonFlags {
 }
 
 /** The effective configuration: defaults, then the user's file, the working directory's file, and the flags. */
-export interface Settings {
+export interface Settings extends GovernanceSettings {
   /** Working directory and sandbox root (real path). */
   cwd: string;
   preset: PermissionLevel;
@@ -109,6 +110,7 @@ function assertOnlyNarrows(config: ConfigFile, file: string, ceiling: Permission
   // Clients send the agent server's key to that port.
   if (config.serve !== undefined) refuse('serve');
   if (config.models !== undefined) refuse('models');
+  for (const field of governanceWidenings(config)) refuse(field);
 }
 
 /** The enabled families: as chosen, else every family whose settings exist (GitLab needs instances) except the opt-in ones. */
@@ -216,6 +218,7 @@ export async function resolveSettings(flags: CommonFlags, environment: Environme
     skills: skillsSettings(user, project, cwd, environment.env),
     mcpServers: user?.mcpServers ?? {},
     llm: mergeLlm(user, project),
+    ...mergeGovernance(user, project),
     files,
   };
 }

@@ -3,6 +3,7 @@ import { permissionsOf } from '../build-services.js';
 import { type CommandLine, defineCommand, expectNoArguments } from '../command.js';
 import { createRegistry } from '../create-registry.js';
 import { reportExecIsolation } from '../exec-isolation.js';
+import { GOVERNANCE } from '../governance-help.js';
 import { COMMON, CONFIGURATION } from '../help-sections.js';
 import type { Io } from '../io.js';
 import { resolveSettings } from '../resolve-settings.js';
@@ -34,10 +35,12 @@ export const configCommand = defineCommand({
   help: () => `Usage: nexus config [options]
 
 Print the effective configuration as JSON: the files read, the preset, paths,
-families, per-tool settings, the resolved permission policy and the enabled tools.
+families, per-tool settings, rules, the resolved permission policy and the enabled tools.
 
 ${COMMON}
 
-${CONFIGURATION}`,
+${CONFIGURATION}
+
+${GOVERNANCE}`,
   run,
 });

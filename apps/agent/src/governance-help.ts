@@ -1,0 +1,20 @@
+// The help section on rules, hooks, the audit log and traces (`nexus help config`).
+
+/** Rules, hooks, the audit log and traces in the config files. */
+export const GOVERNANCE = `Rules
+  "rules": ordered { "tool", "match"?, "decision", "reason"? } entries, e.g.
+    "rules": [
+      { "tool": "git", "match": { "command": "push origin *" }, "decision": "allow" },
+      { "tool": "git", "match": { "command": "push *" }, "decision": "ask", "reason": "pushes are reviewed" },
+      { "tool": "bash_safe", "match": { "command": "rm *" }, "decision": "deny", "reason": "no deletes" },
+      { "tool": "read_file", "match": { "path": "secrets/**" }, "decision": "deny" }
+    ]
+  The first rule whose tool and every pattern match decides: deny refuses without
+  asking, ask asks as a confirmation does, allow ends the search. No match: the
+  preset decides. A rule never widens the preset (a disabled tool stays disabled, a
+  tool that requires confirmation still asks). Patterns are globs; path arguments
+  (path, source, destination, target, cwd, *_path, *_file) and their patterns are
+  resolved against the working directory first (.., ~, symlinks), where * stays in
+  one directory and ** crosses them; in other text * matches anything. A rule naming
+  a tool or argument that does not exist is an error. The working directory's rules
+  come first, and may not allow.`;

@@ -1,0 +1,18 @@
+import { RULE_DECISIONS, type RuleDecision } from '@nexus/core';
+import { z } from 'zod';
+
+const ruleSchema = z.strictObject({
+  tool: z.string().min(1),
+  /** Glob per argument name; path arguments are resolved against the working directory first. */
+  match: z.record(z.string().min(1), z.string()).optional(),
+  decision: z.enum(RULE_DECISIONS as [RuleDecision, ...RuleDecision[]]),
+  reason: z.string().optional(),
+});
+
+/**
+ * The config file's governance fields (see `nexus help config`): `rules` — ordered allow / ask /
+ * deny entries by tool and argument patterns, decided in the registry's pipeline.
+ */
+export const governanceFields = {
+  rules: z.array(ruleSchema).optional(),
+};
