@@ -1,11 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  type LoggingLevel,
-  LoggingLevelSchema,
-  type LoggingMessageNotification,
-  type ServerNotification,
-  SetLevelRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel, LoggingMessageNotification, Notification, Server } from '@modelcontextprotocol/server';
 
 /** One message for the clients' logs. */
 export interface ClientLogMessage {
@@ -46,21 +39,21 @@ export class ClientLog {
   }
 }
 
-const SEVERITY = new Map(LoggingLevelSchema.options.map((level, index) => [level, index]));
+/** MCP's log levels (those of syslog), least severe first. */
+const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const SEVERITY = new Map(LEVELS.map((level, index) => [level, index]));
 
-/** What a request handler can send along with its answer. */
-interface RequestExtra {
-  sendNotification(notification: ServerNotification): Promise<void>;
-}
+/** What a request handler can send along with its answer (the SDK's `ctx.mcpReq.notify`). */
+type SendAlong = (notification: Notification) => Promise<void>;
 
 /**
  * Sends `log` to the client of `server` (one server serves one connection), at or above the level
  * the client sets: at `start` — called by each request handler; only the first call counts — the
  * messages so far, along with that request's answer, then each new one as the server's own.
  */
-export function followClientLog(server: Server, log: ClientLog): { start(extra: RequestExtra): void; stop(): void } {
+export function followClientLog(server: Server, log: ClientLog): { start(sendAlong: SendAlong): void; stop(): void } {
   let minimum: LoggingLevel | undefined;
-  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+  server.setRequestHandler('logging/setLevel', (request) => {
     minimum = request.params.level;
     return {};
   });
@@ -70,11 +63,11 @@ export function followClientLog(server: Server, log: ClientLog): { start(extra: 
   };
   let stop: (() => void) | undefined;
   return {
-    start(extra) {
+    start(sendAlong) {
       if (stop) return;
       for (const message of log.messages) {
         const backlog = notification(message);
-        if (backlog) void extra.sendNotification(backlog).catch(() => undefined);
+        if (backlog) void sendAlong(backlog).catch(() => undefined);
       }
       stop = log.follow((message) => {
         const live = notification(message);

@@ -3,7 +3,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { PassThrough } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
+import {
+  type JSONRPCMessage,
+  Client as ModernClient,
+  type ClientCapabilities as ModernClientCapabilities,
+  ReadBuffer,
+  serializeMessage,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -141,4 +150,44 @@ function testFamilyObserving(observations: Observations, started: () => void): S
 /** An SDK client declaring `capabilities`. */
 export function createClient(capabilities: ClientCapabilities = {}): Client {
   return new Client({ name: 'nexus-test-client', version: '1.0.0' }, { capabilities });
+}
+
+/** The protocol revision the v2 SDK's client speaks when pinned. */
+export const MODERN_REVISION = '2026-07-28';
+
+/** A v2 SDK client declaring `capabilities`, pinned to the 2026-07-28 revision (no `initialize`, no session). */
+export function createModernClient(capabilities: ModernClientCapabilities = {}): ModernClient {
+  return new ModernClient(
+    { name: 'nexus-modern-test-client', version: '1.0.0' },
+    { capabilities, versionNegotiation: { mode: { pin: MODERN_REVISION } } },
+  );
+}
+
+/** The client end of a stdio connection, over in-memory pipes instead of a child process. */
+export class PipeClientTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  readonly #buffer = new ReadBuffer();
+
+  constructor(
+    readonly toServer: PassThrough,
+    readonly fromServer: PassThrough,
+  ) {}
+
+  async start(): Promise<void> {
+    this.fromServer.on('data', (chunk: Buffer) => {
+      this.#buffer.append(chunk);
+      for (let message = this.#buffer.readMessage(); message; message = this.#buffer.readMessage()) this.onmessage?.(message);
+    });
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    this.toServer.write(serializeMessage(message));
+  }
+
+  async close(): Promise<void> {
+    this.toServer.end();
+    this.onclose?.();
+  }
 }

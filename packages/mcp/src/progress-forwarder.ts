@@ -1,10 +1,10 @@
-import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { Notification } from '@modelcontextprotocol/server';
 import type { SkillProgress } from '@nexus/core';
 
-/** The part of the SDK's request-handler `extra` that progress forwarding needs. */
+/** The part of the SDK's request-handler `ctx.mcpReq` that progress forwarding needs. */
 export interface ProgressChannel {
   signal: AbortSignal;
-  sendNotification(notification: ServerNotification): Promise<void>;
+  notify(notification: Notification): Promise<void>;
 }
 
 /**
@@ -28,7 +28,7 @@ export function forwardProgress(
     };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
-    channel.sendNotification({ method: 'notifications/progress', params }).catch(() => {
+    channel.notify({ method: 'notifications/progress', params }).catch(() => {
       // The client went away; the call's signal ends the skill.
     });
   };

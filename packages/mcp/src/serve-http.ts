@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CancelledNotificationSchema, isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { isInitializeRequest, isJSONRPCNotification, isJSONRPCRequest } from '@modelcontextprotocol/server';
 import { expectOption, isPositiveNumber } from '@nexus/core';
 import { isLoopbackHost, readBody, tokenDigest } from '@nexus/core/http';
 import type { SkillRegistry } from '@nexus/registry';
-import { createMcpServer, type McpServerOptions } from './create-mcp-server.js';
+import { buildMcpServer, type McpServerOptions, serverSettings } from './create-mcp-server.js';
 import { type GuardPolicy, guardRequest } from './http-guard.js';
 import { SessionPool } from './session-pool.js';
 
@@ -30,9 +30,9 @@ export interface HttpServeOptions extends McpServerOptions {
   allowedOrigins?: readonly string[];
   /** Largest request body accepted, in bytes (default 4 MiB). */
   maxBodyBytes?: number;
-  /** Most sessions open at once (default 32); a new client then takes the place of the session idle the longest. */
+  /** Most 2025-era sessions open at once (default 32); a new client then takes the place of the session idle the longest. */
   maxSessions?: number;
-  /** How long a session may go without a request (none in flight) before it is closed, in milliseconds (default 30 minutes). */
+  /** How long a 2025-era session may go without a request (none in flight) before it is closed, in milliseconds (default 30 minutes). */
   sessionIdleTimeoutMs?: number;
 }
 
@@ -122,7 +122,7 @@ function normalizeOptions(options: HttpServeOptions) {
     maxBodyBytes,
     maxSessions,
     sessionIdleTimeoutMs,
-    serverOptions,
+    server: serverSettings(serverOptions),
   };
 }
 
@@ -138,7 +138,14 @@ function sendError(response: ServerResponse, status: number, message: string, he
  * time); `Host` and `Origin` are checked, so DNS-rebinding pages and other sites get 403 (its own
  * loopback origins and `allowedOrigins` pass, as does a request without `Origin`); only
  * `application/json` bodies are read (415 otherwise), up to `maxBodyBytes` (413); no CORS
- * headers are ever sent. Each client session gets its own {@link createMcpServer} instance.
+ * headers are ever sent.
+ *
+ * Both protocol revisions are served on the one path. A 2026-07-28 request (one carrying the
+ * per-request `_meta` envelope) is stateless: a fresh server instance answers it, no session is
+ * kept, so any process sharing the token and `stateKey` can answer any request, confirmations'
+ * retries included — no sticky sessions behind a load balancer. Registry changes reach those
+ * clients on their `subscriptions/listen` streams. A 2025-era client gets a session of its own
+ * (`initialize`, `Mcp-Session-Id`), as before.
  *
  * Sessions do not outlive their use: one without a request for `sessionIdleTimeoutMs` is closed
  * (a session with a call in flight is never idle), and an `initialize` arriving when
@@ -149,8 +156,16 @@ function sendError(response: ServerResponse, status: number, message: string, he
 export async function serveHttp(registry: SkillRegistry, options: HttpServeOptions = {}): Promise<McpHttpServer> {
   const settings = normalizeOptions(options);
   // Loaded here rather than at the top: a stdio server should not pay for the HTTP stack.
-  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
-  const sessions = new SessionPool<StreamableHTTPServerTransport>({ idleTimeoutMs: settings.sessionIdleTimeoutMs });
+  const { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } = await import('@modelcontextprotocol/node');
+  const { createMcpHandler, isLegacyRequest } = await import('@modelcontextprotocol/server');
+  const sessions = new SessionPool<NodeStreamableHTTPServerTransport>({ idleTimeoutMs: settings.sessionIdleTimeoutMs });
+  // 2026-07-28 requests: each answered by an instance of its own, no session; changes reach the clients' listen streams.
+  const modern = createMcpHandler(({ era }) => buildMcpServer(registry, settings.server, { era, followRegistry: false }), {
+    legacy: 'reject',
+    maxRequestBodySize: settings.maxBodyBytes,
+  });
+  const serveModern = toNodeHandler(modern);
+  const stopAnnouncing = registry.onChange(() => modern.notify.toolsChanged());
   const hosts = new Set<string>();
   const origins = new Set(settings.allowedOrigins);
   const policy: GuardPolicy = {
@@ -171,8 +186,9 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
     if (request.method !== 'POST') return;
     for (const message of Array.isArray(body) ? body : [body]) {
       if (isJSONRPCRequest(message)) response.once('close', sessions.begin(id, message.id));
-      const cancelled = CancelledNotificationSchema.safeParse(message);
-      if (cancelled.success && cancelled.data.params.requestId !== undefined) sessions.end(id, cancelled.data.params.requestId);
+      const cancelled =
+        isJSONRPCNotification(message) && message.method === 'notifications/cancelled' ? message.params?.requestId : undefined;
+      if (typeof cancelled === 'string' || typeof cancelled === 'number') sessions.end(id, cancelled);
     }
   }
 
@@ -186,12 +202,12 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
     }
     // The session is in the pool from the start, so initializes arriving together cannot exceed maxSessions.
     const id = randomUUID();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id, maxRequestBodySize: settings.maxBodyBytes });
+    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => id, maxRequestBodySize: settings.maxBodyBytes });
     transport.onclose = () => sessions.delete(id);
     sessions.add(id, transport);
     track(id, request, response, body);
     try {
-      await createMcpServer(registry, settings.serverOptions).connect(transport);
+      await buildMcpServer(registry, settings.server, { era: 'legacy', followRegistry: true }).connect(transport);
       await transport.handleRequest(request, response, body);
     } finally {
       // The transport turned the initialize down (a bad Accept header, say): no session came of it.
@@ -217,6 +233,9 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
       } catch {
         return sendError(response, 400, 'Parse error: the body is not valid JSON.');
       }
+    }
+    if (request.method === 'POST' && !(await isLegacyRequest(await toWebRequest(request, body), body))) {
+      return serveModern(request, response, body);
     }
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
@@ -254,7 +273,8 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
     host: settings.host,
     port,
     async close() {
-      await sessions.closeAll();
+      stopAnnouncing();
+      await Promise.all([sessions.closeAll(), modern.close()]);
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },

@@ -1,40 +1,8 @@
 import { PassThrough } from 'node:stream';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serveStdio } from './index.js';
-import { createClient, createTestRegistry } from './mcp-fixture.js';
-
-/** The client end of a stdio connection, over in-memory pipes instead of a child process. */
-class PipeClientTransport implements Transport {
-  onmessage?: (message: JSONRPCMessage) => void;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  readonly #buffer = new ReadBuffer();
-
-  constructor(
-    readonly toServer: PassThrough,
-    readonly fromServer: PassThrough,
-  ) {}
-
-  async start(): Promise<void> {
-    this.fromServer.on('data', (chunk: Buffer) => {
-      this.#buffer.append(chunk);
-      for (let message = this.#buffer.readMessage(); message; message = this.#buffer.readMessage()) this.onmessage?.(message);
-    });
-  }
-
-  async send(message: JSONRPCMessage): Promise<void> {
-    this.toServer.write(serializeMessage(message));
-  }
-
-  async close(): Promise<void> {
-    this.toServer.end();
-    this.onclose?.();
-  }
-}
+import { createClient, createTestRegistry, PipeClientTransport } from './mcp-fixture.js';
 
 let dir: TestDir;
 

@@ -1,8 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport, serveStdio as serveStdioEntry } from '@modelcontextprotocol/server/stdio';
 import type { SkillRegistry } from '@nexus/registry';
-import { createMcpServer, type McpServerOptions } from './create-mcp-server.js';
+import { buildMcpServer, type McpServerOptions, serverSettings } from './create-mcp-server.js';
 
 /** Options of {@link serveStdio}. */
 export interface StdioServeOptions extends McpServerOptions {
@@ -14,28 +13,39 @@ export interface StdioServeOptions extends McpServerOptions {
 
 /** A server connected over stdio. */
 export interface McpStdioServer {
-  readonly server: Server;
   /** Settles when the connection ends: the client closed stdin, or {@link close} was called. */
   readonly closed: Promise<void>;
   /** Ends the connection; running tool calls are cancelled. */
   close(): Promise<void>;
 }
 
+/** The stdio transport, telling when it has closed (the SDK's entry owns its `onclose`). */
+class ObservedStdioTransport extends StdioServerTransport {
+  readonly closed: Promise<void>;
+  #resolveClosed: () => void = () => {};
+
+  constructor(stdin: Readable, stdout: Writable) {
+    super(stdin, stdout);
+    this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    this.#resolveClosed();
+  }
+}
+
 /**
  * Serves a registry over stdio, newline-delimited JSON-RPC — the transport MCP clients use when
- * they launch the server themselves. When the client closes stdin the connection ends and every
- * running tool call is cancelled.
+ * they launch the server themselves. The client's opening message decides the protocol revision
+ * for the connection: `initialize` (2025-11-25 and earlier) or `server/discover` (2026-07-28);
+ * either way one {@link createMcpServer}-style instance serves it. When the client closes stdin
+ * the connection ends and every running tool call is cancelled.
  */
 export async function serveStdio(registry: SkillRegistry, options: StdioServeOptions = {}): Promise<McpStdioServer> {
   const { stdin = process.stdin, stdout = process.stdout, ...serverOptions } = options;
-  const server = createMcpServer(registry, serverOptions);
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = resolve;
-  });
-  const close = () => server.close();
-  const onEnd = () => void close();
-  stdin.once('end', onEnd);
-  void closed.then(() => stdin.off('end', onEnd));
-  await server.connect(new StdioServerTransport(stdin, stdout));
-  return { server, closed, close };
+  const settings = serverSettings(serverOptions);
+  const transport = new ObservedStdioTransport(stdin, stdout);
+  const handle = serveStdioEntry(({ era }) => buildMcpServer(registry, settings, { era, followRegistry: true }), { transport });
+  return { closed: transport.closed, close: () => handle.close() };
 }

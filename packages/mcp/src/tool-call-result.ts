@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { JsonObject, JsonValue, ToolResult } from '@nexus/core';
 
 function isJsonObject(value: JsonValue | undefined): value is JsonObject {
