@@ -1,5 +1,6 @@
 import type { AgentServerConnection } from './agent-server.js';
 import { ConfigError } from './errors.js';
+import { expectOption } from './options.js';
 import type { AgentPermissions, PathAccess, PermissionLevel } from './permissions.js';
 import { resolveToolAllowedPaths } from './permissions.js';
 
@@ -36,6 +37,12 @@ export interface Services {
   allowedPaths: string[] | null;
   /** Paths refused on top of the policy's blocked paths. */
   blockedPaths: string[];
+  /**
+   * Roots readable on top of the policy's read roots and never writable through them: the folder
+   * of each skill package the agent took, whose references and assets its instructions point to.
+   * Added with {@link ServiceContainer.addReadOnlyPath}.
+   */
+  readOnlyPaths: readonly string[];
   /**
    * Asks the user to approve an action when the call brings no way to ask of its own
    * (`SkillContext.confirm` wins); without either, anything needing approval is refused.
@@ -114,9 +121,23 @@ export class ServiceContainer {
    */
   getToolAllowedPaths(tool: string, access: PathAccess = 'read'): string[] | null {
     const permissions = this.getPermissions();
-    if (permissions) return resolveToolAllowedPaths(permissions, tool, access);
     const allowed = this.get('allowedPaths');
-    return allowed === undefined ? [this.getCwd()] : allowed;
+    const roots = permissions ? resolveToolAllowedPaths(permissions, tool, access) : allowed === undefined ? [this.getCwd()] : allowed;
+    // The read-only paths widen the agent's read roots only, never a tool's own roots nor any write root.
+    const readOnly = this.get('readOnlyPaths');
+    if (access === 'write' || roots === null || !readOnly?.length || permissions?.tools[tool]?.allowedPaths !== undefined) return roots;
+    return [...roots, ...readOnly];
+  }
+
+  /**
+   * Makes `path` (absolute; a real path, since symlinks below it are resolved before the check)
+   * readable by every tool that reads through the agent's read roots, at every level — never
+   * writable through it, blocked paths inside it still refused. Adding a path twice adds it once.
+   */
+  addReadOnlyPath(path: string): void {
+    expectOption(typeof path === 'string' && path.startsWith('/'), 'path', 'an absolute path', path);
+    const known = this.get('readOnlyPaths') ?? [];
+    if (!known.includes(path)) this.register('readOnlyPaths', [...known, path]);
   }
 
   /** The policy's blocked paths plus the `blockedPaths` service. */
