@@ -8,6 +8,15 @@ import {
   type SkillSpec,
   ToolResult,
 } from '@nexus/core';
+import {
+  type AfterCallHook,
+  type BeforeCallHook,
+  type CallerIdentity,
+  type CallHooks,
+  type CallInfo,
+  describeHook,
+  hookList,
+} from './call-hooks.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { dropOptionalNulls } from './drop-optional-nulls.js';
 import { ParameterValidator } from './parameter-validator.js';
@@ -18,8 +27,8 @@ import { findMatchingRule } from './tool-rules.js';
 /** Time limit of a call when neither the registry nor the call sets one: a little over `sleep`'s maximum. */
 export const DEFAULT_EXECUTION_TIMEOUT_MS = 3_660_000;
 
-/** Options of a `SkillRegistry`: the time limits of its pipeline. */
-export interface SkillRegistryOptions {
+/** Options of a `SkillRegistry`: the time limits of its pipeline and the hooks it runs around each call. */
+export interface SkillRegistryOptions extends CallHooks {
   /** Time limit of each `execute` call, in ms (default {@link DEFAULT_EXECUTION_TIMEOUT_MS}). */
   timeoutMs?: number;
   /**
@@ -36,6 +45,8 @@ export interface ExecuteOptions extends Omit<SkillContext, 'extendDeadline'> {
   timeoutMs?: number;
   /** How far the skill's progress may extend this call's time limit, in ms from its start; overrides the registry's. */
   maxTotalMs?: number;
+  /** Who is calling, as the surface that took the call established it: for hooks, the audit log and traces. */
+  caller?: CallerIdentity;
 }
 
 /** What the pipeline looks up in the registry's catalogue. */
@@ -68,12 +79,16 @@ export class ExecutePipeline {
   readonly #timeoutMs: number;
   readonly #maxTotalMs: number;
   readonly #deadlines = new DeadlineTimer();
+  readonly #beforeCall: readonly BeforeCallHook[];
+  readonly #afterCall: readonly AfterCallHook[];
 
   constructor(catalogue: PipelineCatalogue, options: SkillRegistryOptions = {}) {
     const { timeoutMs = DEFAULT_EXECUTION_TIMEOUT_MS, maxTotalMs = DEFAULT_EXECUTION_TIMEOUT_MS } = options;
     this.#timeoutMs = checkTimeout(timeoutMs);
     this.#maxTotalMs = checkTimeout(maxTotalMs, 'maxTotalMs');
     this.#catalogue = catalogue;
+    this.#beforeCall = hookList(options.beforeCall);
+    this.#afterCall = hookList(options.afterCall);
   }
 
   /** Runs a tool through the pipeline; never throws. */
@@ -92,9 +107,16 @@ export class ExecutePipeline {
       const validated = this.#validator.validate(name, parameters, dropOptionalNulls(parameters, args));
       const outcome = validated instanceof Promise ? await validated : validated;
       if (!outcome.valid) return ToolResult.fail(outcome.message, 'invalid_input', { data: { parameters: outcome.parameters } });
-      const refused = await this.#decide(name, outcome.args, options);
+      let callArgs = outcome.args;
+      if (this.#beforeCall.length > 0) {
+        const before = await this.#runBeforeCall(this.#callInfo(name, callArgs, options), parameters, options);
+        if (before instanceof ToolResult) return before;
+        callArgs = before;
+      }
+      const refused = await this.#decide(name, callArgs, options);
       if (refused) return refused;
-      return await this.#run(name, catalogue.instanceOf(entry), outcome.args, options);
+      const result = await this.#run(name, catalogue.instanceOf(entry), callArgs, options);
+      return this.#afterCall.length > 0 ? await this.#runAfterCall(this.#callInfo(name, callArgs, options), result) : result;
     } catch (error) {
       return ToolResult.fromError(error);
     }
@@ -108,6 +130,53 @@ export class ExecutePipeline {
   #gate(spec: SkillSpec): ToolResult | undefined {
     const refusal = findToolRefusal(this.#catalogue.services.getPermissions(), spec.name, spec);
     return refusal === undefined ? undefined : ToolResult.fail(refusal, 'forbidden');
+  }
+
+  #callInfo(tool: string, args: Record<string, unknown>, options: ExecuteOptions): CallInfo {
+    const { services } = this.#catalogue;
+    const level = services.getPermissionLevel() ?? 'sandboxed';
+    return { tool, arguments: args, cwd: services.getCwd(), level, ...(options.caller ? { caller: options.caller } : {}) };
+  }
+
+  /** Runs the beforeCall hooks in order: the arguments to go on with (rewritten ones validated again), or a refusal. */
+  async #runBeforeCall(
+    call: CallInfo,
+    parameters: SkillSpec['parameters'],
+    options: ExecuteOptions,
+  ): Promise<Record<string, unknown> | ToolResult> {
+    let args = call.arguments;
+    for (const hook of this.#beforeCall) {
+      let answer: Awaited<ReturnType<BeforeCallHook>>;
+      try {
+        answer = await hook({ ...call, arguments: args }, { ...(options.signal ? { signal: options.signal } : {}) });
+      } catch (error) {
+        return ToolResult.fail(
+          `${call.tool} was denied: ${describeHook(hook, 'beforeCall')} failed (${(error as Error)?.message ?? String(error)}).`,
+          'forbidden',
+        );
+      }
+      if (answer?.decision === 'deny') {
+        const reason = answer.reason ? `: ${answer.reason}` : '';
+        return ToolResult.fail(`${call.tool} was denied by ${describeHook(hook, 'beforeCall')}${reason}.`, 'forbidden');
+      }
+      if (answer?.arguments !== undefined) {
+        const validated = this.#validator.validate(call.tool, parameters, dropOptionalNulls(parameters, answer.arguments));
+        const outcome = validated instanceof Promise ? await validated : validated;
+        if (!outcome.valid) {
+          const message = `The arguments ${describeHook(hook, 'beforeCall')} gave are invalid: ${outcome.message}`;
+          return ToolResult.fail(message, 'invalid_input', { data: { parameters: outcome.parameters } });
+        }
+        args = outcome.args;
+      }
+    }
+    return args;
+  }
+
+  /** Runs the afterCall hooks in order, each seeing the result the one before left. */
+  async #runAfterCall(call: CallInfo, result: ToolResult): Promise<ToolResult> {
+    let current = result;
+    for (const hook of this.#afterCall) current = (await hook(call, current)) ?? current;
+    return current;
   }
 
   /**

@@ -1,3 +1,4 @@
+export type { AfterCallHook, BeforeCallAnswer, BeforeCallHook, CallerIdentity, CallHooks, CallInfo } from './call-hooks.js';
 export type { ChangingSkillFamily, RegistryChange } from './changing-family.js';
 export type { ExecuteOptions, SkillRegistryOptions } from './execute-pipeline.js';
 export { DEFAULT_EXECUTION_TIMEOUT_MS } from './execute-pipeline.js';

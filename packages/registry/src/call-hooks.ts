@@ -1,0 +1,62 @@
+import type { PermissionLevel, ToolResult } from '@nexus/core';
+
+/** Who is calling, as the surface that took the call established it (never what the call claims). */
+export interface CallerIdentity {
+  /** The holder of the token an HTTP surface checked (its subject or a digest of it). */
+  tokenHolder?: string;
+  /** The agent making the call. */
+  agentId?: string;
+  /** The agents above it, its parent first. */
+  ancestry?: readonly string[];
+  /** The MCP client, by the name it gave. */
+  mcpClient?: string;
+}
+
+/** A call as hooks, the audit log and traces see it. */
+export interface CallInfo {
+  tool: string;
+  /** The validated arguments (defaults applied), as the skill will get them. */
+  arguments: Record<string, unknown>;
+  /** The agent's working directory. */
+  cwd: string;
+  /** The policy's permission level (`sandboxed` without one). */
+  level: PermissionLevel;
+  caller?: CallerIdentity;
+}
+
+/**
+ * A `beforeCall` hook's answer: `deny` refuses the call with `reason`; `allow` lets it go on to the
+ * rules and the rest of the policy (it never widens them), with `arguments` in place of the call's
+ * when given — validated again as the call's were. `undefined` is `allow`.
+ */
+export interface BeforeCallAnswer {
+  decision: 'allow' | 'deny';
+  reason?: string;
+  arguments?: Record<string, unknown>;
+}
+
+/** Runs before a call's rules and confirmation, after its validation. A hook that throws denies the call. */
+export type BeforeCallHook = (
+  call: CallInfo,
+  context: { signal?: AbortSignal },
+) => BeforeCallAnswer | undefined | Promise<BeforeCallAnswer | undefined>;
+
+/** Runs once a call has a result: returns a result to use instead (a redacted one), or `undefined` to keep it. */
+export type AfterCallHook = (call: CallInfo, result: ToolResult) => ToolResult | undefined | Promise<ToolResult | undefined>;
+
+/** The hooks of a registry (`SkillRegistryOptions`), one or a list of each, run in order. */
+export interface CallHooks {
+  beforeCall?: BeforeCallHook | readonly BeforeCallHook[];
+  afterCall?: AfterCallHook | readonly AfterCallHook[];
+}
+
+/** A list of hooks from one, a list, or none. */
+export function hookList<Hook>(hooks: Hook | readonly Hook[] | undefined): readonly Hook[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks as Hook];
+}
+
+/** How a beforeCall hook's name reads in a refusal: its own name when it has one. */
+export function describeHook(hook: { name: string }, kind: 'beforeCall' | 'afterCall'): string {
+  return hook.name && hook.name !== kind ? `the ${kind} hook "${hook.name}"` : `a ${kind} hook`;
+}
