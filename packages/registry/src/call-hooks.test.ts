@@ -89,3 +89,27 @@ describe('afterCall hooks', () => {
     expect((await registry.execute('probe', { path: 'a' })).output).toBe('token=[redacted] {"path":"a"}');
   });
 });
+
+describe('hooks as the callHooks service', () => {
+  it('run for every registry built on the services, after the registry’s own', async () => {
+    const order: string[] = [];
+    const services = new ServiceContainer()
+      .register('permissions', resolvePreset('trusted', { cwd: '/work' }))
+      .register('callHooks', { beforeCall: () => void order.push('service') });
+    const registry = new SkillRegistry(services, { beforeCall: () => void order.push('registry') }).register(probe);
+    expect((await registry.execute('probe', {})).success).toBe(true);
+    expect(order).toEqual(['registry', 'service']);
+  });
+
+  it('withhold the result when an afterCall hook fails', async () => {
+    const registry = registryWith({
+      afterCall: () => {
+        throw new Error('redactor crashed');
+      },
+    });
+    const result = await registry.execute('probe', { path: 'a' });
+    expect(result).toMatchObject({ success: false, kind: 'execution_failed' });
+    expect(result.error).toBe('The result of probe is withheld: an afterCall hook failed (redactor crashed).');
+    expect(JSON.stringify(result)).not.toContain('sk-secret');
+  });
+});

@@ -50,13 +50,37 @@ export interface CallHooks {
   afterCall?: AfterCallHook | readonly AfterCallHook[];
 }
 
+declare module '@nexus/core' {
+  interface Services {
+    /**
+     * Hooks every registry built on these services runs, after its own (`SkillRegistryOptions`): how
+     * an application reaches registries it does not build itself (its agents').
+     */
+    callHooks: CallHooks;
+  }
+}
+
+/** The hooks of a registry's options and of its `callHooks` service, as lists. */
+export interface HookLists {
+  readonly beforeCall: readonly BeforeCallHook[];
+  readonly afterCall: readonly AfterCallHook[];
+}
+
+/** The hook lists of `own` followed by those of `served`. */
+export function joinHooks(own: CallHooks, served: CallHooks | undefined): HookLists {
+  return {
+    beforeCall: [...hookList(own.beforeCall), ...hookList(served?.beforeCall)],
+    afterCall: [...hookList(own.afterCall), ...hookList(served?.afterCall)],
+  };
+}
+
 /** A list of hooks from one, a list, or none. */
 export function hookList<Hook>(hooks: Hook | readonly Hook[] | undefined): readonly Hook[] {
   if (hooks === undefined) return [];
   return Array.isArray(hooks) ? hooks : [hooks as Hook];
 }
 
-/** How a beforeCall hook's name reads in a refusal: its own name when it has one. */
+/** How a hook reads in a message: by its own name when it has one. */
 export function describeHook(hook: { name: string }, kind: 'beforeCall' | 'afterCall'): string {
-  return hook.name && hook.name !== kind ? `the ${kind} hook "${hook.name}"` : `a ${kind} hook`;
+  return hook.name && hook.name !== kind ? `the ${kind} hook "${hook.name}"` : `${kind === 'afterCall' ? 'an' : 'a'} ${kind} hook`;
 }

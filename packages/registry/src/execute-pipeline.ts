@@ -15,7 +15,8 @@ import {
   type CallHooks,
   type CallInfo,
   describeHook,
-  hookList,
+  type HookLists,
+  joinHooks,
 } from './call-hooks.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { dropOptionalNulls } from './drop-optional-nulls.js';
@@ -79,16 +80,20 @@ export class ExecutePipeline {
   readonly #timeoutMs: number;
   readonly #maxTotalMs: number;
   readonly #deadlines = new DeadlineTimer();
-  readonly #beforeCall: readonly BeforeCallHook[];
-  readonly #afterCall: readonly AfterCallHook[];
+  readonly #ownHooks: CallHooks;
+  /** The hooks of the options and of the `callHooks` service it was joined with. */
+  #hooks: { served: CallHooks | undefined; lists: HookLists };
 
   constructor(catalogue: PipelineCatalogue, options: SkillRegistryOptions = {}) {
     const { timeoutMs = DEFAULT_EXECUTION_TIMEOUT_MS, maxTotalMs = DEFAULT_EXECUTION_TIMEOUT_MS } = options;
     this.#timeoutMs = checkTimeout(timeoutMs);
     this.#maxTotalMs = checkTimeout(maxTotalMs, 'maxTotalMs');
     this.#catalogue = catalogue;
-    this.#beforeCall = hookList(options.beforeCall);
-    this.#afterCall = hookList(options.afterCall);
+    this.#ownHooks = {
+      ...(options.beforeCall ? { beforeCall: options.beforeCall } : {}),
+      ...(options.afterCall ? { afterCall: options.afterCall } : {}),
+    };
+    this.#hooks = { served: undefined, lists: joinHooks(this.#ownHooks, undefined) };
   }
 
   /** Runs a tool through the pipeline; never throws. */
@@ -107,16 +112,19 @@ export class ExecutePipeline {
       const validated = this.#validator.validate(name, parameters, dropOptionalNulls(parameters, args));
       const outcome = validated instanceof Promise ? await validated : validated;
       if (!outcome.valid) return ToolResult.fail(outcome.message, 'invalid_input', { data: { parameters: outcome.parameters } });
+      const hooks = this.#currentHooks();
       let callArgs = outcome.args;
-      if (this.#beforeCall.length > 0) {
-        const before = await this.#runBeforeCall(this.#callInfo(name, callArgs, options), parameters, options);
+      if (hooks.beforeCall.length > 0) {
+        const before = await this.#runBeforeCall(hooks.beforeCall, this.#callInfo(name, callArgs, options), parameters, options);
         if (before instanceof ToolResult) return before;
         callArgs = before;
       }
       const refused = await this.#decide(name, callArgs, options);
       if (refused) return refused;
       const result = await this.#run(name, catalogue.instanceOf(entry), callArgs, options);
-      return this.#afterCall.length > 0 ? await this.#runAfterCall(this.#callInfo(name, callArgs, options), result) : result;
+      return hooks.afterCall.length > 0
+        ? await this.#runAfterCall(hooks.afterCall, this.#callInfo(name, callArgs, options), result)
+        : result;
     } catch (error) {
       return ToolResult.fromError(error);
     }
@@ -140,12 +148,13 @@ export class ExecutePipeline {
 
   /** Runs the beforeCall hooks in order: the arguments to go on with (rewritten ones validated again), or a refusal. */
   async #runBeforeCall(
+    hooks: readonly BeforeCallHook[],
     call: CallInfo,
     parameters: SkillSpec['parameters'],
     options: ExecuteOptions,
   ): Promise<Record<string, unknown> | ToolResult> {
     let args = call.arguments;
-    for (const hook of this.#beforeCall) {
+    for (const hook of hooks) {
       let answer: Awaited<ReturnType<BeforeCallHook>>;
       try {
         answer = await hook({ ...call, arguments: args }, { ...(options.signal ? { signal: options.signal } : {}) });
@@ -173,10 +182,28 @@ export class ExecutePipeline {
   }
 
   /** Runs the afterCall hooks in order, each seeing the result the one before left. */
-  async #runAfterCall(call: CallInfo, result: ToolResult): Promise<ToolResult> {
+  async #runAfterCall(hooks: readonly AfterCallHook[], call: CallInfo, result: ToolResult): Promise<ToolResult> {
     let current = result;
-    for (const hook of this.#afterCall) current = (await hook(call, current)) ?? current;
+    for (const hook of hooks) {
+      try {
+        current = (await hook(call, current)) ?? current;
+      } catch (error) {
+        // What the hook was to redact must not get through.
+        const reason = (error as Error)?.message ?? String(error);
+        return ToolResult.fail(
+          `The result of ${call.tool} is withheld: ${describeHook(hook, 'afterCall')} failed (${reason}).`,
+          'execution_failed',
+        );
+      }
+    }
     return current;
+  }
+
+  /** The hooks to run: the options' and the `callHooks` service's, joined again only when the service changed. */
+  #currentHooks(): HookLists {
+    const served = this.#catalogue.services.get('callHooks');
+    if (served !== this.#hooks.served) this.#hooks = { served, lists: joinHooks(this.#ownHooks, served) };
+    return this.#hooks.lists;
   }
 
   /**
