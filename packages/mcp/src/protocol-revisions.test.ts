@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { type TestDir, testdir } from '@nexus/test-utils';
+import { startRoundRobinProxy, type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type HttpServeOptions, type McpHttpServer, serveHttp, serveStdio } from './index.js';
 import { createClient, createModernClient, createTestRegistry, MODERN_REVISION, PipeClientTransport } from './mcp-fixture.js';
@@ -244,5 +244,36 @@ describe('confirmations to a 2026-07-28 client: the requestState', () => {
     );
     expect(retry.error).toMatchObject({ code: -32602 });
     expect(observations.counted).toBe(0);
+  });
+});
+
+describe('stateless HTTP behind a round-robin load balancer', () => {
+  it('serves one 2026-07-28 client from two servers sharing a state key: list, call, and a confirmation retried on the other', async () => {
+    const token = randomBytes(24).toString('base64url');
+    const stateKey = randomBytes(32);
+    const first = confirmingRegistry();
+    const second = confirmingRegistry();
+    const backends = [await startHttp(first.registry, { token, stateKey }), await startHttp(second.registry, { token, stateKey })];
+    const balancer = await startRoundRobinProxy(backends.map((backend) => backend.port));
+    try {
+      const { client, asked } = confirmingModernClient(true);
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${balancer.origin}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
+      clients.push(client);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('count');
+      expect(textOf(await client.callTool({ name: 'cat', arguments: { path: 'a.txt' } }))).toBe('alpha');
+      const before = balancer.hits.length;
+      expect(textOf(await client.callTool({ name: 'count', arguments: {} }))).toBe('1');
+      expect(asked).toHaveLength(1);
+      const [question, retry] = balancer.hits.slice(before);
+      expect(retry).not.toBe(question);
+      // The question came from one server, the approved retry ran on the other.
+      expect([first.observations.counted, second.observations.counted].sort()).toEqual([0, 1]);
+    } finally {
+      await balancer.close();
+    }
   });
 });

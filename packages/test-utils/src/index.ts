@@ -25,6 +25,7 @@ export {
 } from './llm-stand-in.js';
 export { findOpenAiStrictSchemaProblems } from './llm-stand-in-strict-schema.js';
 export { type PostStreamedOptions, postStreamed, type StreamedPostOutcome } from './post-streamed.js';
+export { type RoundRobinProxy, startRoundRobinProxy } from './round-robin-proxy.js';
 export type { SymlinkFarm } from './symlink-farm.js';
 export { createSymlinkFarm } from './symlink-farm.js';
 export type { TestDir, Tree, TreeEntry } from './temp-dir.js';
