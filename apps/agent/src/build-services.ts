@@ -1,4 +1,5 @@
 import { type AgentPermissions, type ConfirmFunction, resolvePreset, ServiceContainer } from '@nexus/core';
+import { commandHooks } from './command-hooks.js';
 import type { Settings } from './resolve-settings.js';
 
 /** The permission policy the settings describe. */
@@ -14,7 +15,8 @@ export function permissionsOf(settings: Settings): AgentPermissions {
 
 /**
  * The services skills use that the settings give, beside a working directory and a permission
- * policy: exec settings, GitLab instances and, when given, how to ask the user for confirmation.
+ * policy: exec settings, GitLab instances, the config file's command hooks and, when given, how to
+ * ask the user for confirmation.
  * One fresh container for each registry or agent: `nexus run` and `nexus chat`, the tool commands,
  * and every agent of `nexus serve`.
  */
@@ -22,5 +24,6 @@ export function buildServices(settings: Settings, confirm?: ConfirmFunction): Se
   const services = new ServiceContainer().register('exec', settings.exec);
   if (confirm) services.register('confirm', confirm);
   if (settings.gitlab) services.register('gitlab', settings.gitlab);
+  if (settings.hooks.beforeCall?.length || settings.hooks.afterCall?.length) services.register('callHooks', commandHooks(settings.hooks));
   return services;
 }

@@ -17,4 +17,16 @@ export const GOVERNANCE = `Rules
   resolved against the working directory first (.., ~, symlinks), where * stays in
   one directory and ** crosses them; in other text * matches anything. A rule naming
   a tool or argument that does not exist is an error. The working directory's rules
-  come first, and may not allow.`;
+  come first, and may not allow.
+
+Hooks (your own file only)
+  "hooks": { "beforeCall": [ { "command": ["/usr/local/bin/check-call"], "tools": ["git"],
+             "timeoutSeconds": 10 } ], "afterCall": [] }
+  Programs run without a shell before (after) each call of the listed tools (default:
+  all). Each gets the call as JSON on stdin: { "tool", "arguments", "caller",
+  "agent_id"?, "cwd", "level" } (and "result" after the call). Before a call it
+  answers { "decision": "allow" | "deny", "reason"?, "arguments"? } on stdout;
+  new arguments are checked again and still meet the rules. After a call it may
+  answer { "output": "..." } to replace the output (to redact it). A program that
+  fails, answers nonsense or takes longer than timeoutSeconds (default 10) denies
+  the call (withholds its result), and the refusal says so.`;

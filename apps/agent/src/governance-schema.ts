@@ -9,10 +9,19 @@ const ruleSchema = z.strictObject({
   reason: z.string().optional(),
 });
 
+const hookSchema = z.strictObject({
+  /** The program and its arguments, run without a shell. */
+  command: z.array(z.string().min(1)).min(1),
+  tools: z.array(z.string().min(1)).optional(),
+  timeoutSeconds: z.number().positive().max(3600).optional(),
+});
+
 /**
  * The config file's governance fields (see `nexus help config`): `rules` — ordered allow / ask /
- * deny entries by tool and argument patterns, decided in the registry's pipeline.
+ * deny entries by tool and argument patterns, decided in the registry's pipeline; `hooks` — programs
+ * asked before and after each call.
  */
 export const governanceFields = {
   rules: z.array(ruleSchema).optional(),
+  hooks: z.strictObject({ beforeCall: z.array(hookSchema).optional(), afterCall: z.array(hookSchema).optional() }).optional(),
 };
