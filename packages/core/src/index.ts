@@ -54,6 +54,7 @@ export {
   resolveToolAllowedPaths,
 } from './permissions.js';
 export { canonicalJson, policyDigest } from './policy-digest.js';
+export { redactSecrets } from './redact.js';
 export type { SafeEnvOptions } from './safe-env.js';
 export { getSafeEnv, isSecretName } from './safe-env.js';
 export type { AuthorizePathOptions } from './sandbox.js';

@@ -58,6 +58,7 @@ describe('the @nexus/core barrel', () => {
       'openVerifiedDirectory',
       'openVerifiedSync',
       'policyDigest',
+      'redactSecrets',
       'refusePlantedSymlink',
       'resolvePreset',
       'resolveRealPath',
