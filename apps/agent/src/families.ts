@@ -58,6 +58,7 @@ function skillPackageOptions(settings: Settings, reservedToolNames: readonly str
     ...skillCommandIsolation(settings),
     roots,
     disabledFolders: disabledFolders as SkillFolderName[],
+    ...(settings.skills.invokedBy ? { invokedBy: settings.skills.invokedBy } : {}),
     ...(outputDirectory ? { outputDirectory } : {}),
     env: environment,
     listScriptCommands: settings.preset !== 'sandboxed',

@@ -59,9 +59,11 @@ export interface SkillsSettings {
   maxLoaded?: number;
   /** Packages never unloaded. */
   pinned: string[];
-  /** The variables the user's directories come from (`$XDG_CONFIG_HOME/nexus/skills`, `~/.agents/skills`, `$XDG_STATE_HOME/nexus`). */
   /** Default skill folders turned off (`~/.claude/skills`, …), by either config file. */
   disabledFolders: string[];
+  /** `person` where a person runs the packages (`nexus skills run`): those the model may not invoke are offered too. */
+  invokedBy?: 'person';
+  /** The variables the user's directories come from (`$XDG_CONFIG_HOME/nexus/skills`, `~/.agents/skills`, `$XDG_STATE_HOME/nexus`). */
   environment: { XDG_CONFIG_HOME?: string; XDG_STATE_HOME?: string; HOME?: string };
 }
 
@@ -103,8 +105,8 @@ function assertOnlyNarrows(config: ConfigFile, file: string, ceiling: Permission
   if (config.gitlab !== undefined) refuse('gitlab');
   // Roots of user skills are trusted: their commands run without `nexus skills trust`.
   if (config.skills?.roots !== undefined) refuse('skills.roots');
-  // Servers are programs to run, and their entries decide where headers are sent.
   for (const [folder, on] of Object.entries(config.skills?.folders ?? {})) if (on) refuse(`skills.folders.${folder}`);
+  // Servers are programs to run, and their entries decide where headers are sent.
   if (config.mcpServers !== undefined) refuse('mcpServers');
   if (config.providers !== undefined) refuse('providers');
   // Clients send the agent server's key to that port.
@@ -137,13 +139,13 @@ function mergeLlm(user: ConfigFile | undefined, project: ConfigFile | undefined)
   };
 }
 
-/** The skills settings: roots from the user's file, the output directory, `maxLoaded` and `pinned` from either, the user's directories from the environment. */
-function skillsSettings(
 /** The default skill folders a config file turns off. */
 function turnedOff(file: ConfigFile | undefined): string[] {
   return Object.entries(file?.skills?.folders ?? {}).flatMap(([folder, on]) => (on ? [] : [folder]));
 }
 
+/** The skills settings: roots from the user's file, the output directory, `maxLoaded` and `pinned` from either, the user's directories from the environment. */
+function skillsSettings(
   user: ConfigFile | undefined,
   project: ConfigFile | undefined,
   cwd: string,
@@ -157,9 +159,9 @@ function turnedOff(file: ConfigFile | undefined): string[] {
     ...(outputDirectory ? { outputDirectory } : {}),
     ...(maxLoaded ? { maxLoaded } : {}),
     pinned: project?.skills?.pinned ?? user?.skills?.pinned ?? [],
+    disabledFolders: [...new Set([...turnedOff(user), ...turnedOff(project)])],
     environment: {
       ...(XDG_CONFIG_HOME ? { XDG_CONFIG_HOME } : {}),
-    disabledFolders: [...new Set([...turnedOff(user), ...turnedOff(project)])],
       ...(XDG_STATE_HOME ? { XDG_STATE_HOME } : {}),
       ...(HOME ? { HOME } : {}),
     },

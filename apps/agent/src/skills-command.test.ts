@@ -182,6 +182,18 @@ describe('nexus skills', () => {
     expect(widening.stderr).toContain('`skills.folders.~/.claude/skills` is not allowed here');
   });
 
+  it('runs a package the model may not invoke (disable-model-invocation: true), which the model is not offered', async () => {
+    await writeTree(dir.join('config', 'nexus', 'skills', 'deploy'), {
+      'SKILL.md': skillMd('name: deploy\ndescription: Deploys.\ndisable-model-invocation: true\ncommand: "echo deployed"'),
+      'README.md': '#\n',
+    });
+    const tools = JSON.parse((await run(['tools', '--json', '--families', 'skills', '--preset', 'trusted'])).stdout);
+    expect(tools.map((tool: { function: { name: string } }) => tool.function.name)).toEqual(['skill', 'skill_search', 'greeter']);
+    const ran = await run(['skills', 'run', 'deploy', '--preset', 'trusted']);
+    expect(ran.stderr).toBe('');
+    expect(ran.stdout.split('\n')[0]).toBe('✅ skills deploy: run → deployed');
+  });
+
   it('refuses bad usage', async () => {
     expect((await run(['skills'])).stderr).toContain('Missing the action');
     expect((await run(['skills', 'trust'])).code).toBe(2);
@@ -224,6 +236,46 @@ describe('nexus mcp with the skills family, with the SDK client', () => {
   beforeAll(ensureBuilt, 180_000);
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.close()));
+  });
+
+  it('serves a skill folder as Claude Code writes one at sandboxed: its instructions, then its references, read-only', async () => {
+    const folder = dir.join('home', '.claude', 'skills', 'release-notes');
+    await writeTree(folder, {
+      'SKILL.md': skillMd(
+        'name: release-notes\ndescription: Write release notes from the git log.',
+        '# Release notes\n\nFollow references/style.md. Run scripts/collect.sh to gather the commits.\n',
+      ),
+      references: { 'style.md': 'One line per change.\n' },
+      scripts: { 'collect.sh': 'git log --oneline\n' },
+    });
+    const client = new Client({ name: 'skills-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI_PATH, 'mcp', '--families', 'fs,skills', '--preset', 'sandboxed'],
+        cwd: dir.join('project'),
+        env: nexusEnv(dir.join('config'), environment()),
+      }),
+    );
+    clients.push(client);
+    const text = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as { text: string }[])[0]?.text ?? '';
+    const style = join(folder, 'references', 'style.md');
+    const before = await client.callTool({ name: 'read_file', arguments: { path: style } });
+    expect(before.isError).toBe(true);
+    const instructions = await client.callTool({ name: 'skill', arguments: { name: 'release-notes' } });
+    expect(text(instructions)).toContain('Follow references/style.md.');
+    expect(text(instructions)).toContain('- references/style.md');
+    const read = await client.callTool({ name: 'read_file', arguments: { path: style } });
+    expect(read.isError, text(read)).toBeFalsy();
+    expect(text(read)).toContain('One line per change.');
+    const write = await client.callTool({ name: 'write_file', arguments: { path: style, content: 'changed' } });
+    expect(write.isError).toBe(true);
+    expect(await readFile(style, 'utf8')).toBe('One line per change.\n');
+    const greeter = await client.callTool({
+      name: 'read_file',
+      arguments: { path: dir.join('config', 'nexus', 'skills', 'greeter', 'SKILL.md') },
+    });
+    expect(greeter.isError).toBe(true);
   });
 
   it('lists and calls a package’s tools, and says on stderr which package did not load', async () => {

@@ -293,6 +293,7 @@ export async function loadSkillPackage(location: PackageLocation, context: Packa
     trusted,
     commands,
     scriptCommands: hasScripts ? (listScripts ? 'listed' : 'not inspected') : 'none',
+    hiddenFromModel: manifest['disable-model-invocation'] === true,
     diagnostics: collected.others,
   };
 }

@@ -77,6 +77,12 @@ export interface LoadSkillPackagesOptions {
   reservedToolNames?: Iterable<string>;
   /** Environment the defaults are read from (default `process.env`). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Who the family is for (default `model`): for a `person` (`nexus skills run`), packages with
+   * `disable-model-invocation: true` are in it too; for the model they are left out of the
+   * `skill` tool and of the tools (`packages` still lists them).
+   */
+  invokedBy?: 'model' | 'person';
 }
 
 /** Something that runs tools the way `SkillRegistry.execute` does. */
@@ -157,6 +163,8 @@ export function normalizeOptions(options: LoadSkillPackagesOptions) {
     expectOption(typeof value === 'string' && value.startsWith('/'), name, 'an absolute path', value);
   }
   const { maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES, listScriptCommands = true, reservedToolNames = [], scan, permissions } = options;
+  const { invokedBy = 'model' } = options;
+  expectOption(invokedBy === 'model' || invokedBy === 'person', 'invokedBy', '"model" or "person"', invokedBy);
   const exec = parseExecSettings(options.exec);
   expectOption(
     permissions === undefined || (typeof permissions === 'object' && permissions !== null && typeof permissions.level === 'string'),
@@ -186,11 +194,17 @@ export function normalizeOptions(options: LoadSkillPackagesOptions) {
     commandServices: commandServices(cwd, exec, permissions),
     reservedToolNames: new Set(reservedToolNames),
     scan,
+    invokedBy,
   };
 }
 
 /** The settings {@link normalizeOptions} gives. */
 export type LoadSettings = ReturnType<typeof normalizeOptions>;
+
+/** The packages of `packages` offered to whom these settings are for: to the model, not those it may not invoke. */
+export function offeredPackages<P extends { readonly hiddenFromModel: boolean }>(settings: LoadSettings, packages: readonly P[]): P[] {
+  return settings.invokedBy === 'person' ? [...packages] : packages.filter((skillPackage) => !skillPackage.hiddenFromModel);
+}
 
 /** The roots these settings scan, in order. */
 export function rootsOf(settings: LoadSettings): SkillRoot[] {
@@ -249,7 +263,11 @@ export async function loadSkillPackages(options: LoadSkillPackagesOptions): Prom
   const settled = settleNames(results.filter(isLoaded), roots);
   const { packages, shadowed, diagnostics: naming } = settled;
   const broken = [...results.filter((result) => !isLoaded(result)), ...settled.broken];
-  const { family, diagnostics: familyDiagnostics } = skillsMdFamily(packages, runtimeOf(settings), settings.reservedToolNames);
+  const { family, diagnostics: familyDiagnostics } = skillsMdFamily(
+    offeredPackages(settings, packages),
+    runtimeOf(settings),
+    settings.reservedToolNames,
+  );
   const diagnostics = [
     ...discovery.diagnostics,
     ...results.flatMap((result) => result.diagnostics),

@@ -38,6 +38,8 @@ export interface IndexedSkillPackage {
   readonly trusted: boolean;
   /** Its tools (none while it is untrusted). */
   readonly tools: readonly string[];
+  /** `disable-model-invocation: true`: offered to a person only. */
+  readonly hiddenFromModel: boolean;
   readonly stamps: PackageStamps;
   /** The package fully loaded, once it was. */
   readonly loaded?: SkillPackage;
@@ -68,6 +70,7 @@ export function indexOfLoaded(skillPackage: SkillPackage, location: PackageLocat
     trust,
     trusted,
     tools: trusted ? commands.map((command) => command.tool) : [],
+    hiddenFromModel: skillPackage.hiddenFromModel,
     stamps,
     loaded: skillPackage,
     diagnostics,
@@ -96,6 +99,7 @@ function indexOfSummary(
     trust,
     trusted,
     tools: trusted ? tools : [],
+    hiddenFromModel: summary.hiddenFromModel,
     stamps,
     diagnostics: [],
   };

@@ -30,6 +30,7 @@ function expectExactOrNothing(text: string): void {
   expect(summary.intents, text).toEqual(frontmatter?.intents ?? []);
   expect(summary.command, text).toBe(typeof frontmatter?.command === 'string');
   expect(summary.commands, text).toEqual(Object.keys((frontmatter?.commands as object | undefined) ?? {}));
+  expect(summary.hiddenFromModel, text).toBe(frontmatter?.['disable-model-invocation'] === true);
 }
 
 const file = (frontmatter: string) => `---\n${frontmatter}\n---\nBody.\n`;
@@ -43,6 +44,8 @@ describe('scanFrontmatter', () => {
       'name: conv\ndescription: Converts.\ncommand: "python scripts/convert.py {input} --to {format}"\nparameters:\n  input: { type: path, required: true }\n  format: { type: string, enum: [html, pdf] }',
       'name: multi\ndescription: Has commands.\ncommands:\n  convert:\n    command: "sh x.sh {a}"\n    parameters:\n      a: { type: string }\n  preview:\n    command: "sh y.sh"\nmetadata:\n  owner: team',
       'name: x\r\ndescription: Windows line endings.\r',
+      'name: deploy\ndescription: Deploys.\ndisable-model-invocation: true',
+      'name: deploy\ndescription: Deploys.\ndisable-model-invocation: false',
     ];
     for (const frontmatter of common) {
       expect(scanFrontmatter(file(frontmatter)), frontmatter).toBeDefined();
@@ -58,6 +61,8 @@ describe('scanFrontmatter', () => {
       'name: &anchor x\ndescription: d',
       'name: 123\ndescription: d',
       'name: true\ndescription: d',
+      'name: x\ndescription: d\ndisable-model-invocation: True',
+      'name: x\ndescription: d\ndisable-model-invocation: yes',
       'name: x\ndescription: ""',
       'name: x\nname: y\ndescription: d',
       'name: x',

@@ -12,6 +12,8 @@ export interface FrontmatterSummary {
   readonly command: boolean;
   /** The names of `commands:` entries. */
   readonly commands: readonly string[];
+  /** `disable-model-invocation: true`. */
+  readonly hiddenFromModel: boolean;
 }
 
 const FENCE = /^---[ \t]*$/;
@@ -80,7 +82,8 @@ function frontmatterLines(text: string): string[] | undefined {
 }
 
 /**
- * Reads `name`, `description`, `routing_keywords`, `intents`, `command` and `commands` from a
+ * Reads `name`, `description`, `routing_keywords`, `intents`, `command`, `commands` and
+ * `disable-model-invocation` (written `true` or `false`) from a
  * `SKILL.md` without a YAML parser — exactly as the parser would, or not at all: any form it does
  * not know for certain (block scalars, multi-line or escaped strings, anchors, tags, flow
  * mappings, a repeated key, a value YAML reads as a number) gives `undefined`, and so does a
@@ -121,5 +124,8 @@ export function scanFrontmatter(text: string): FrontmatterSummary | undefined {
   if (description === undefined || (values.has('name') && name === undefined) || !routingKeywords || !intents || !commands)
     return undefined;
   if (command && (scalar('command') === undefined || commandsEntry)) return undefined;
-  return { ...(name === undefined ? {} : { name }), description, routingKeywords, intents, command, commands };
+  const hidden = values.get('disable-model-invocation');
+  if (hidden && (hidden.children.length > 0 || !/^(true|false)$/.test(hidden.value))) return undefined;
+  const hiddenFromModel = hidden?.value === 'true';
+  return { ...(name === undefined ? {} : { name }), description, routingKeywords, intents, command, commands, hiddenFromModel };
 }

@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import { authorizePath, PathSecurityError } from '@nexus/core';
+import { writeTree } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type SkillWorld, skillMd, skillPackage, skillWorld } from './skill-world-fixture.js';
 
@@ -42,6 +44,38 @@ describe('the skill instructions tool', () => {
     );
     expect(result.output).not.toContain('SECRET-FORM-CONTENT');
     expect((await agent.call('skill', { name: 'pdf-tools' })).success).toBe(true);
+  });
+
+  it('makes the folder of the package taken readable at sandboxed, read-only, and no other folder', async () => {
+    // As Claude Code writes one: a name, a description, a body pointing to references/, a script.
+    const claudeRoot = join(world.homeDirectory, '.claude', 'skills');
+    await writeTree(claudeRoot, {
+      'release-notes': {
+        'SKILL.md': skillMd(
+          'name: release-notes\ndescription: Write release notes from the git log.',
+          '# Release notes\n\nFollow references/style.md. Run scripts/collect.sh to gather the commits.\n',
+        ),
+        references: { 'style.md': 'One line per change.' },
+        scripts: { 'collect.sh': 'git log --oneline\n' },
+      },
+      other: skillPackage('name: other\ndescription: Another one.'),
+    });
+    const agent = await world.agent({ preset: 'sandboxed' });
+    const style = join(claudeRoot, 'release-notes', 'references', 'style.md');
+    const refused = (path: string, access: 'read' | 'write' = 'read') =>
+      expect(authorizePath(agent.services, access === 'read' ? 'read_file' : 'write_file', path, { access })).rejects.toSatisfy(
+        (error: unknown) => PathSecurityError.isInstance(error),
+      );
+    await refused(style);
+    const taken = await agent.call('skill', { name: 'release-notes' });
+    expect(taken.output).toContain('Follow references/style.md.');
+    await expect(authorizePath(agent.services, 'read_file', style)).resolves.toBe(style);
+    await expect(
+      authorizePath(agent.services, 'read_file', join(claudeRoot, 'release-notes', 'scripts', 'collect.sh')),
+    ).resolves.toBeTruthy();
+    await refused(style, 'write');
+    await refused(join(claudeRoot, 'other', 'SKILL.md'));
+    await refused(join(world.homeDirectory, '.claude', 'settings.json'));
   });
 
   it('marks an untrusted project skill', async () => {

@@ -37,8 +37,10 @@ function escapeAttribute(value: string): string {
 /**
  * The `skill` tool (§8): `name` is one of the packages (by name or folder name); it answers the
  * package's instructions — the `SKILL.md` body, read afresh — inside `<skill_content name="…">`,
- * with the folder and the list of its other files (not their contents). Level `sandboxed`: it only
- * reads what the user installed or the project brought, and marks untrusted project skills.
+ * with the folder and the list of its other files (not their contents), and makes that folder
+ * readable by the agent, read-only, at every level (core's `addReadOnlyPath`) — the files the
+ * instructions point to. Level `sandboxed`: it only reads what the user installed or the project
+ * brought, and marks untrusted project skills.
  */
 export function skillInstructionsSkill(packages: readonly ListedSkillPackage[]): SkillSpec {
   const words = [...new Set(packages.flatMap((skillPackage) => [skillPackage.name, skillPackage.folderName]))];
@@ -58,9 +60,11 @@ export function skillInstructionsSkill(packages: readonly ListedSkillPackage[]):
     },
     readOnly: true,
     destructive: false,
-    create: () => async (args) => {
+    create: (services) => async (args) => {
       const skillPackage = resolveSkillPackage(packages, args.name);
       const { body } = await readSkillFile(skillPackage.skillFile);
+      // Its references, assets and scripts are what the instructions point to: readable from now on, read-only.
+      services.addReadOnlyPath(skillPackage.folder);
       const files = (await listPackageFiles(skillPackage.folder)).filter((file) => file !== 'SKILL.md');
       const shown = files.slice(0, MAX_LISTED_FILES).map((file) => `- ${file}`);
       if (files.length > MAX_LISTED_FILES) shown.push(`- … and ${files.length - MAX_LISTED_FILES} more`);

@@ -1,7 +1,14 @@
 import { expectOption, type ServiceContainer, type SkillContext, type SkillFamily, ToolResult } from '@nexus/core';
 import { ChangeWatch } from './change-watch.js';
 import { DiagnosticReports } from './diagnostic-reports.js';
-import { type LoadSettings, type LoadSkillPackagesOptions, normalizeOptions, rootsOf, runtimeOf } from './load-skill-packages.js';
+import {
+  type LoadSettings,
+  type LoadSkillPackagesOptions,
+  normalizeOptions,
+  offeredPackages,
+  rootsOf,
+  runtimeOf,
+} from './load-skill-packages.js';
 import { LoadSlots } from './load-slots.js';
 import type { IndexedSkillPackage } from './package-index.js';
 import { PackageStore } from './package-store.js';
@@ -105,6 +112,8 @@ class Library {
   readonly #search = new SkillSearchIndex();
 
   #active: IndexedSkillPackage[] = [];
+  /** The packages in effect that the family offers (for the model, not those it may not invoke). */
+  #offered: IndexedSkillPackage[] = [];
   /** Problems of settling names across roots. */
   #namingDiagnostics: SkillDiagnostic[] = [];
   #byTool = new Map<string, IndexedSkillPackage>();
@@ -191,7 +200,7 @@ class Library {
   }
 
   async search(query: string, limit = 5): Promise<SkillSearchResult[]> {
-    const byFolder = new Map(this.#active.map((record) => [record.folder, record]));
+    const byFolder = new Map(this.#offered.map((record) => [record.folder, record]));
     return (await this.#search.search(query, limit)).flatMap(({ folder, score }) => {
       const record = byFolder.get(folder);
       if (!record) return [];
@@ -248,7 +257,7 @@ class Library {
    * order: at the start, and when packages are added or removed.
    */
   async #fillFreeSlots(): Promise<void> {
-    const chosen = this.#slots.waiting(this.#active);
+    const chosen = this.#slots.waiting(this.#offered);
     const loaded = await Promise.all(chosen.map((record) => this.#store.loadFully(record)));
     this.#slots.fill(loaded.flatMap((record) => (record ? [record.folder] : [])));
     this.#settle();
@@ -277,17 +286,18 @@ class Library {
   #settle(): void {
     const settled = settleNames([...this.#store.records], this.#roots);
     this.#active = settled.packages;
+    this.#offered = offeredPackages(this.#settings, this.#active);
     this.#namingDiagnostics = settled.diagnostics;
     this.#byTool = new Map();
-    for (const record of this.#active) for (const tool of record.tools) if (!this.#byTool.has(tool)) this.#byTool.set(tool, record);
-    this.#slots.keep(new Set(this.#active.map((record) => record.folder)));
-    this.#search.update(this.#active);
+    for (const record of this.#offered) for (const tool of record.tools) if (!this.#byTool.has(tool)) this.#byTool.set(tool, record);
+    this.#slots.keep(new Set(this.#offered.map((record) => record.folder)));
+    this.#search.update(this.#offered);
   }
 
   #build(notify: boolean): void {
     const slots = this.#slots;
     this.#listing.build(
-      { active: this.#active, recent: slots.recent, byTool: this.#byTool, byPriority: (records) => slots.byPriority(records) },
+      { active: this.#offered, recent: slots.recent, byTool: this.#byTool, byPriority: (records) => slots.byPriority(records) },
       notify,
     );
     if (notify) this.#reports.report(this.diagnostics);

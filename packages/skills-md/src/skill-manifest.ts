@@ -53,6 +53,7 @@ export const skillManifestSchema = z
     compatibility: z.string().max(MAX_COMPATIBILITY_LENGTH).optional(),
     metadata: z.record(z.string(), z.string()).optional(),
     'allowed-tools': stringList.optional(),
+    'disable-model-invocation': z.boolean().optional(),
     version: z.union([z.string(), z.number()]).optional(),
     routing_keywords: z.array(z.string()).optional(),
     intents: z.array(z.string()).optional(),

@@ -57,6 +57,8 @@ export interface SkillPackage {
   readonly commands: readonly PackageCommand[];
   /** Whether it has `scripts/commands.mjs`, and whether its commands were listed. */
   readonly scriptCommands: 'none' | 'listed' | 'not inspected';
+  /** `disable-model-invocation: true`: left out of what the model is offered; a person still runs it. */
+  readonly hiddenFromModel: boolean;
   /** Its warnings and notes (a package with errors does not load). */
   readonly diagnostics: readonly SkillDiagnostic[];
 }

@@ -168,7 +168,8 @@ async function runAction(settings: Settings, line: SkillsLine, io: Io): Promise<
   const [reference, ...words] = line.positionals.slice(1);
   if (!reference) throw new UsageError('Missing the skill: nexus skills run <name>[.<command>] [name=value ...].');
   const args = parseToolArguments(words);
-  const skillSettings: Settings = { ...settings, families: ['skills'] };
+  // A person runs it: packages the model may not invoke (disable-model-invocation) are offered too.
+  const skillSettings: Settings = { ...settings, families: ['skills'], skills: { ...settings.skills, invokedBy: 'person' } };
   await using registry = await createRegistry(skillSettings, io.stdin.isTTY ? confirmOnTerminal(io.stdin, io.stderr) : undefined);
   const loaded = await loadSkillPackagesFor(skillSettings);
   const controller = new AbortController();
