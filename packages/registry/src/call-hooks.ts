@@ -1,4 +1,5 @@
 import type { PermissionLevel, ToolResult } from '@nexus/core';
+import type { AuditSink } from './audit-record.js';
 
 /** Who is calling, as the surface that took the call established it (never what the call claims). */
 export interface CallerIdentity {
@@ -48,6 +49,8 @@ export type AfterCallHook = (call: CallInfo, result: ToolResult) => ToolResult |
 export interface CallHooks {
   beforeCall?: BeforeCallHook | readonly BeforeCallHook[];
   afterCall?: AfterCallHook | readonly AfterCallHook[];
+  /** Gets the audit record of every call, once it has its result (see `AuditRecord`). */
+  onAudit?: AuditSink | readonly AuditSink[];
 }
 
 declare module '@nexus/core' {
@@ -64,6 +67,7 @@ declare module '@nexus/core' {
 export interface HookLists {
   readonly beforeCall: readonly BeforeCallHook[];
   readonly afterCall: readonly AfterCallHook[];
+  readonly onAudit: readonly AuditSink[];
 }
 
 /** The hook lists of `own` followed by those of `served`. */
@@ -71,6 +75,7 @@ export function joinHooks(own: CallHooks, served: CallHooks | undefined): HookLi
   return {
     beforeCall: [...hookList(own.beforeCall), ...hookList(served?.beforeCall)],
     afterCall: [...hookList(own.afterCall), ...hookList(served?.afterCall)],
+    onAudit: [...hookList(own.onAudit), ...hookList(served?.onAudit)],
   };
 }
 
@@ -80,7 +85,12 @@ export function hookList<Hook>(hooks: Hook | readonly Hook[] | undefined): reado
   return Array.isArray(hooks) ? hooks : [hooks as Hook];
 }
 
-/** How a hook reads in a message: by its own name when it has one. */
+/** A hook as an audit record names it: `beforeCall hook "check-call"`, by its own name when it has one. */
+export function hookLabel(hook: { name: string }, kind: 'beforeCall' | 'afterCall'): string {
+  return hook.name && hook.name !== kind ? `${kind} hook "${hook.name}"` : `${kind} hook`;
+}
+
+/** A hook as a message names it: `the beforeCall hook "check-call"`, else `a beforeCall hook`. */
 export function describeHook(hook: { name: string }, kind: 'beforeCall' | 'afterCall'): string {
-  return hook.name && hook.name !== kind ? `the ${kind} hook "${hook.name}"` : `${kind === 'afterCall' ? 'an' : 'a'} ${kind} hook`;
+  return hook.name && hook.name !== kind ? `the ${hookLabel(hook, kind)}` : `${kind === 'afterCall' ? 'an' : 'a'} ${kind} hook`;
 }

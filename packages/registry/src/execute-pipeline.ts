@@ -8,6 +8,7 @@ import {
   type SkillSpec,
   ToolResult,
 } from '@nexus/core';
+import { type AuditSink, auditRecordOf, CallTrail, type ConfirmedBy } from './audit-record.js';
 import {
   type AfterCallHook,
   type BeforeCallHook,
@@ -16,6 +17,7 @@ import {
   type CallInfo,
   describeHook,
   type HookLists,
+  hookLabel,
   joinHooks,
 } from './call-hooks.js';
 import { DeadlineTimer } from './deadline-timer.js';
@@ -89,37 +91,59 @@ export class ExecutePipeline {
     this.#timeoutMs = checkTimeout(timeoutMs);
     this.#maxTotalMs = checkTimeout(maxTotalMs, 'maxTotalMs');
     this.#catalogue = catalogue;
-    this.#ownHooks = {
-      ...(options.beforeCall ? { beforeCall: options.beforeCall } : {}),
-      ...(options.afterCall ? { afterCall: options.afterCall } : {}),
-    };
+    const { beforeCall, afterCall, onAudit } = options;
+    this.#ownHooks = { ...(beforeCall ? { beforeCall } : {}), ...(afterCall ? { afterCall } : {}), ...(onAudit ? { onAudit } : {}) };
     this.#hooks = { served: undefined, lists: joinHooks(this.#ownHooks, undefined) };
   }
 
   /** Runs a tool through the pipeline; never throws. */
   async execute(name: string, args: Record<string, unknown>, options: ExecuteOptions): Promise<ToolResult> {
+    const hooks = this.#currentHooks();
+    if (hooks.onAudit.length === 0) return this.#execute(name, args, options, hooks, undefined);
+    const trail = new CallTrail(name, args, options.caller);
+    const result = await this.#execute(name, args, options, hooks, trail);
+    this.#audit(hooks.onAudit, trail, result);
+    return result;
+  }
+
+  async #execute(
+    name: string,
+    args: Record<string, unknown>,
+    options: ExecuteOptions,
+    hooks: HookLists,
+    trail: CallTrail | undefined,
+  ): Promise<ToolResult> {
     const catalogue = this.#catalogue;
     try {
       const refreshing = catalogue.refreshFor(name);
       if (refreshing) await refreshing;
       const entry = catalogue.entry(name);
       if (!entry) {
+        trail?.decide('deny', 'lookup');
         return ToolResult.fail(`Unknown tool "${name}". Available tools: ${catalogue.names().join(', ') || 'none'}.`, 'not_found');
       }
-      const refusal = this.#gate(entry.spec);
-      if (refusal) return refusal;
+      if (trail) trail.packageDigest = (entry.spec as SkillSpec & { packageDigest?: string }).packageDigest;
+      const refusal = findToolRefusal(catalogue.services.getPermissions(), name, entry.spec);
+      if (refusal !== undefined) {
+        trail?.decide('deny', 'preset', refusal);
+        return ToolResult.fail(refusal, 'forbidden');
+      }
       const { parameters } = entry.spec;
       const validated = this.#validator.validate(name, parameters, dropOptionalNulls(parameters, args));
       const outcome = validated instanceof Promise ? await validated : validated;
-      if (!outcome.valid) return ToolResult.fail(outcome.message, 'invalid_input', { data: { parameters: outcome.parameters } });
-      const hooks = this.#currentHooks();
+      if (!outcome.valid) {
+        trail?.decide('deny', 'validation');
+        return ToolResult.fail(outcome.message, 'invalid_input', { data: { parameters: outcome.parameters } });
+      }
       let callArgs = outcome.args;
+      if (trail) trail.arguments = callArgs;
       if (hooks.beforeCall.length > 0) {
-        const before = await this.#runBeforeCall(hooks.beforeCall, this.#callInfo(name, callArgs, options), parameters, options);
+        const before = await this.#runBeforeCall(hooks.beforeCall, this.#callInfo(name, callArgs, options), parameters, options, trail);
         if (before instanceof ToolResult) return before;
         callArgs = before;
+        if (trail) trail.arguments = callArgs;
       }
-      const refused = await this.#decide(name, callArgs, options);
+      const refused = await this.#decide(name, callArgs, options, trail);
       if (refused) return refused;
       const result = await this.#run(name, catalogue.instanceOf(entry), callArgs, options);
       return hooks.afterCall.length > 0
@@ -130,14 +154,21 @@ export class ExecutePipeline {
     }
   }
 
+  /** Hands the call's record to the sinks; a sink that throws changes nothing about the call. */
+  #audit(sinks: readonly AuditSink[], trail: CallTrail, result: ToolResult): void {
+    try {
+      const record = auditRecordOf(trail, result, this.#catalogue.services);
+      for (const sink of sinks) {
+        try {
+          sink(record);
+        } catch {}
+      }
+    } catch {}
+  }
+
   /** The registry is closed: the timer stops once no call is running. */
   close(): void {
     this.#deadlines.stopWhenIdle();
-  }
-
-  #gate(spec: SkillSpec): ToolResult | undefined {
-    const refusal = findToolRefusal(this.#catalogue.services.getPermissions(), spec.name, spec);
-    return refusal === undefined ? undefined : ToolResult.fail(refusal, 'forbidden');
   }
 
   #callInfo(tool: string, args: Record<string, unknown>, options: ExecuteOptions): CallInfo {
@@ -152,6 +183,7 @@ export class ExecutePipeline {
     call: CallInfo,
     parameters: SkillSpec['parameters'],
     options: ExecuteOptions,
+    trail: CallTrail | undefined,
   ): Promise<Record<string, unknown> | ToolResult> {
     let args = call.arguments;
     for (const hook of hooks) {
@@ -159,12 +191,14 @@ export class ExecutePipeline {
       try {
         answer = await hook({ ...call, arguments: args }, { ...(options.signal ? { signal: options.signal } : {}) });
       } catch (error) {
+        trail?.decide('deny', hookLabel(hook, 'beforeCall'), `failed: ${(error as Error)?.message ?? String(error)}`);
         return ToolResult.fail(
           `${call.tool} was denied: ${describeHook(hook, 'beforeCall')} failed (${(error as Error)?.message ?? String(error)}).`,
           'forbidden',
         );
       }
       if (answer?.decision === 'deny') {
+        trail?.decide('deny', hookLabel(hook, 'beforeCall'), answer.reason);
         const reason = answer.reason ? `: ${answer.reason}` : '';
         return ToolResult.fail(`${call.tool} was denied by ${describeHook(hook, 'beforeCall')}${reason}.`, 'forbidden');
       }
@@ -172,6 +206,7 @@ export class ExecutePipeline {
         const validated = this.#validator.validate(call.tool, parameters, dropOptionalNulls(parameters, answer.arguments));
         const outcome = validated instanceof Promise ? await validated : validated;
         if (!outcome.valid) {
+          trail?.decide('deny', 'validation');
           const message = `The arguments ${describeHook(hook, 'beforeCall')} gave are invalid: ${outcome.message}`;
           return ToolResult.fail(message, 'invalid_input', { data: { parameters: outcome.parameters } });
         }
@@ -210,20 +245,41 @@ export class ExecutePipeline {
    * The policy's decision past the gate: the first matching rule denies, asks or ends the search;
    * without an `ask` rule, a tool that requires confirmation asks. A refusal, or `undefined`.
    */
-  async #decide(name: string, args: Record<string, unknown>, options: ExecuteOptions): Promise<ToolResult | undefined> {
+  async #decide(
+    name: string,
+    args: Record<string, unknown>,
+    options: ExecuteOptions,
+    trail: CallTrail | undefined,
+  ): Promise<ToolResult | undefined> {
     const { services } = this.#catalogue;
     const permissions = services.getPermissions();
     let question: string | undefined;
     if (permissions?.rules?.length) {
       const matched = await findMatchingRule(permissions.rules, name, args, services.getCwd());
-      const because = matched && `rule ${matched.index + 1}${matched.rule.reason ? `: ${matched.rule.reason}` : ''}`;
-      if (matched?.rule.decision === 'deny') return ToolResult.fail(`${name} was denied by ${because}.`, 'forbidden');
-      if (matched?.rule.decision === 'ask') question = `run ${name} (${because})`;
+      if (matched) {
+        const { rule, index } = matched;
+        trail?.decide(rule.decision, `rule ${index + 1}`, rule.reason);
+        const because = `rule ${index + 1}${rule.reason ? `: ${rule.reason}` : ''}`;
+        if (rule.decision === 'deny') return ToolResult.fail(`${name} was denied by ${because}.`, 'forbidden');
+        if (rule.decision === 'ask') question = `run ${name} (${because})`;
+      }
     }
-    if (question === undefined && permissions?.tools[name]?.requiresConfirmation) question = `run ${name}`;
+    if (question === undefined && permissions?.tools[name]?.requiresConfirmation) {
+      trail?.decide('ask', 'preset');
+      question = `run ${name}`;
+    }
     if (question === undefined) return undefined;
     const approved = await services.confirm({ tool: name, action: question, detail: JSON.stringify(args) }, options.confirm);
+    if (trail) trail.confirmation = { given: approved, by: this.#confirmer(options) };
     return approved ? undefined : ToolResult.fail(`Running ${name} needs confirmation, and it was not given.`, 'forbidden');
+  }
+
+  /** Who answers a confirmation of this call (as `services.confirm` decides it). */
+  #confirmer(options: ExecuteOptions): ConfirmedBy {
+    const { services } = this.#catalogue;
+    if (services.getPermissionLevel() === 'yolo') return 'yolo level';
+    if (options.confirm) return 'caller';
+    return services.has('confirm') ? 'confirm service' : 'nobody';
   }
 
   #run(name: string, skill: Skill, args: Record<string, unknown>, options: ExecuteOptions): Promise<ToolResult> | ToolResult {

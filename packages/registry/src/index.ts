@@ -1,3 +1,5 @@
+export type { AuditRecord, AuditSink, ConfirmedBy } from './audit-record.js';
+export { MAX_AUDITED_STRING } from './audit-record.js';
 export type { AfterCallHook, BeforeCallAnswer, BeforeCallHook, CallerIdentity, CallHooks, CallInfo } from './call-hooks.js';
 export type { ChangingSkillFamily, RegistryChange } from './changing-family.js';
 export type { ExecuteOptions, SkillRegistryOptions } from './execute-pipeline.js';

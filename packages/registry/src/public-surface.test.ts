@@ -8,6 +8,7 @@ describe('the @nexus/registry surface', () => {
   it('exports the registry, its utility family and nothing internal', () => {
     expect(Object.keys(registry).sort()).toEqual([
       'DEFAULT_EXECUTION_TIMEOUT_MS',
+      'MAX_AUDITED_STRING',
       'MAX_SLEEP_SECONDS',
       'SUPPORTED_KEYWORDS',
       'SkillRegistry',
