@@ -78,6 +78,7 @@ export type { FailOptions, ToolErrorKind, ToolResultJson } from './tool-result.j
 export { TOOL_ERROR_KINDS, ToolResult } from './tool-result.js';
 export type { RuleDecision, ToolRule } from './tool-rules.js';
 export { isPathParameter, RULE_DECISIONS } from './tool-rules.js';
+export type { ToolScope } from './tool-scope.js';
 export type { VerifiedDirectory } from './verified-open.js';
 export {
   openVerified,

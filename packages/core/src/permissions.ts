@@ -3,6 +3,7 @@ import { isWithin, normalizePath } from './paths.js';
 import { canonicalJson } from './policy-digest.js';
 import type { SkillMetadata } from './skill.js';
 import type { ToolRule } from './tool-rules.js';
+import { findScopeRefusal, type ToolScope } from './tool-scope.js';
 
 /** How much an agent may do, from least to most. */
 export type PermissionLevel = 'sandboxed' | 'trusted' | 'yolo';
@@ -49,6 +50,8 @@ export interface AgentPermissions {
    * that a changing family adds later.
    */
   readOnly?: { except: string[] };
+  /** While the agent follows a skill's instructions, the tools it allows (the `toolScope` service, joined by `ServiceContainer.getPermissions()`); every other tool is refused. */
+  toolScope?: ToolScope;
   /**
    * Ordered rules on tools and their arguments, decided in the registry's pipeline: the first that
    * matches a call allows, asks or denies it; none matching leaves the call to the rest of the
@@ -130,8 +133,8 @@ export function resolveToolAllowedPaths(permissions: AgentPermissions, tool: str
 
 /**
  * Why `tool` may not run under `permissions`, or `undefined` when it may: switched off by its
- * per-tool entry, below its minimum level, or not read-only where the policy allows only read-only
- * tools. `traits` is the tool's metadata (a `SkillSpec` will do), or just its minimum level.
+ * per-tool entry, below its minimum level, not read-only where the policy allows only read-only
+ * tools, or outside the tool scope of the skill the agent follows. `traits` is the tool's metadata (a `SkillSpec` will do), or just its minimum level.
  * Without a policy the level is `sandboxed`. The one statement of this rule: the registry's gate,
  * definition filtering and `defineSkill` all use it.
  */
@@ -149,7 +152,7 @@ export function findToolRefusal(
   }
   if (permissions?.readOnly && !readOnly && !permissions.readOnly.except.includes(tool))
     return `Tool "${tool}" is not read-only, and this agent may run only read-only tools.`;
-  return undefined;
+  return findScopeRefusal(permissions?.toolScope, tool);
 }
 
 /** Whether a tool is switched on in this policy (by its per-tool entry, its minimum level and whether it is read-only). */

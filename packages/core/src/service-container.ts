@@ -3,6 +3,7 @@ import { ConfigError } from './errors.js';
 import { expectOption } from './options.js';
 import type { AgentPermissions, PathAccess, PermissionLevel } from './permissions.js';
 import { resolveToolAllowedPaths } from './permissions.js';
+import type { ToolScope } from './tool-scope.js';
 
 /** What a skill asks the user to approve. */
 export interface ConfirmationRequest {
@@ -43,6 +44,8 @@ export interface Services {
    * Added with {@link ServiceContainer.addReadOnlyPath}.
    */
   readOnlyPaths: readonly string[];
+  /** While the agent follows a skill's instructions, the tools that skill allows: `getPermissions()` is narrowed to them. */
+  toolScope: ToolScope;
   /**
    * Asks the user to approve an action when the call brings no way to ask of its own
    * (`SkillContext.confirm` wins); without either, anything needing approval is refused.
@@ -63,6 +66,8 @@ export type ServiceName = keyof Services & string;
  */
 export class ServiceContainer {
   readonly #services = new Map<string, unknown>();
+  /** The last narrowed policy, kept while its policy and scope stay registered: the gate reads it at every call. */
+  #narrowed: { base: AgentPermissions; scope: ToolScope; policy: AgentPermissions } | undefined;
 
   /** Registers (or replaces) a service. Returns the container for chaining. */
   register<K extends ServiceName>(name: K, value: Services[K]): this {
@@ -101,8 +106,17 @@ export class ServiceContainer {
     return [...this.#services.keys()] as ServiceName[];
   }
 
+  /**
+   * The agent's permission policy — narrowed, while a `toolScope` is registered (the agent follows
+   * a skill that names its tools), to that scope's tools. Without a policy there is nothing to narrow.
+   */
   getPermissions(): AgentPermissions | undefined {
-    return this.get('permissions');
+    const base = this.get('permissions');
+    const scope = this.get('toolScope');
+    if (!base || !scope) return base;
+    if (this.#narrowed?.base !== base || this.#narrowed.scope !== scope)
+      this.#narrowed = { base, scope, policy: { ...base, toolScope: scope } };
+    return this.#narrowed.policy;
   }
 
   getPermissionLevel(): PermissionLevel | undefined {
