@@ -1,4 +1,4 @@
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { BoundedLineReader, type DroppedLine, KEPT_EDGE_BYTES, lastBytes } from './bounded-line-reader.js';
 import {
   droppedMessageId,

@@ -153,7 +153,7 @@ describe.each([
       // A raw answer with the id first, then an SDK-written answer with the id last.
       const failed = (tool: string, size: string) =>
         new RegExp(
-          `^"${tool}" of the MCP server "flooding_${name}" failed: MCP error -32603: The server sent a message of ${size} bytes, over the limit of 67108864 bytes; it was dropped\\.$`,
+          `^"${tool}" of the MCP server "flooding_${name}" failed: The server sent a message of ${size} bytes, over the limit of 67108864 bytes; it was dropped\\.$`,
         );
       const flooded = await agent.call(`mcp__flooding_${name}__flood`, { bytes: 400 * MiB });
       expect(flooded).toMatchObject({ success: false, kind: 'execution_failed' });

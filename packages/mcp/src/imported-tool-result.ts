@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { type JsonValue, ToolResult } from '@nexus/core';
 
 /** Most text of one imported tool's result kept in the output; the rest is cut with a marker. */

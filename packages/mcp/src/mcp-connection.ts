@@ -1,15 +1,12 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
-  ErrorCode,
-  ListToolsResultSchema,
-  McpError,
+  Client,
+  SdkError,
+  SdkErrorCode,
+  StreamableHTTPClientTransport,
   type Tool,
-  ToolListChangedNotificationSchema,
-  ToolSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { CancelledError, NexusError, type SkillContext, TimeoutError } from '@nexus/core';
 import { z } from 'zod';
 import packageJson from '../package.json' with { type: 'json' };
@@ -32,12 +29,13 @@ export class McpServerUnavailableError extends NexusError {
 export type ListedTool = Omit<Tool, 'inputSchema'> & { inputSchema: unknown };
 
 /**
- * `tools/list` as servers really answer it: the SDK's `listTools` refuses the whole list when one
- * tool's input schema is not `{ type: 'object', … }` (a bare top-level `anyOf`, as schema libraries
- * write unions), so the schemas are taken as they come and normalised per tool.
+ * `tools/list` as servers really answer it: a listing is refused whole when one tool's input
+ * schema is not `{ type: 'object', … }` (a bare top-level `anyOf`, as schema libraries write
+ * unions), so the tools are taken as they come and their schemas normalised per tool.
  */
-const LenientListToolsResultSchema = ListToolsResultSchema.extend({
-  tools: z.array(ToolSchema.extend({ inputSchema: z.unknown() })),
+const LenientListToolsResultSchema = z.looseObject({
+  tools: z.array(z.looseObject({ name: z.string(), inputSchema: z.unknown() })),
+  nextCursor: z.string().optional(),
 });
 
 /** Starting a server and listing its tools may take this long (`npx` may download it first), or the call limit when longer. */
@@ -71,6 +69,8 @@ export class McpConnection {
   #client: Client | undefined;
   #starting: Promise<Client> | undefined;
   #startedOnce = false;
+  /** The server answered as a 2025-era one: its next runs are not asked for their revision. */
+  #legacy = false;
   #tools: ListedTool[] | undefined;
   #toolsStale = true;
   #listing: Promise<void> | undefined;
@@ -148,15 +148,18 @@ export class McpConnection {
     const cancel = () => total.abort();
     signal?.addEventListener('abort', cancel, { once: true });
     try {
-      return (await client.callTool({ name: tool, arguments: args }, undefined, {
-        timeout: timeoutMs,
-        resetTimeoutOnProgress: true,
-        signal: total.signal,
-        onprogress: ({ progress, total: of, message }) => {
-          extendDeadline?.(timeoutMs);
-          onProgress?.({ current: progress, ...(of === undefined ? {} : { total: of }), ...(message ? { message } : {}) });
+      return (await client.callTool(
+        { name: tool, arguments: args },
+        {
+          timeout: timeoutMs,
+          resetTimeoutOnProgress: true,
+          signal: total.signal,
+          onprogress: ({ progress, total: of, message }) => {
+            extendDeadline?.(timeoutMs);
+            onProgress?.({ current: progress, ...(of === undefined ? {} : { total: of }), ...(message ? { message } : {}) });
+          },
         },
-      })) as CallToolResult;
+      )) as CallToolResult;
     } catch (error) {
       throw this.#callError(`"${tool}"`, error, signal, total.signal);
     } finally {
@@ -189,20 +192,16 @@ export class McpConnection {
       throw this.#failedError();
     }
     this.#startedOnce = true;
-    const client = new Client({ name: 'nexus', version: packageJson.version });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      this.#toolsStale = true;
-      // A change said during a listing is read by that listing's caller (listTools lists once more);
-      // starting another listing for it would let a server that answers each listing with a change
-      // keep the connection listing forever.
-      if (!this.#listing) this.#onToolListChanged?.();
-    });
-    client.onclose = () => this.#lost(client);
+    let client: Client;
     try {
-      await client.connect(createTransport(this.#config), { timeout: this.#startTimeoutMs });
+      client = await this.#connect(this.#legacy ? 'legacy' : 'auto').catch(async (error: unknown) => {
+        // A stdio server that exits on (or ignores) the era probe is a 2025-era one: start it again for `initialize`.
+        if (this.#legacy || !isStdioConfig(this.#config)) throw error;
+        this.#legacy = true;
+        return this.#connect('legacy');
+      });
     } catch (error) {
       this.#lastError = describeError(error);
-      await client.close();
       throw new McpServerUnavailableError(`The MCP server "${this.#name}" could not be started: ${this.#lastError}`, { cause: error });
     }
     // close() may have been called while the server was starting.
@@ -213,6 +212,42 @@ export class McpConnection {
     this.#client = client;
     this.#state = 'running';
     this.#toolsStale = true;
+    return client;
+  }
+
+  /**
+   * A client connected to a new run of the server: `auto` asks the server for its revision
+   * (`server/discover`) and speaks 2026-07-28 when it has it, else `initialize`s as a 2025-era
+   * client; `legacy` goes straight to `initialize`.
+   */
+  async #connect(mode: 'auto' | 'legacy'): Promise<Client> {
+    const client = new Client(
+      { name: 'nexus', version: packageJson.version },
+      {
+        versionNegotiation: { mode },
+        listChanged: {
+          tools: {
+            autoRefresh: false,
+            debounceMs: 0,
+            onChanged: () => {
+              this.#toolsStale = true;
+              // A change said during a listing is read by that listing's caller (listTools lists once more);
+              // starting another listing for it would let a server that answers each listing with a change
+              // keep the connection listing forever.
+              if (!this.#listing) this.#onToolListChanged?.();
+            },
+          },
+        },
+      },
+    );
+    client.onclose = () => this.#lost(client);
+    try {
+      await client.connect(createTransport(this.#config), { timeout: this.#startTimeoutMs });
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
+    if (client.getProtocolEra() === 'legacy') this.#legacy = true;
     return client;
   }
 
@@ -248,13 +283,13 @@ export class McpConnection {
         },
       );
     }
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
       return new TimeoutError(`${where} did not answer within ${timeoutMs / 1000} s (the server's \`timeoutSeconds\`).`, {
         timeoutMs,
         cause: error,
       });
     }
-    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
       const next = this.#state === 'closed' ? '' : '; it is started again at the next call';
       return new McpServerUnavailableError(
         `The MCP server "${this.#name}" closed the connection during ${what} (it exited or crashed)${next}.`,
@@ -286,7 +321,7 @@ async function listAllTools(client: Client, timeoutMs: number): Promise<ListedTo
   do {
     const params = cursor === undefined ? {} : { cursor };
     const page = await client.request({ method: 'tools/list', params }, LenientListToolsResultSchema, { timeout: timeoutMs });
-    tools.push(...page.tools);
+    tools.push(...(page.tools as ListedTool[]));
     cursor = page.nextCursor;
   } while (cursor !== undefined);
   return tools;

@@ -1,4 +1,4 @@
-import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { INTERNAL_ERROR, type JSONRPCMessage } from '@modelcontextprotocol/client';
 
 /** Largest message an imported server may send by default (one result of up to 64 MiB), over any transport. */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -27,7 +27,7 @@ function describe({ bytes, atLeast = false }: OversizedMessage, maxMessageBytes:
 /** The answer standing in for a dropped message that answered request `id`: a JSON-RPC error, so the request fails at once. */
 export function oversizedMessageResponse(id: string | number, message: OversizedMessage, maxMessageBytes: number): JSONRPCMessage {
   const data = { droppedBytes: message.bytes, maxMessageBytes };
-  return { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: `${describe(message, maxMessageBytes)}.`, data } };
+  return { jsonrpc: '2.0', id, error: { code: INTERNAL_ERROR, message: `${describe(message, maxMessageBytes)}.`, data } };
 }
 
 /** What a transport reports (`onerror`) for a dropped message whose request is unknown. */

@@ -1,7 +1,5 @@
 import { once } from 'node:events';
-import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { deserializeMessage, type JSONRPCMessage, serializeMessage, type Transport } from '@modelcontextprotocol/client';
 import { type Service, startService } from '@nexus/process';
 import { BoundedLineReader, type DroppedLine } from './bounded-line-reader.js';
 import { droppedMessageId, MAX_MESSAGE_BYTES, oversizedMessageError, oversizedMessageResponse } from './oversized-message.js';
