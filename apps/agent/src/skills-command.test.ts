@@ -278,6 +278,33 @@ describe('nexus mcp with the skills family, with the SDK client', () => {
     expect(greeter.isError).toBe(true);
   });
 
+  it('enforces allowed-tools: after the skill call only the tools it names are accepted; nexus skills check names the unmapped ones', async () => {
+    await writeTree(dir.join('home', '.claude', 'skills', 'reviewer'), {
+      'SKILL.md': skillMd('name: reviewer\ndescription: Reviews code without changing it.\nallowed-tools: Read Grep WebFetch'),
+    });
+    const checked = await run(['skills', 'check']);
+    expect(checked.stdout).toContain('warning: `allowed-tools`: `WebFetch` maps to no Nexus tool');
+    const client = new Client({ name: 'skills-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI_PATH, 'mcp', '--families', 'fs,skills', '--preset', 'yolo'],
+        cwd: dir.join('project'),
+        env: nexusEnv(dir.join('config'), environment()),
+      }),
+    );
+    clients.push(client);
+    const text = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as { text: string }[])[0]?.text ?? '';
+    const taken = await client.callTool({ name: 'skill', arguments: { name: 'reviewer' } });
+    expect(text(taken)).toContain('only these tools are available: read_file, tail, file_info, grep, skill, skill_search.');
+    const write = await client.callTool({ name: 'write_file', arguments: { path: 'notes.txt', content: 'changed' } });
+    expect(write.isError).toBe(true);
+    expect(text(write)).toContain('Tool "write_file" is not one of the tools the skill "reviewer" allows');
+    expect(await readFile(dir.join('project', 'notes.txt'), 'utf8')).toBe('hello\n');
+    const read = await client.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } });
+    expect(text(read)).toContain('hello');
+  });
+
   it('lists and calls a package’s tools, and says on stderr which package did not load', async () => {
     await addProjectPackage('broken', { 'SKILL.md': '---\nname: broken\ndescription: "open\n---\n' });
     const transport = new StdioClientTransport({

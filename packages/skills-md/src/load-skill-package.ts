@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isWithin, NexusError, type ServiceContainer } from '@nexus/core';
+import { mapAllowedTools } from './allowed-tools.js';
 import { type CommandTemplate, CommandTemplateError, compileCommandTemplate } from './command-template.js';
 import { type PackageLocation, SKILL_FILE_NAME } from './discover-skill-packages.js';
 import { currentStamp } from './file-stamp.js';
@@ -76,6 +77,19 @@ function checkIdentity(skill: SkillFile, manifest: SkillManifest, location: Pack
     );
   }
   return name;
+}
+
+/** Entries of `allowed-tools` that map to no Nexus tool: the skill tool's narrowing leaves them out. */
+function checkAllowedTools(skill: SkillFile, manifest: SkillManifest, collected: Collected): void {
+  for (const entry of mapAllowedTools(manifest['allowed-tools']).unmapped)
+    collected.others.push(
+      diagnosticAt(
+        'warning',
+        skill.file,
+        skill.locate(['allowed-tools']),
+        `\`allowed-tools\`: \`${entry}\` maps to no Nexus tool, so it is not available while the skill is followed`,
+      ),
+    );
 }
 
 /** Names of files seed 004 deprecated. */
@@ -271,6 +285,7 @@ export async function loadSkillPackage(location: PackageLocation, context: Packa
   const manifest = parsed.data;
   const collected: Collected = { errors: [], others: [...metadata.diagnostics] };
   const name = checkIdentity(skill, manifest, location, collected);
+  checkAllowedTools(skill, manifest, collected);
   checklist(location, collected);
   const trust = await packageTrust(location, context.trustRecords);
   const trusted = trust === 'user' || trust === 'trusted';

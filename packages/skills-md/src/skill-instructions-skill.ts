@@ -1,4 +1,5 @@
-import { defineSkill, type SkillSpec, ToolResult } from '@nexus/core';
+import { defineSkill, type ServiceContainer, type SkillSpec, ToolResult } from '@nexus/core';
+import { mapAllowedTools } from './allowed-tools.js';
 import { listPackageFiles } from './package-hash.js';
 import { readSkillFile } from './read-skill-file.js';
 import type { SkillPackage } from './skill-package.js';
@@ -13,6 +14,7 @@ export type ListedSkillPackage = Pick<
 };
 
 import { resolveSkillPackage } from './skill-resolution.js';
+import { SKILL_SEARCH_TOOL_NAME } from './skill-search.js';
 
 /** The instructions tool's name. */
 export const SKILL_TOOL_NAME = 'skill';
@@ -28,6 +30,23 @@ function describeTrust(skillPackage: ListedSkillPackage): string {
   if (skillPackage.trusted) return '';
   const why = skillPackage.trust === 'changed' ? 'changed since it was trusted' : 'not trusted yet';
   return ` [untrusted project skill, ${why}: its commands are off until the user runs \`nexus skills trust ${skillPackage.name}\`]`;
+}
+
+/**
+ * Narrows the agent to the tools the package's `allowed-tools` names (mapped to Nexus tools), its
+ * own tools, and `skill` and `skill_search` (to take another skill) — core's `toolScope`, which the
+ * registry's gate and listings apply; a package without `allowed-tools` lifts an earlier narrowing.
+ * The tools allowed, or undefined when none is narrowed.
+ */
+function enterToolScope(services: ServiceContainer, skillPackage: ListedSkillPackage, allowedTools: unknown): string[] | undefined {
+  if (allowedTools === undefined) {
+    services.unregister('toolScope');
+    return undefined;
+  }
+  const own = skillPackage.trusted ? skillPackage.tools : [];
+  const tools = [...new Set([...mapAllowedTools(allowedTools).tools, ...own, SKILL_TOOL_NAME, SKILL_SEARCH_TOOL_NAME])];
+  services.register('toolScope', { skill: skillPackage.name, tools });
+  return tools;
 }
 
 function escapeAttribute(value: string): string {
@@ -62,9 +81,10 @@ export function skillInstructionsSkill(packages: readonly ListedSkillPackage[]):
     destructive: false,
     create: (services) => async (args) => {
       const skillPackage = resolveSkillPackage(packages, args.name);
-      const { body } = await readSkillFile(skillPackage.skillFile);
+      const { body, frontmatter } = await readSkillFile(skillPackage.skillFile);
       // Its references, assets and scripts are what the instructions point to: readable from now on, read-only.
       services.addReadOnlyPath(skillPackage.folder);
+      const scope = enterToolScope(services, skillPackage, frontmatter['allowed-tools']);
       const files = (await listPackageFiles(skillPackage.folder)).filter((file) => file !== 'SKILL.md');
       const shown = files.slice(0, MAX_LISTED_FILES).map((file) => `- ${file}`);
       if (files.length > MAX_LISTED_FILES) shown.push(`- … and ${files.length - MAX_LISTED_FILES} more`);
@@ -76,6 +96,7 @@ export function skillInstructionsSkill(packages: readonly ListedSkillPackage[]):
         '',
         `Folder: ${skillPackage.folder}`,
         ...(trust ? [trust] : []),
+        ...(scope ? [`While you follow this skill, only these tools are available: ${scope.join(', ')}.`] : []),
         ...(shown.length ? ['Other files (read them when the instructions point to them):', ...shown] : []),
       ].join('\n');
       return ToolResult.ok(text, {
