@@ -1,5 +1,7 @@
 import { type AgentPermissions, type ConfirmFunction, resolvePreset, ServiceContainer } from '@nexus/core';
+import { auditLogWriter } from './audit-log.js';
 import { commandHooks } from './command-hooks.js';
+import { reportExecIsolation } from './exec-isolation.js';
 import type { Settings } from './resolve-settings.js';
 
 /** The permission policy the settings describe. */
@@ -15,8 +17,8 @@ export function permissionsOf(settings: Settings): AgentPermissions {
 
 /**
  * The services skills use that the settings give, beside a working directory and a permission
- * policy: exec settings, GitLab instances, the config file's command hooks and, when given, how to
- * ask the user for confirmation.
+ * policy: exec settings, GitLab instances, the config file's command hooks and the audit log's
+ * writer, and, when given, how to ask the user for confirmation.
  * One fresh container for each registry or agent: `nexus run` and `nexus chat`, the tool commands,
  * and every agent of `nexus serve`.
  */
@@ -24,6 +26,10 @@ export function buildServices(settings: Settings, confirm?: ConfirmFunction): Se
   const services = new ServiceContainer().register('exec', settings.exec);
   if (confirm) services.register('confirm', confirm);
   if (settings.gitlab) services.register('gitlab', settings.gitlab);
-  if (settings.hooks.beforeCall?.length || settings.hooks.afterCall?.length) services.register('callHooks', commandHooks(settings.hooks));
+  const isolation = () => reportExecIsolation(settings).then((report) => report.isolation);
+  const onAudit = settings.audit.enabled ? auditLogWriter(settings.audit, isolation).sink : undefined;
+  if (settings.hooks.beforeCall?.length || settings.hooks.afterCall?.length || onAudit) {
+    services.register('callHooks', { ...commandHooks(settings.hooks), ...(onAudit ? { onAudit } : {}) });
+  }
   return services;
 }

@@ -1,5 +1,6 @@
 import type { Command } from './command.js';
 import { agentsCommand } from './commands/agents.js';
+import { auditCommand } from './commands/audit.js';
 import { callCommand } from './commands/call.js';
 import { chatCommand } from './commands/chat.js';
 import { configCommand } from './commands/config.js';
@@ -23,6 +24,7 @@ const COMMANDS_BUT_HELP: readonly Command[] = [
   mcpCommand,
   mcpServersCommand,
   agentsCommand,
+  auditCommand,
   configCommand,
 ];
 

@@ -1,5 +1,6 @@
 import type { ConfirmFunction, SkillFamily } from '@nexus/core';
 import { checkToolRules, SkillRegistry } from '@nexus/registry';
+import { flushAuditLogs } from './audit-log.js';
 import { buildServices, permissionsOf } from './build-services.js';
 import { closeSkillLibrary, type FamilyName, loadFamilies } from './families.js';
 import type { McpServerRun } from './mcp-servers.js';
@@ -55,8 +56,9 @@ export async function openFamilies(
  * The registry of one `nexus` run: the enabled families and the tools of the configured MCP servers
  * ({@link openFamilies}), with the services skills use — working directory, permission policy, exec
  * settings, GitLab instances and, when given, how to ask the user for confirmation. Disposing of the
- * registry ends what its families hold open. When the registry cannot be built (a tool that cannot
- * be registered), that is ended before the error is thrown: a running server would keep the command alive.
+ * registry ends what its families hold open and writes the audit records still queued. When the
+ * registry cannot be built (a tool that cannot be registered), that is ended before the error is
+ * thrown: a running server would keep the command alive.
  */
 export async function createRegistry(
   settings: Settings,
@@ -70,7 +72,10 @@ export async function createRegistry(
     // Changing families (skill packages) load their first packages in the background: list those, not ghosts.
     await registry.refresh();
     checkToolRules(registry, settings.rules);
-    return Object.assign(registry, { mcpServers: opened.mcpServers, [Symbol.asyncDispose]: () => opened[Symbol.asyncDispose]() });
+    const dispose = async () => {
+      await Promise.all([opened[Symbol.asyncDispose](), flushAuditLogs()]);
+    };
+    return Object.assign(registry, { mcpServers: opened.mcpServers, [Symbol.asyncDispose]: dispose });
   } catch (error) {
     await opened[Symbol.asyncDispose]();
     throw error;

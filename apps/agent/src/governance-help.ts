@@ -29,4 +29,13 @@ Hooks (your own file only)
   new arguments are checked again and still meet the rules. After a call it may
   answer { "output": "..." } to replace the output (to redact it). A program that
   fails, answers nonsense or takes longer than timeoutSeconds (default 10) denies
-  the call (withholds its result), and the refusal says so.`;
+  the call (withholds its result), and the refusal says so.
+
+Audit log (your own file only)
+  "audit": { "enabled": true, "maxBytes": 10485760, "keep": 5 }
+  On by default: every call appends one JSON line to $XDG_STATE_HOME/nexus/audit.jsonl
+  (0600; rotated to audit.jsonl.1 … .<keep> past maxBytes): time, caller, tool,
+  arguments (secrets redacted, long values digested), the decision (allow, ask,
+  deny) and what made it (preset, rule N, a hook), the confirmation and who gave
+  it, the policy's digest, isolation, the skill package's digest, the result and
+  the duration. \`nexus audit\` reads it.`;

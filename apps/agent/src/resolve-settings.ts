@@ -220,7 +220,7 @@ export async function resolveSettings(flags: CommonFlags, environment: Environme
     skills: skillsSettings(user, project, cwd, environment.env),
     mcpServers: user?.mcpServers ?? {},
     llm: mergeLlm(user, project),
-    ...mergeGovernance(user, project),
+    ...mergeGovernance(user, project, environment.env),
     files,
   };
 }
