@@ -57,6 +57,8 @@ const configFileSchema = z.strictObject({
   http: httpSchema.optional(),
   /** The agent server of `nexus serve`, which `nexus agents` talks to: `port` (default 8765). */
   serve: z.strictObject({ port: z.int().min(0).max(65535).optional() }).optional(),
+  /** `nexus mcp --http`: `stateKey` signs confirmations' state, shared by processes behind one load balancer; the user's file only. */
+  mcp: z.strictObject({ stateKey: z.string().min(32).optional() }).optional(),
   /** How command skills isolate what they run (see `@nexus/process`'s `ExecSettings`). */
   exec: execSchema.optional(),
   /** GitLab instances (see `@nexus/skills-gitlab`), checked by `parseGitLabSettings`. */

@@ -43,6 +43,8 @@ export interface Settings extends GovernanceSettings {
   skills: SkillsSettings;
   /** MCP servers whose tools are imported, from the user's config file only. */
   mcpServers: Record<string, McpServerEntry>;
+  /** The key `nexus mcp` signs confirmations' state with (`mcp.stateKey`), from the user's config file only. */
+  mcpStateKey?: string;
   /** LLM providers and models (the user's config file only), the default model and agent defaults. */
   llm: AgentSettings;
   /** The config files that were read. */
@@ -108,6 +110,8 @@ function assertOnlyNarrows(config: ConfigFile, file: string, ceiling: Permission
   for (const [folder, on] of Object.entries(config.skills?.folders ?? {})) if (on) refuse(`skills.folders.${folder}`);
   // Servers are programs to run, and their entries decide where headers are sent.
   if (config.mcpServers !== undefined) refuse('mcpServers');
+  // A secret: a cloned repository must not choose the key its confirmations are signed with.
+  if (config.mcp?.stateKey !== undefined) refuse('mcp.stateKey');
   if (config.providers !== undefined) refuse('providers');
   // Clients send the agent server's key to that port.
   if (config.serve !== undefined) refuse('serve');
@@ -219,6 +223,7 @@ export async function resolveSettings(flags: CommonFlags, environment: Environme
     ...(user?.gitlab ? { gitlab: user.gitlab } : {}),
     skills: skillsSettings(user, project, cwd, environment.env),
     mcpServers: user?.mcpServers ?? {},
+    ...(user?.mcp?.stateKey ? { mcpStateKey: user.mcp.stateKey } : {}),
     llm: mergeLlm(user, project),
     ...mergeGovernance(user, project, environment.env),
     files,

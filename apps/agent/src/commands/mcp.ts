@@ -9,12 +9,22 @@ import { type Io, warningsTo } from '../io.js';
 import { resolveSettings, type Settings } from '../resolve-settings.js';
 
 const SERVER_OPTIONS: McpServerOptions = { name: 'nexus', version: packageJson.version };
+const STATE_KEY_BYTES = 32;
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/;
 
 const OPTIONS = { http: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string' } } as const;
 
 function describe(settings: Settings, toolCount: number): string {
   return `${toolCount} tools, preset ${settings.preset}, working directory ${settings.cwd}`;
+}
+
+/** The key confirmations' state is signed with: `NEXUS_MCP_STATE_KEY`, else the user config's `mcp.stateKey`, else none (a random one). */
+function stateKeyOf(fromEnvironment: string | undefined, settings: Settings): string | undefined {
+  if (!fromEnvironment) return settings.mcpStateKey;
+  if (Buffer.byteLength(fromEnvironment) < STATE_KEY_BYTES) {
+    throw new UsageError(`NEXUS_MCP_STATE_KEY must be at least ${STATE_KEY_BYTES} bytes (for example \`openssl rand -base64 32\`).`);
+  }
+  return fromEnvironment;
 }
 
 async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
@@ -48,12 +58,14 @@ async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
   const host = line.host ?? settings.http.host ?? '127.0.0.1';
   const port = parsePort(line.port, 'the --http port') ?? settings.http.port ?? 0;
   const token = io.env.NEXUS_MCP_TOKEN || undefined;
+  const stateKey = stateKeyOf(io.env.NEXUS_MCP_STATE_KEY, settings);
   const served = await serveHttp(registry, {
     ...SERVER_OPTIONS,
     log,
     host,
     port,
     ...(token ? { token } : {}),
+    ...(stateKey ? { stateKey } : {}),
     ...(settings.http.allowedHosts ? { allowedHosts: settings.http.allowedHosts } : {}),
     ...(settings.http.allowedOrigins ? { allowedOrigins: settings.http.allowedOrigins } : {}),
     ...(settings.http.sessionIdleMinutes ? { sessionIdleTimeoutMs: settings.http.sessionIdleMinutes * 60_000 } : {}),
@@ -84,7 +96,8 @@ async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
 
 /**
  * `nexus mcp`: serves the tools over stdio until the client closes stdin, or with `--http` over
- * Streamable HTTP until interrupted. Confirmations go to the client through elicitation.
+ * Streamable HTTP until interrupted, to clients of both MCP revisions. Confirmations go to the
+ * client: `input_required` to a 2026-07-28 client, elicitation to a 2025-era one.
  */
 export const mcpCommand = defineCommand({
   name: 'mcp',
@@ -100,6 +113,10 @@ clients that start the server themselves. Add to the client's configuration
 With --http, serve Streamable HTTP on 127.0.0.1 instead and print the URL and the
 bearer token clients must send ("Authorization: Bearer <token>"). The token comes
 from NEXUS_MCP_TOKEN when set (at least 16 characters), else it is random.
+2026-07-28 clients need no session: several processes with the same token and
+the same state key (NEXUS_MCP_STATE_KEY, else the user config's mcp.stateKey, at
+least 32 bytes; random per process when neither is set) can stand behind one
+round-robin load balancer, a confirmation's answer reaching any of them.
 
 Options
   --http [port]      Serve Streamable HTTP (default port: the config's http.port, else any free port)
