@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { defineSkill, ToolResult } from '@nexus/core';
 import { startRoundRobinProxy, type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type HttpServeOptions, type McpHttpServer, serveHttp, serveStdio } from './index.js';
@@ -89,6 +90,32 @@ describe('serving both protocol revisions', () => {
     const response = await modernRequest(server, 'tools/list', {});
     expect(response.result).toMatchObject({ ttlMs: expect.any(Number), cacheScope: 'private' });
     expect((response.result as { ttlMs: number }).ttlMs).toBeGreaterThan(0);
+  });
+});
+
+describe('a changing tool list, to a 2026-07-28 client over HTTP', () => {
+  it('announces each registry change on the listen stream of the client, and the cached listing gives way to the new one', async () => {
+    const { registry } = createTestRegistry(dir.path);
+    let changes = 0;
+    const client = new (await import('@modelcontextprotocol/client')).Client(
+      { name: 'listening', version: '1' },
+      {
+        versionNegotiation: { mode: { pin: MODERN_REVISION } },
+        listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void changes++ } },
+      },
+    );
+    await connectModern(await startHttp(registry), client);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('shout');
+    registry.replace(
+      defineSkill({
+        name: 'shout',
+        description: 'Shouts.',
+        parameters: { type: 'object', properties: {} },
+        create: () => () => ToolResult.ok('HEY'),
+      }),
+    );
+    await expect.poll(() => changes, { timeout: 10_000 }).toBe(1);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('shout');
   });
 });
 
