@@ -89,7 +89,7 @@ export class CallTrail {
 const policyDigests = new WeakMap<AgentPermissions, { blocked: unknown; digest: string }>();
 
 /** `policyDigest(services)`, computed once per policy object. */
-function cachedPolicyDigest(services: ServiceContainer): string {
+export function cachedPolicyDigest(services: ServiceContainer): string {
   const permissions = services.getPermissions();
   const blocked = services.get('blockedPaths');
   if (!permissions) return policyDigest(services);

@@ -26,6 +26,7 @@ import { ParameterValidator } from './parameter-validator.js';
 import { RunningCall } from './running-call.js';
 import type { CatalogueEntry } from './skill-catalogue.js';
 import { findMatchingRule } from './tool-rules.js';
+import { endToolSpan, startToolSpan, withinSpan } from './tool-span.js';
 
 /** Time limit of a call when neither the registry nor the call sets one: a little over `sleep`'s maximum. */
 export const DEFAULT_EXECUTION_TIMEOUT_MS = 3_660_000;
@@ -50,6 +51,8 @@ export interface ExecuteOptions extends Omit<SkillContext, 'extendDeadline'> {
   maxTotalMs?: number;
   /** Who is calling, as the surface that took the call established it: for hooks, the audit log and traces. */
   caller?: CallerIdentity;
+  /** The model's id of this tool call (`gen_ai.tool.call.id` of its span). */
+  toolCallId?: string;
 }
 
 /** What the pipeline looks up in the registry's catalogue. */
@@ -99,10 +102,15 @@ export class ExecutePipeline {
   /** Runs a tool through the pipeline; never throws. */
   async execute(name: string, args: Record<string, unknown>, options: ExecuteOptions): Promise<ToolResult> {
     const hooks = this.#currentHooks();
-    if (hooks.onAudit.length === 0) return this.#execute(name, args, options, hooks, undefined);
+    const span = startToolSpan(name, options.toolCallId);
+    const tracing = span.isRecording();
+    // Nobody records: the call makes no trail (the pipeline's fast path).
+    if (hooks.onAudit.length === 0 && !tracing) return this.#execute(name, args, options, hooks, undefined);
     const trail = new CallTrail(name, args, options.caller);
-    const result = await this.#execute(name, args, options, hooks, trail);
-    this.#audit(hooks.onAudit, trail, result);
+    const run = () => this.#execute(name, args, options, hooks, trail);
+    const result = await (tracing ? withinSpan(span, run) : run());
+    if (tracing) endToolSpan(span, trail, result, this.#catalogue.services);
+    if (hooks.onAudit.length > 0) this.#audit(hooks.onAudit, trail, result);
     return result;
   }
 

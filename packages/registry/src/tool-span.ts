@@ -1,0 +1,43 @@
+import { redactSecrets, type ServiceContainer, type ToolResult } from '@nexus/core';
+import { context, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { CallTrail } from './audit-record.js';
+import { cachedPolicyDigest } from './audit-record.js';
+
+const tracer = trace.getTracer('@nexus/registry');
+
+/**
+ * Starts the span of a tool call (GenAI semantic conventions: `execute_tool <tool>`), a child of
+ * the caller's active span. Without an OpenTelemetry SDK registered the span records nothing, and
+ * the pipeline skips the rest.
+ */
+export function startToolSpan(tool: string, toolCallId: string | undefined): Span {
+  return tracer.startSpan(`execute_tool ${tool}`, {
+    attributes: {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': tool,
+      'gen_ai.tool.type': 'function',
+      ...(toolCallId ? { 'gen_ai.tool.call.id': toolCallId } : {}),
+    },
+  });
+}
+
+/** Runs `work` with `span` as the active span, so that the spans the skill makes sit under it. */
+export function withinSpan<T>(span: Span, work: () => Promise<T>): Promise<T> {
+  return context.with(trace.setSpan(context.active(), span), work);
+}
+
+/** Ends the span with what decided the call (Nexus attributes), and the error's kind and message on failure. */
+export function endToolSpan(span: Span, trail: CallTrail, result: ToolResult, services: ServiceContainer): void {
+  span.setAttributes({
+    'nexus.decision': trail.decision,
+    'nexus.decided_by': trail.decidedBy,
+    'nexus.policy_digest': cachedPolicyDigest(services),
+    ...(trail.packageDigest ? { 'nexus.package_digest': trail.packageDigest } : {}),
+    ...(trail.confirmation ? { 'nexus.confirmation.given': trail.confirmation.given, 'nexus.confirmation.by': trail.confirmation.by } : {}),
+  });
+  if (!result.success) {
+    span.setAttribute('error.type', result.kind ?? 'execution_failed');
+    span.setStatus({ code: SpanStatusCode.ERROR, message: redactSecrets(result.error) as string });
+  }
+  span.end();
+}
