@@ -1,7 +1,7 @@
-import { chmod } from 'node:fs/promises';
+import { chmod, readFile } from 'node:fs/promises';
 import { AgentPool, type AgentServer, parseAgentSettings, serveAgents } from '@nexus/agents';
 import { fsSkills } from '@nexus/skills-fs';
-import { type LlmStandIn, startLlmStandIn, type TestDir, testdir, writeTree } from '@nexus/test-utils';
+import { type LlmStandIn, startLlmStandIn, type TestDir, testdir, waitUntil, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { memoryIo } from './testing/memory-io-fixture.js';
@@ -117,6 +117,50 @@ describe('nexus agents against an agent server', () => {
     });
   });
 
+  it('shows a paused send, lists approvals, approves and denies them, with one-line errors', async () => {
+    const outside = dir.join('state', 'outside.txt');
+    expect((await agents(['create', 'w', '--preset', 'trusted'])).code).toBe(0);
+    const write = (content: string) => ({ toolCalls: [{ name: 'write_file', arguments: { path: outside, content } }] });
+    llm.script(write('first'), { text: 'Wrote it.' }, write('second'), { text: 'Left it.' });
+
+    const sent = await agents(['send', 'w', 'Write outside.']);
+    expect(sent.code).toBe(0);
+    const [approvalId] = /ap-[0-9a-f-]+/.exec(sent.stdout) ?? [];
+    expect(sent.stdout).toContain('waits for approval');
+    expect(sent.stdout).toContain(`nexus agents approve w ${approvalId}`);
+    const listed = await agents(['approvals', '--json']);
+    expect(JSON.parse(listed.stdout)).toEqual({
+      approvals: [
+        expect.objectContaining({
+          approval_id: approvalId,
+          agent_id: 'w',
+          tool: 'write_file',
+          arguments: { path: outside, content: 'first' },
+        }),
+      ],
+    });
+    const table = await agents(['approvals', 'w']);
+    expect(table.stdout).toMatch(/^APPROVAL +AGENT +REQUEST +TOOL +QUESTION\n/);
+    expect(table.stdout).toContain(outside);
+
+    const approved = await agents(['approve', 'w', approvalId ?? '']);
+    expect(approved).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(new RegExp(`^Approved ${approvalId} of agent "w"; the turn \\S+ goes on\\.\n$`)),
+    });
+    await waitUntil(async () => (await readFile(outside, 'utf8').catch(() => '')) === 'first', 'the approved write');
+    expect((await agents(['approvals'])).stdout).toBe('No approvals waiting.\n');
+
+    const second = await agents(['send', 'w', 'Write again.', '--json']);
+    const [pending] = JSON.parse(second.stdout).approvals;
+    expect(await agents(['deny', 'w', pending.approval_id, '--note', 'enough'])).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^Denied /),
+    });
+    const again = await agents(['deny', 'w', pending.approval_id]);
+    expect(again).toEqual({ code: 1, stdout: '', stderr: `nexus: Agent "w" has no pending approval "${pending.approval_id}".\n` });
+  });
+
   it('uses NEXUS_API_KEY first, and refuses a token file others may read', async () => {
     const wrongKey = await agents(['list'], { NEXUS_API_KEY: 'not-the-server-token-0123' });
     expect(wrongKey.code).toBe(1);
@@ -129,7 +173,11 @@ describe('nexus agents against an agent server', () => {
   });
 
   it.each([
-    [[], 'Expected one of list, create, send, status, cancel, destroy, shutdown'],
+    [[], 'Expected one of list, create, send, status, cancel, approvals, approve, deny, destroy, shutdown'],
+    [['approve', 'w'], 'Missing <approval_id>: nexus agents approve <id> <approval_id>.'],
+    [['approvals', '../x'], 'Invalid agent id "../x"'],
+    [['deny', 'w', 'x', '--remember'], '--remember is an option of `nexus agents approve` only.'],
+    [['list', '--note', 'why'], '--note is an option of `nexus agents approve` and `nexus agents deny` only.'],
     [['frobnicate'], 'Expected one of list'],
     [['constructor'], 'Expected one of list'],
     [['send', 'worker'], 'Missing <text>: nexus agents send <id> <text>'],

@@ -16,3 +16,10 @@ export function confirmOnTerminal(input: Readable, output: Writable): ConfirmFun
     }
   };
 }
+
+/**
+ * The `confirm` service of a command that cannot ask anyone (its input is not a terminal): it
+ * refuses, so the model is told the call needs a confirmation that was not given — rather than the
+ * turn waiting for an approval nobody can give.
+ */
+export const confirmWithNobodyToAsk: ConfirmFunction = () => false;

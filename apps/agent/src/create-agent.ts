@@ -2,6 +2,7 @@ import type { Agent } from '@nexus/agents';
 import type { ConfirmFunction } from '@nexus/core';
 import { buildServices, permissionsOf } from './build-services.js';
 import type { CommandLine } from './command.js';
+import { confirmWithNobodyToAsk } from './confirm-on-terminal.js';
 import { openFamilies } from './create-registry.js';
 import { type Io, warningsTo } from './io.js';
 import { resolveSettings } from './resolve-settings.js';
@@ -15,7 +16,8 @@ export interface CommandAgent extends AsyncDisposable {
  * The agent of `nexus run` and `nexus chat` (`assembleAgent`): the model alias chosen with
  * `--model` (else the config's `defaultModel`), the enabled families and the tools of the configured
  * MCP servers, the settings' permissions and services, and the config's `agent` defaults.
- * Throws a `ConfigError` (exit status 2) for an unknown alias or an unset key variable.
+ * Without `confirm`, a call that needs confirmation is refused (nobody can be asked). Throws a
+ * `ConfigError` (exit status 2) for an unknown alias or an unset key variable.
  */
 export async function createAgent(
   line: CommandLine<{ model: { type: 'string' } }>,
@@ -33,7 +35,7 @@ export async function createAgent(
       model,
       families: opened.families,
       permissions: permissionsOf(settings),
-      services: buildServices(settings, confirm),
+      services: buildServices(settings, confirm ?? confirmWithNobodyToAsk),
     });
     // Changing families (skill packages) load their first packages in the background: offer those, not ghosts.
     await agent.registry.refresh();

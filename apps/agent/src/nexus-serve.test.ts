@@ -76,23 +76,54 @@ async function rpc(server: { url: string; port: number }, path: string, method: 
 }
 
 describe('nexus serve', () => {
-  it('killed with SIGKILL mid-turn, then started again, has lost nothing that was answered', async () => {
+  it('killed with SIGKILL mid-turn, then started again, has lost nothing that was answered, and says the turn was interrupted', async () => {
     const first = await startServer();
     expect((await rpc(first, '/', 'create_agent', { agent_id: 'keeper' })).result).toEqual({ agent_id: 'keeper', url: '/agent/keeper' });
     llm.script({ text: 'Noted: 42.' }, { text: 'this turn never ends', stall: true });
     expect((await rpc(first, '/agent/keeper', 'send', { content: 'My number is 42.' })).result).toMatchObject({ content: 'Noted: 42.' });
-    void rpc(first, '/agent/keeper', 'send', { content: 'And now?' }).catch(() => undefined);
+    void rpc(first, '/agent/keeper', 'send', { content: 'And now?', request_id: 'lost' }).catch(() => undefined);
     await waitUntil(() => llm.requests.length === 2, 'the second turn to reach the model');
     await first.stop('SIGKILL');
 
     const second = await startServer();
     const { result } = await rpc(second, '/agent/keeper', 'get_messages');
 
-    expect(result?.total).toBe(2);
     expect(result?.messages).toEqual([
       { index: 0, role: 'user', content: 'My number is 42.' },
       { index: 1, role: 'assistant', content: 'Noted: 42.' },
+      { index: 2, role: 'user', content: 'And now?' },
     ]);
+    expect((await rpc(second, '/agent/keeper', 'wait_for', { request_id: 'lost' })).result).toEqual({
+      status: 'interrupted',
+      request_id: 'lost',
+    });
+  });
+
+  it('killed with SIGKILL while a turn waits for approval, then started again: the approval is listed, and approving it completes the turn', async () => {
+    const first = await startServer();
+    const target = dir.join('outside.txt');
+    await rpc(first, '/', 'create_agent', { agent_id: 'w', preset: 'trusted' });
+    llm.script({ toolCalls: [{ name: 'write_file', arguments: { path: target, content: 'after the restart' } }] }, { text: 'Written.' });
+    const paused = (await rpc(first, '/agent/w', 'send', { content: 'Write outside.', request_id: 'r' })).result as {
+      approvals: Array<{ approval_id: string }>;
+    };
+    await first.stop('SIGKILL');
+
+    const second = await startServer();
+    expect((await rpc(second, '/', 'list_approvals')).result).toEqual({ approvals: paused.approvals });
+    const approvalId = paused.approvals[0]?.approval_id;
+    expect((await rpc(second, '/agent/w', 'resolve_approval', { approval_id: approvalId, decision: 'approve' })).result).toEqual({
+      resolved: true,
+      request_id: 'r',
+      status: 'approved',
+    });
+
+    expect((await rpc(second, '/agent/w', 'wait_for', { request_id: 'r' })).result).toEqual({
+      content: 'Written.',
+      request_id: 'r',
+      halted_at_iteration_limit: false,
+    });
+    expect(await readFile(target, 'utf8')).toBe('after the restart');
   });
 
   it('stops on shutdown_server and removes its token file', async () => {

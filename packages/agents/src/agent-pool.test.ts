@@ -277,7 +277,7 @@ describe('a read-only agent against its ceiling', () => {
       await refusal(pool.call('create_agent', { agent_id: 'kid', parent_agent_id: 'reader', allowed_write_paths: ['.'] }, TOKEN_HOLDER)),
     ).toMatch(/"reader" is sandboxed and may not create agents/);
     await expect(access(dir.join('work', 'note.txt'))).rejects.toThrow(/ENOENT/);
-    restarted.close();
+    await restarted.close();
   });
 });
 

@@ -1,17 +1,28 @@
 import { EventEmitter } from 'node:events';
-import { ConfigError, nexusStateDir, ServiceContainer, type SkillFamily, type ToolPermission } from '@nexus/core';
+import { ConfigError, type ConfirmFunction, nexusStateDir, ServiceContainer, type SkillFamily, type ToolPermission } from '@nexus/core';
 import { type AgentServerConnection, RPC_ERROR_CODES } from '@nexus/core/agent-server';
-import { type AgentEvent, addUsage, emptyUsage, type TurnResult } from './agent.js';
+import type { AgentEvent, TurnCheckpoint } from './agent.js';
 import type { AgentSettings } from './agent-settings.js';
+import type { PausedTurn } from './agent-turn.js';
+import { addUsage, emptyUsage } from './agent-usage.js';
 import { assembleAgent } from './assemble-agent.js';
-import { decideGrant, type PermissionBase, permissionsOf } from './child-permissions.js';
-import { isTemporary, type MemberSpec, type PoolMember } from './pool-member.js';
-import { memberSpecOf, sessionOf } from './pool-sessions.js';
-import { checkDestroy, checkParentChoice, checkSend, checkShutdownServer, type Requester } from './requester-policy.js';
+import { decideGrant, MAX_AGENT_DEPTH, type PermissionBase, permissionsOf } from './child-permissions.js';
+import { ENDED_TURNS_KEPT, type EndedTurn, isTemporary, type MemberSpec, type PoolMember } from './pool-member.js';
+import { closeInterruptedCalls, memberSpecOf, sessionOf } from './pool-sessions.js';
+import {
+  checkApprover,
+  checkDestroy,
+  checkParentChoice,
+  checkSend,
+  checkShutdownServer,
+  deciderName,
+  type Requester,
+} from './requester-policy.js';
 import { type ResolvedModel, resolveModel } from './resolve-model.js';
-import { GLOBAL_METHODS, isMethodName, type MethodName, type MethodParams, parseParams } from './rpc-params.js';
-import { compactReply, contextReply, describeMember, messagesPage, noSuchAgent, refuse, sendReply } from './rpc-replies.js';
-import { SessionStore } from './session-store.js';
+import { EVERYWHERE_METHODS, GLOBAL_METHODS, isMethodName, type MethodName, type MethodParams, parseParams } from './rpc-params.js';
+import { approvalReply, compactReply, contextReply, describeMember, messagesPage, noSuchAgent, refuse, sendReply } from './rpc-replies.js';
+import { SessionFileError, SessionStore } from './session-store.js';
+import { waitForTurn } from './wait-for-turn.js';
 
 /** How an {@link AgentPool} builds agents. */
 export interface AgentPoolOptions {
@@ -86,7 +97,7 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
    */
   async call(method: string, params: unknown, requester: Requester, agentId?: string, options: PoolSendOptions = {}): Promise<unknown> {
     if (!isMethodName(method)) throw refuse(`Method not found: ${method}.`, RPC_ERROR_CODES.methodNotFound);
-    if (GLOBAL_METHODS.has(method) !== (agentId === undefined)) {
+    if (!EVERYWHERE_METHODS.has(method) && GLOBAL_METHODS.has(method) !== (agentId === undefined)) {
       const where = agentId === undefined ? 'POST /agent/<id>' : 'POST / (or /rpc)';
       throw refuse(`Method not found: ${method} is called on ${where}.`, RPC_ERROR_CODES.methodNotFound);
     }
@@ -106,8 +117,50 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
         checkShutdownServer(this.#requestingMember(requester));
         setImmediate(() => this.emit('shutdown'));
         return { success: true, message: 'The server is shutting down.' };
+      case 'list_approvals':
+        if (agentId !== undefined) break;
+        return { approvals: await this.#listApprovals(parseParams(method, params).agent_id, requester) };
       default:
-        return this.#callAgent(method, params, requester, agentId as string, options);
+        break;
+    }
+    return this.#callAgent(method, params, requester, agentId as string, options);
+  }
+
+  /** Every approval waiting, of agents in memory and of saved ones (read from their sessions), that `requester` may see. */
+  async #listApprovals(only: string | undefined, requester: Requester): Promise<object[]> {
+    const ids = only === undefined ? new Set([...this.#members.keys(), ...(await this.#sessions.ids())]) : [only];
+    const approvals: object[] = [];
+    for (const id of ids) {
+      const member = this.#members.get(id);
+      const header = member ? undefined : await this.#savedHeader(id);
+      const pending = member ? member.agent.pendingApprovals : header?.turn?.status === 'awaiting_approval' ? header.turn.approvals : [];
+      if (pending.length === 0) continue;
+      if (requester.kind === 'agent' && !(await this.#ancestry(id)).includes(requester.id)) continue;
+      approvals.push(...pending.map((approval) => approvalReply(id, approval)));
+    }
+    return approvals;
+  }
+
+  /** The ids of an agent's parent, its parent's parent, …, from the pool or from their saved sessions. */
+  async #ancestry(agentId: string): Promise<string[]> {
+    const chain: string[] = [];
+    for (let id = await this.#parentOf(agentId); id !== undefined && chain.length <= MAX_AGENT_DEPTH; id = await this.#parentOf(id))
+      chain.push(id);
+    return chain;
+  }
+
+  async #parentOf(agentId: string): Promise<string | undefined> {
+    const member = this.#members.get(agentId);
+    return member ? member.parentId : ((await this.#savedHeader(agentId))?.parent_agent_id ?? undefined);
+  }
+
+  /** A saved session's header; a broken one counts as none here (it is reported when the agent is used). */
+  async #savedHeader(agentId: string) {
+    try {
+      return await this.#sessions.header(agentId);
+    } catch (error) {
+      if (SessionFileError.isInstance(error)) return undefined;
+      throw error;
     }
   }
 
@@ -135,12 +188,24 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
     return restoring;
   }
 
-  /** Cancels every turn and closes the agents' registries (the shared families forget them); the pool keeps its saved sessions. */
-  close(): void {
+  /**
+   * Cancels every turn but those paused for approval — they stay in their sessions, to go on after
+   * a restart — and closes the agents' registries (the shared families forget them); settles once
+   * the cancelled turns have ended and been saved. The pool keeps its saved sessions.
+   */
+  async close(): Promise<void> {
+    const ending: Array<Promise<unknown> | undefined> = [];
     for (const member of this.#members.values()) {
-      for (const turn of member.turns.values()) turn.abort();
+      const state = member.agent.turnState;
+      const paused = state?.status === 'awaiting_approval' ? state.requestId : undefined;
+      for (const [requestId, turn] of member.turns) {
+        if (requestId === paused) continue;
+        turn.abort.abort();
+        ending.push(member.agent.turn(requestId)?.end());
+      }
       member.agent.registry.close();
     }
+    await Promise.allSettled(ending);
   }
 
   async #callAgent(method: MethodName, params: unknown, requester: Requester, agentId: string, options: PoolSendOptions): Promise<unknown> {
@@ -154,8 +219,20 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
         const { request_id } = parseParams(method, params);
         const turn = member.turns.get(String(request_id));
         if (!turn) return { cancelled: false, request_id, reason: 'not_found_or_completed' };
-        turn.abort();
+        turn.abort.abort();
         return { cancelled: true, request_id };
+      }
+      case 'list_approvals':
+        if (parseParams(method, params).agent_id !== undefined)
+          throw refuse('Invalid params for list_approvals: agent_id is for POST / (an agent lists its own approvals).');
+        checkApprover(requester, member.id, await this.#ancestry(member.id));
+        return { approvals: member.agent.pendingApprovals.map((approval) => approvalReply(member.id, approval)) };
+      case 'resolve_approval':
+        return this.#resolveApproval(member, parseParams(method, params), requester);
+      case 'wait_for': {
+        const { request_id, timeout_ms } = parseParams(method, params);
+        checkSend(this.#requestingMember(requester), member);
+        return waitForTurn(member, request_id, timeout_ms);
       }
       case 'get_tokens':
         parseParams(method, params);
@@ -226,6 +303,7 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
       modelAlias: params.model ?? parent?.modelAlias,
       systemPrompt: params.system_prompt,
       messages: [],
+      rememberedApprovals: [],
     });
     await this.#save(member);
     const result: Record<string, unknown> = { agent_id: id, url: `/agent/${id}` };
@@ -262,6 +340,8 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
       services: services().register('agentId', spec.id).register('agentServer', this.connectionFor(spec.id)),
       ...(spec.systemPrompt === undefined ? {} : { systemPrompt: spec.systemPrompt }),
       messages: spec.messages,
+      rememberedApprovals: spec.rememberedApprovals,
+      onCheckpoint: (checkpoint) => this.#checkpoint(member, checkpoint),
     });
     const parent = spec.parentId === undefined ? undefined : this.#members.get(spec.parentId);
     const member: PoolMember = {
@@ -274,6 +354,7 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
       modelAlias: model.alias,
       agent,
       turns: new Map(),
+      ended: new Map(),
       lastActionAt: new Date().toISOString(),
       usage: emptyUsage(),
       restoreWarnings: [],
@@ -286,39 +367,74 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
     return `req-${Date.now().toString(36)}-${++this.#requestCount}`;
   }
 
+  /**
+   * Sends a turn; answers at its end or when it pauses for approval. A `send` naming a turn that
+   * has not ended, or one of the last that did, with the same content, is a retry: it answers that
+   * turn instead of running it again.
+   */
   async #send(member: PoolMember, params: MethodParams<'send'>, requester: Requester, options: PoolSendOptions): Promise<unknown> {
     checkSend(this.#requestingMember(requester), member);
     const requestId = params.request_id ?? this.#newRequestId();
     const key = String(requestId);
-    if (member.turns.has(key)) throw refuse(`A turn with request_id ${JSON.stringify(requestId)} is already running or queued.`);
-    const controller = new AbortController();
-    const stop = () => controller.abort();
+    const earlier = member.turns.get(key) ?? member.ended.get(key);
+    if (earlier) {
+      if (earlier.content !== params.content)
+        throw refuse(`request_id ${JSON.stringify(requestId)} names an earlier turn with other content; use a new request_id.`);
+      const open = member.agent.turn(key);
+      return open
+        ? sendReply(member.id, await open.next(), requestId)
+        : (member.ended.get(key)?.reply ?? { cancelled: true, request_id: requestId });
+    }
+    const abort = new AbortController();
+    const stop = () => abort.abort();
     options.signal?.addEventListener('abort', stop);
-    member.turns.set(key, controller);
-    let result: TurnResult;
+    member.turns.set(key, { abort, content: params.content });
     try {
-      result = await member.agent.send(params.content, {
-        signal: controller.signal,
+      const result = await member.agent.send(params.content, {
+        signal: abort.signal,
         requestId: key,
         ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-        // Nobody is there to answer a confirmation, unless the sender allowed them for this turn.
-        ...(params.confirm === 'allow' ? { confirm: async () => true } : {}),
+        ...confirmationOf(params.confirm),
       });
+      return sendReply(member.id, result, requestId);
     } finally {
-      member.turns.delete(key);
       options.signal?.removeEventListener('abort', stop);
     }
-    member.usage = addUsage(member.usage, result.usage);
-    member.lastActionAt = new Date().toISOString();
+  }
+
+  /** Keeps an agent's session up to date with its turns (`onCheckpoint`), and notes each turn that ends for `wait_for`. */
+  async #checkpoint(member: PoolMember, checkpoint: TurnCheckpoint): Promise<void> {
+    if (checkpoint.type === 'ended') {
+      const open = member.turns.get(checkpoint.requestId);
+      member.turns.delete(checkpoint.requestId);
+      const { result } = checkpoint;
+      if (result) {
+        member.usage = addUsage(member.usage, result.usage);
+        noteEnded(member, checkpoint.requestId, { content: open?.content, reply: sendReply(member.id, result, checkpoint.requestId) });
+      }
+      member.lastActionAt = new Date().toISOString();
+    }
     await this.#save(member);
-    return sendReply(result, requestId);
+  }
+
+  async #resolveApproval(member: PoolMember, params: MethodParams<'resolve_approval'>, requester: Requester): Promise<unknown> {
+    checkApprover(requester, member.id, await this.#ancestry(member.id));
+    if (!member.agent.pendingApprovals.some((approval) => approval.approvalId === params.approval_id))
+      throw refuse(`Agent "${member.id}" has no pending approval "${params.approval_id}".`);
+    const { status, requestId } = member.agent.resolveApproval(params.approval_id, {
+      decision: params.decision,
+      by: deciderName(requester),
+      ...(params.remember === undefined ? {} : { remember: params.remember }),
+      ...(params.note === undefined ? {} : { note: params.note }),
+    });
+    return { resolved: true, request_id: requestId, status };
   }
 
   async #destroy(agentId: string, requester: Requester): Promise<unknown> {
     const member = await this.find(agentId);
     if (!member) throw noSuchAgent(agentId);
     checkDestroy(requester, member);
-    for (const turn of member.turns.values()) turn.abort();
+    for (const turn of member.turns.values()) turn.abort.abort();
     this.#members.delete(agentId);
     member.agent.registry.close();
     await this.#sessions.delete(agentId);
@@ -333,11 +449,44 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> {
   async #restore(agentId: string): Promise<PoolMember | undefined> {
     const restored = await this.#sessions.load(agentId);
     if (!restored || this.#members.has(agentId)) return this.#members.get(agentId);
-    const member = this.#build(memberSpecOf(restored.session));
-    member.usage = restored.session.token_usage;
+    const { session } = restored;
+    const interrupted = session.turn?.status === 'running' ? session.turn.requestId : undefined;
+    const member = this.#build(memberSpecOf(interrupted ? { ...session, messages: closeInterruptedCalls(session.messages) } : session));
+    member.usage = session.token_usage;
     member.restoreWarnings = restored.warnings;
     // specs/agent-server.md §9: reported once, on the server's stderr and in get_context.
     for (const warning of restored.warnings) process.stderr.write(`nexus: ${warning}\n`);
+    if (interrupted) {
+      // §8: a turn the server died in (not paused) is over; wait_for says so.
+      noteEnded(member, interrupted, { content: undefined, reply: { status: 'interrupted', request_id: interrupted } });
+      await this.#save(member);
+    }
+    if (session.turn?.status === 'awaiting_approval') this.#resumePaused(member, session.turn);
     return member;
+  }
+
+  /** Takes up a turn its session left paused for approval: it waits again, and goes on once decided. */
+  #resumePaused(member: PoolMember, paused: PausedTurn): void {
+    const abort = new AbortController();
+    member.turns.set(paused.requestId, { abort, content: undefined });
+    // Its end is noted by the checkpoint; a provider failure after the pause is the turn's own, seen with wait_for.
+    member.agent.resume(paused, { signal: abort.signal }).catch(() => {});
+  }
+}
+
+/** The turn's way to ask for confirmation, from `send`'s `confirm`: absent, it pauses for approval. */
+function confirmationOf(confirm: MethodParams<'send'>['confirm']): { confirm?: ConfirmFunction } {
+  if (confirm === 'allow') return { confirm: () => true };
+  if (confirm === 'deny') return { confirm: () => false };
+  return {};
+}
+
+/** Notes a turn that ended, forgetting the oldest past {@link ENDED_TURNS_KEPT}. */
+function noteEnded(member: PoolMember, requestId: string, ended: EndedTurn): void {
+  member.ended.delete(requestId);
+  member.ended.set(requestId, ended);
+  for (const oldest of member.ended.keys()) {
+    if (member.ended.size <= ENDED_TURNS_KEPT) break;
+    member.ended.delete(oldest);
   }
 }

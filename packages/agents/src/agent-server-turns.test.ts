@@ -66,7 +66,7 @@ describe('turns on the agent server', () => {
     expect(waited).toMatchObject({ agent_id: 'w', response: { content: 'waited answer', halted_at_iteration_limit: false } });
   });
 
-  it('refuses what needs confirmation, unless the send allowed it', async () => {
+  it('refuses what needs confirmation when the send said deny, and grants it when it said allow', async () => {
     fixture = await createServerFixture();
     const { llm, result, dir } = fixture;
     await result('/', 'create_agent', { agent_id: 't', preset: 'trusted' });
@@ -78,7 +78,7 @@ describe('turns on the agent server', () => {
       { text: 'written' },
     );
 
-    await result('/agent/t', 'send', { content: 'write it' });
+    expect(await result('/agent/t', 'send', { content: 'write it', confirm: 'deny' })).toMatchObject({ content: 'refused' });
     await expect(readFile(outside)).rejects.toThrow(/ENOENT/);
     await result('/agent/t', 'send', { content: 'write it', confirm: 'allow' });
     expect(await readFile(outside, 'utf8')).toBe('allowed');

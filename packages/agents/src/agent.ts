@@ -1,14 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import { type ConfirmFunction, expectOption, isPositiveNumber, type ToolErrorKind } from '@nexus/core';
+import { type ConfirmFunction, expectOption, InvalidOptionError, isPositiveNumber, policyDigest, type ToolErrorKind } from '@nexus/core';
 import type { SkillRegistry } from '@nexus/registry';
 import type { LanguageModelUsage, ModelMessage, ToolModelMessage } from 'ai';
+import { ActiveTurn, type PausedTurn, type TurnSetup, type TurnState } from './agent-turn.js';
+import { addUsage, emptyUsage, type TurnUsage, usageOf } from './agent-usage.js';
+import {
+  type ApprovalDecision,
+  type ApprovalStatus,
+  approvalFor,
+  decidedOutcome,
+  type PendingApproval,
+  pausingConfirm,
+  type RememberedApproval,
+  rememberedFrom,
+} from './approvals.js';
 import { findSplit, KEEP_SHARE, summarize } from './compaction.js';
 import { toProviderError } from './provider-error.js';
 import type { ResolvedModel } from './resolve-model.js';
-import { failedOutcome, runToolCalls, type ToolCallOutcome } from './run-tool-calls.js';
+import { failedOutcome, type RequestedToolCall, runToolCalls, type ToolCallOutcome } from './run-tool-calls.js';
 import { streamStep } from './stream-step.js';
 import { TokenCounter } from './token-counter.js';
 import { type TurnTools, turnTools } from './tool-set.js';
+import { TurnProgress, type TurnWatch } from './turn-progress.js';
+
+export type { TurnUsage } from './agent-usage.js';
 
 /** Model calls a turn may make when the agent does not say (the seeds' `max_tool_iterations`). */
 export const DEFAULT_MAX_TOOL_ITERATIONS = 100;
@@ -28,20 +43,28 @@ export interface AgentOptions {
   toolTimeoutMs?: number;
   /** Share of the context window past which older messages are compacted (default {@link DEFAULT_COMPACT_AT}). */
   compactAt?: number;
-  /** Asked when a tool call needs approval (absent: such calls are refused). */
+  /**
+   * Asked when a tool call needs approval. Without it (and without a `confirm` service in the
+   * registry's services or one given to `send`), the turn pauses at such a call and waits for
+   * {@link Agent.resolveApproval}.
+   */
   confirm?: ConfirmFunction;
   /** A conversation to continue. */
   messages?: readonly ModelMessage[];
+  /** Approvals remembered earlier (`remember: true`), e.g. from a saved session. */
+  rememberedApprovals?: readonly RememberedApproval[];
+  /**
+   * Called, and awaited, whenever what a saved session must hold changes: a turn starts, pauses
+   * for approval, goes on, or ends (`result` absent when it failed). Save the agent here
+   * (`messages`, `turnState`, `rememberedApprovals`) and a crash loses nothing a person was told.
+   */
+  onCheckpoint?: (checkpoint: TurnCheckpoint) => Promise<void> | void;
 }
 
-/** Tokens as the provider counted them over a turn, or as estimated locally where it did not say. */
-export interface TurnUsage {
-  inputTokens: number;
-  outputTokens: number;
-  totalTokens: number;
-  /** Whether any figure is a local estimate (the provider did not report usage). */
-  estimated: boolean;
-}
+/** A change {@link AgentOptions.onCheckpoint} is told of. */
+export type TurnCheckpoint =
+  | { readonly type: 'running' | 'awaiting_approval'; readonly requestId: string }
+  | { readonly type: 'ended'; readonly requestId: string; readonly result?: TurnResult };
 
 /** A tool call of a turn, as `nexus run --json` lists it. */
 export interface ToolCallRecord {
@@ -60,6 +83,8 @@ export type AgentEvent =
   | { type: 'tool-result'; id: string; name: string; success: boolean; kind?: ToolErrorKind; output: string }
   | { type: 'usage'; usage: TurnUsage }
   | { type: 'compacted'; tokensBefore: number; tokensAfter: number }
+  /** The turn pauses: this call waits for a person ({@link Agent.resolveApproval}). */
+  | { type: 'approval-required'; approval: PendingApproval }
   /** The provider package's warnings (an unsupported setting, a compatibility mode), which the AI SDK would print. */
   | { type: 'warning'; message: string };
 
@@ -70,12 +95,14 @@ export interface SendOptions {
   /** Names the turn (default: a random id). */
   requestId?: string;
   onEvent?: (event: AgentEvent) => void;
-  /** Who approves this turn's tool calls (default: the agent's `confirm`). */
+  /** Who approves this turn's tool calls (default: the agent's `confirm`, else the `confirm` service, else the turn pauses). */
   confirm?: ConfirmFunction;
 }
 
-/** The outcome of a turn. */
+/** The outcome of a turn, or of its part up to a pause. */
 export interface TurnResult {
+  /** `awaiting_approval`: the turn waits at the calls in `approvals`; it goes on once each is resolved. */
+  status: 'completed' | 'cancelled' | 'awaiting_approval';
   /** The model's answer (its last text). */
   content: string;
   requestId: string;
@@ -85,6 +112,16 @@ export interface TurnResult {
   cancelled: boolean;
   usage: TurnUsage;
   toolCalls: ToolCallRecord[];
+  /** The calls waiting for a person (empty unless `status` is `awaiting_approval`). */
+  approvals: PendingApproval[];
+}
+
+/** The outcome of {@link Agent.resolveApproval}. */
+export interface ApprovalResolution {
+  status: ApprovalStatus;
+  requestId: string;
+  /** Settles at the turn's next pause or at its end. */
+  result: Promise<TurnResult>;
 }
 
 /** Token accounting of the context (the seeds' `get_tokens`). */
@@ -115,20 +152,6 @@ export type CompactResult =
   | { compacted: true; tokensBefore: number; tokensAfter: number; tokensSaved: number }
   | { compacted: false; reason: string };
 
-function usageOf(inputTokens: number, outputTokens: number, estimated: boolean): TurnUsage {
-  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, estimated };
-}
-
-/** No tokens yet: the start of a turn's (or an agent's) usage. */
-export function emptyUsage(): TurnUsage {
-  return usageOf(0, 0, false);
-}
-
-/** The sum of two usages (estimated when either is). */
-export function addUsage(total: TurnUsage, more: TurnUsage): TurnUsage {
-  return usageOf(total.inputTokens + more.inputTokens, total.outputTokens + more.outputTokens, total.estimated || more.estimated);
-}
-
 function toolResultMessage(outcomes: readonly ToolCallOutcome[]): ToolModelMessage {
   return {
     role: 'tool',
@@ -155,10 +178,16 @@ export class Agent {
   readonly #toolTimeoutMs: number | undefined;
   readonly #compactAt: number;
   readonly #confirm: ConfirmFunction | undefined;
+  readonly #onCheckpoint: AgentOptions['onCheckpoint'];
   #messages: ModelMessage[];
+  #remembered: RememberedApproval[];
   #haltedAtIterationLimit = false;
   #lastIterationCount = 0;
   #queue: Promise<unknown> = Promise.resolve();
+  /** The turns sent and not yet over, by request id. */
+  readonly #progress = new Map<string, TurnProgress>();
+  /** The turn running or paused now. */
+  #active: ActiveTurn | undefined;
   #tokenCounter: TokenCounter | undefined;
 
   constructor(options: AgentOptions) {
@@ -183,7 +212,9 @@ export class Agent {
     this.#toolTimeoutMs = toolTimeoutMs;
     this.#compactAt = compactAt;
     this.#confirm = options.confirm;
+    this.#onCheckpoint = options.onCheckpoint;
     this.#messages = [...(options.messages ?? [])];
+    this.#remembered = [...(options.rememberedApprovals ?? [])];
     // Warnings reach the caller as `warning` events; the AI SDK would print them to the console.
     globalThis.AI_SDK_LOG_WARNINGS ??= false;
   }
@@ -193,60 +224,168 @@ export class Agent {
     return [...this.#messages];
   }
 
+  /** The current turn as a saved session keeps it: running, paused for approval, or `undefined` between turns. */
+  get turnState(): TurnState | undefined {
+    return this.#active?.state;
+  }
+
+  /** The calls the current turn waits on. */
+  get pendingApprovals(): PendingApproval[] {
+    return this.#active?.waiting ?? [];
+  }
+
+  /** Approvals given with `remember: true` (a copy). */
+  get rememberedApprovals(): RememberedApproval[] {
+    return [...this.#remembered];
+  }
+
   /**
-   * Runs one turn with `content` as the user's message. Tool failures and refusals are fed to the
-   * model as text, never thrown; a cancelled turn resolves with `cancelled: true`. Throws a
+   * Runs one turn with `content` as the user's message. Resolves when the turn ends, or when it
+   * pauses at a call waiting for approval (`status: 'awaiting_approval'`; see
+   * {@link resolveApproval} and {@link turn}). Tool failures and refusals are fed to the model
+   * as text, never thrown; a cancelled turn resolves with `cancelled: true`. Throws a
    * `ProviderError` (one line naming the model, host and status) when the provider fails.
    */
   send(content: string, options: SendOptions = {}): Promise<TurnResult> {
     expectOption(typeof content === 'string' && content.trim() !== '', 'content', 'a non-blank string', content);
-    const turnOptions = { ...options, requestId: options.requestId ?? randomUUID() };
+    return this.#enqueue(options, (turn) => this.#runTurn(turn, content));
+  }
+
+  /**
+   * Continues a turn that a saved session left paused for approval (`turnState` of an earlier
+   * agent, with its `messages`). Resolves as {@link send} does — at once, with the approvals it waits on.
+   */
+  resume(paused: PausedTurn, options: Omit<SendOptions, 'requestId' | 'confirm'> = {}): Promise<TurnResult> {
+    return this.#enqueue({ ...options, requestId: paused.requestId }, (turn) => this.#runTurn(turn), paused);
+  }
+
+  /** The turn of `requestId` while it is queued, running or paused (`undefined` once it is over, or when there is none). */
+  turn(requestId: string): TurnWatch | undefined {
+    return this.#progress.get(requestId);
+  }
+
+  /**
+   * Decides a call the current turn waits on. `approve` runs the exact call — unless the policy
+   * (`policyDigest` of the registry's services) or the tool's package changed since the question was
+   * asked: then it is `stale`, not run, and the model told why. `deny` tells the model who denied it
+   * and why. The turn goes on by itself once every call it waits on is decided. Throws an
+   * `InvalidOptionError` for an id that is not pending.
+   */
+  resolveApproval(approvalId: string, decision: ApprovalDecision): ApprovalResolution {
+    const turn = this.#active;
+    const approval = turn?.undecided(approvalId);
+    if (!turn || !approval) throw new InvalidOptionError(`No pending approval "${approvalId}".`, { option: 'approvalId' });
+    expectOption(decision.decision === 'approve' || decision.decision === 'deny', 'decision', '"approve" or "deny"', decision.decision);
+    const staleReason = decision.decision === 'approve' ? this.#staleness(approval) : undefined;
+    const status: ApprovalStatus = decision.decision === 'deny' ? 'denied' : staleReason ? 'stale' : 'approved';
+    if (status === 'approved' && decision.remember) this.#remembered.push(rememberedFrom(approval));
+    turn.decide({ approval, status, decision, ...(staleReason ? { staleReason } : {}) });
+    // While others of the pause wait, the turn stays paused; once all are decided, it goes on to its next pause or end.
+    const result = turn.waiting.length > 0 ? Promise.resolve(turn.result('awaiting_approval')) : turn.progress.next();
+    return { status, requestId: turn.requestId, result };
+  }
+
+  /** Why an approval no longer holds, or `undefined` when it does. */
+  #staleness(approval: PendingApproval): string | undefined {
+    if (policyDigest(this.registry.services) !== approval.policyDigest) return "the agent's policy changed since it was asked";
+    const spec = this.registry.getSpec(approval.tool);
+    if (!spec) return `the tool ${approval.tool} is no longer available`;
+    if (spec.packageDigest !== approval.packageDigest) return `the skill package of ${approval.tool} changed since it was asked`;
+    return undefined;
+  }
+
+  #enqueue(options: SendOptions, run: (turn: ActiveTurn) => Promise<TurnResult>, paused?: PausedTurn): Promise<TurnResult> {
+    const requestId = options.requestId ?? randomUUID();
+    if (this.#progress.has(requestId))
+      throw new InvalidOptionError(`A turn with request id "${requestId}" is already queued, running or paused.`, { option: 'requestId' });
+    const progress = new TurnProgress();
+    this.#progress.set(requestId, progress);
+    const signal = options.signal ?? new AbortController().signal;
+    const setup: TurnSetup = {
+      requestId,
+      signal,
+      onEvent: options.onEvent ?? (() => {}),
+      asker: options.confirm ?? this.#confirm ?? this.registry.services.get('confirm'),
+    };
     let started = false;
     const turn = this.#queue.then(() => {
       started = true;
-      return this.#runTurn(content, turnOptions);
+      return run(new ActiveTurn(setup, progress, paused));
     });
     this.#queue = turn.catch(() => {});
-    const { signal } = options;
-    if (!signal) return turn;
     // A turn cancelled while it waits for the one before answers at once (and later runs to nothing).
-    return new Promise<TurnResult>((resolve, reject) => {
-      const cancelWhileQueued = () => {
-        if (!started) resolve(this.#cancelledTurn(turnOptions.requestId));
-      };
-      if (signal.aborted) cancelWhileQueued();
-      signal.addEventListener('abort', cancelWhileQueued, { once: true });
-      turn.then(resolve, reject).finally(() => signal.removeEventListener('abort', cancelWhileQueued));
-    });
+    const cancelWhileQueued = () => {
+      if (!started) progress.finish(this.#cancelledTurn(requestId));
+    };
+    if (signal.aborted) cancelWhileQueued();
+    signal.addEventListener('abort', cancelWhileQueued, { once: true });
+    turn
+      .then(
+        (result) => progress.finish(result),
+        (error: unknown) => progress.fail(error),
+      )
+      .finally(() => {
+        signal.removeEventListener('abort', cancelWhileQueued);
+        this.#progress.delete(requestId);
+      });
+    return progress.next();
   }
 
   #cancelledTurn(requestId: string): TurnResult {
     return {
+      status: 'cancelled',
       content: '',
       requestId,
       haltedAtIterationLimit: false,
       cancelled: true,
       usage: emptyUsage(),
       toolCalls: [],
+      approvals: [],
     };
   }
 
-  async #runTurn(content: string, options: SendOptions & { requestId: string }): Promise<TurnResult> {
-    const { signal = new AbortController().signal, requestId, onEvent = () => {}, confirm = this.#confirm } = options;
-    let usage = emptyUsage();
-    const toolCalls: ToolCallRecord[] = [];
+  async #checkpoint(checkpoint: TurnCheckpoint): Promise<void> {
+    await this.#onCheckpoint?.(checkpoint);
+  }
+
+  /** Runs a turn: with `content`, a new one; without, one resumed from its pause. */
+  async #runTurn(turn: ActiveTurn, content?: string): Promise<TurnResult> {
+    // A turn cancelled while it waited for the one before leaves no trace in the conversation.
+    if (turn.signal.aborted && content !== undefined) return turn.result('cancelled');
+    this.#active = turn;
+    if (content !== undefined) {
+      this.#messages.push({ role: 'user', content });
+      try {
+        await this.#checkpoint({ type: 'running', requestId: turn.requestId });
+      } catch (error) {
+        // A turn that cannot be saved does not start: it leaves no trace.
+        this.#messages.pop();
+        this.#active = undefined;
+        throw error;
+      }
+    }
+    let result: TurnResult | undefined;
+    try {
+      result = await this.#loop(turn);
+      this.#haltedAtIterationLimit = result.haltedAtIterationLimit;
+      return result;
+    } finally {
+      this.#active = undefined;
+      await this.#checkpoint({ type: 'ended', requestId: turn.requestId, ...(result ? { result } : {}) });
+    }
+  }
+
+  async #loop(turn: ActiveTurn): Promise<TurnResult> {
+    const { signal, onEvent } = turn;
+    if (turn.step) {
+      const ended = await this.#finishStep(turn);
+      if (ended) return ended;
+    }
     let toolsVersion = this.registry.version;
     let tools = turnTools(this.registry, this.model.type, this.model.strictTools);
-    const finish = (text: string, halted: boolean, wasCancelled: boolean): TurnResult => {
-      this.#haltedAtIterationLimit = halted;
-      return { content: text, requestId, haltedAtIterationLimit: halted, cancelled: wasCancelled, usage, toolCalls };
-    };
-    // A turn cancelled while it waited for the one before leaves no trace in the conversation.
-    if (signal.aborted) return finish('', false, true);
-    this.#messages.push({ role: 'user', content });
-    for (let iteration = 1; ; iteration++) {
-      this.#lastIterationCount = iteration;
-      if (signal.aborted) return finish('', false, true);
+    for (;;) {
+      this.#lastIterationCount = ++turn.iteration;
+      if (signal.aborted) return turn.result('cancelled');
       // Skills can change while an agent runs (skill packages edited on disk): each step offers the tools of now.
       await this.registry.refresh();
       if (this.registry.version !== toolsVersion) {
@@ -270,6 +409,7 @@ export class Agent {
       } catch (error) {
         throw toProviderError(error, this.model);
       }
+      turn.text = step.text;
       const calls = step.aborted ? [] : step.toolCalls;
       this.#messages.push({
         role: 'assistant',
@@ -278,31 +418,93 @@ export class Agent {
           ...calls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.id, toolName: call.name, input: call.arguments ?? {} })),
         ],
       });
-      usage = addUsage(usage, await this.#stepUsage(step.usage, contextBefore, tools));
-      onEvent({ type: 'usage', usage: { ...usage } });
-      if (step.aborted) return finish(step.text, false, true);
-      if (calls.length === 0) return finish(step.text, false, false);
+      turn.usage = addUsage(turn.usage, await this.#stepUsage(step.usage, contextBefore, tools));
+      onEvent({ type: 'usage', usage: { ...turn.usage } });
+      if (step.aborted) return turn.result('cancelled');
+      if (calls.length === 0) return turn.result('completed');
       for (const call of calls) {
         const record = { id: call.id, name: call.name, arguments: call.arguments ?? call.rawArguments ?? '' };
-        toolCalls.push({ ...record, success: false });
+        turn.toolCalls.push({ ...record, success: false });
         onEvent({ type: 'tool-call', ...record });
       }
-      const report = ({ call, success, kind, output }: ToolCallOutcome) => {
-        const record = toolCalls.findLast((entry) => entry.id === call.id);
-        if (record) Object.assign(record, { success }, kind ? { kind } : {});
-        onEvent({ type: 'tool-result', id: call.id, name: call.name, success, ...(kind ? { kind } : {}), output });
-      };
-      const halted = iteration >= this.maxToolIterations;
-      const outcomes = halted
-        ? calls.map((call) =>
-            failedOutcome(call, 'cancelled', `not run: this turn reached its limit of ${this.maxToolIterations} model calls`),
-          )
-        : await runToolCalls(calls, { registry: this.registry, signal, confirm, timeoutMs: this.#toolTimeoutMs, onOutcome: report });
-      if (halted) outcomes.forEach(report);
-      this.#messages.push(toolResultMessage(outcomes));
-      if (halted) return finish(step.text, true, false);
-      if (signal.aborted) return finish(step.text, false, true);
+      if (turn.iteration >= this.maxToolIterations) {
+        const why = `not run: this turn reached its limit of ${this.maxToolIterations} model calls`;
+        const outcomes = calls.map((call) => failedOutcome(call, 'cancelled', why));
+        for (const outcome of outcomes) this.#report(turn, outcome);
+        this.#messages.push(toolResultMessage(outcomes));
+        return turn.result('completed', { halted: true });
+      }
+      turn.step = { calls, outcomes: [] };
+      const ended = await this.#finishStep(turn);
+      if (ended) return ended;
     }
+  }
+
+  /**
+   * Runs the open step's calls that have no outcome yet; when some wait for a person, pauses —
+   * saved first, then reported — until each is decided, and goes on. Feeds the outcomes to the
+   * model; returns the turn's result when it was cancelled.
+   */
+  async #finishStep(turn: ActiveTurn): Promise<TurnResult | undefined> {
+    const step = turn.step as NonNullable<ActiveTurn['step']>;
+    const hasOutcome = (call: RequestedToolCall) => step.outcomes.some((outcome) => outcome.call.id === call.id);
+    for (;;) {
+      if (turn.approvals.length === 0) {
+        const waiting = step.calls.filter((call) => !hasOutcome(call));
+        if (waiting.length === 0) break;
+        const report = await runToolCalls(waiting, {
+          registry: this.registry,
+          signal: turn.signal,
+          timeoutMs: this.#toolTimeoutMs,
+          confirmFor: (call) =>
+            turn.asker ? { confirm: turn.asker } : pausingConfirm(call, turn.granted.get(call.id) ?? [], this.#remembered),
+          onOutcome: (outcome) => this.#report(turn, outcome),
+        });
+        step.outcomes.push(...report.outcomes);
+        if (report.paused.length === 0) continue;
+        const digest = policyDigest(this.registry.services);
+        turn.approvals = report.paused.map(({ call, request }) =>
+          approvalFor(call, request, {
+            approvalId: `ap-${randomUUID()}`,
+            requestId: turn.requestId,
+            policyDigest: digest,
+            packageDigest: this.registry.getSpec(call.name)?.packageDigest,
+          }),
+        );
+      }
+      await this.#checkpoint({ type: 'awaiting_approval', requestId: turn.requestId });
+      for (const approval of turn.approvals) turn.onEvent({ type: 'approval-required', approval });
+      turn.progress.pause(turn.result('awaiting_approval'));
+      const decisions = await turn.decisions();
+      if (!decisions) break;
+      for (const taken of decisions) {
+        const call = step.calls.find((each) => each.id === taken.approval.toolCallId) as RequestedToolCall;
+        const outcome = decidedOutcome(call, taken);
+        if (outcome) {
+          step.outcomes.push(outcome);
+          this.#report(turn, outcome);
+        } else turn.granted.set(call.id, [...(turn.granted.get(call.id) ?? []), taken.approval.request]);
+      }
+      await this.#checkpoint({ type: 'running', requestId: turn.requestId });
+    }
+    // Cancelled while it waited: every call without an outcome is cancelled, so the history stays valid.
+    for (const call of step.calls.filter((each) => !hasOutcome(each))) {
+      const outcome = failedOutcome(call, 'cancelled', 'cancelled by the user');
+      step.outcomes.push(outcome);
+      this.#report(turn, outcome);
+    }
+    const order = new Map(step.calls.map((call, index) => [call.id, index]));
+    this.#messages.push(toolResultMessage(step.outcomes.toSorted((a, b) => (order.get(a.call.id) ?? 0) - (order.get(b.call.id) ?? 0))));
+    turn.step = undefined;
+    turn.granted.clear();
+    return turn.signal.aborted ? turn.result('cancelled') : undefined;
+  }
+
+  /** Records a call's outcome in the turn and tells the caller. */
+  #report(turn: ActiveTurn, { call, success, kind, output }: ToolCallOutcome): void {
+    const record = turn.toolCalls.findLast((entry) => entry.id === call.id);
+    if (record) Object.assign(record, { success }, kind ? { kind } : {});
+    turn.onEvent({ type: 'tool-result', id: call.id, name: call.name, success, ...(kind ? { kind } : {}), output });
   }
 
   /** The provider's usage of a step, or a local estimate where it did not report it. */

@@ -1,12 +1,14 @@
 import { type AgentPermissions, ServiceContainer, type SkillFamily } from '@nexus/core';
 import { SkillRegistry } from '@nexus/registry';
-import type { ModelMessage } from 'ai';
-import { Agent } from './agent.js';
+import { Agent, type AgentOptions } from './agent.js';
 import type { AgentSettings } from './agent-settings.js';
 import { type ResolvedModel, resolveModel } from './resolve-model.js';
 
-/** What {@link assembleAgent} builds an agent from. */
-export interface AgentAssembly {
+/**
+ * What {@link assembleAgent} builds an agent from; `messages` (the conversation so far),
+ * `rememberedApprovals` and `onCheckpoint` go to the agent as they are.
+ */
+export interface AgentAssembly extends Pick<AgentOptions, 'messages' | 'rememberedApprovals' | 'onCheckpoint'> {
   /** Providers, models, the default model and the `agent` defaults (turn limit, tool time limit, compaction, system prompt). */
   settings: AgentSettings;
   /** The model: an alias of the settings (default: their `defaultModel`), or one already resolved (`resolveModel`). */
@@ -21,8 +23,6 @@ export interface AgentAssembly {
   services?: ServiceContainer;
   /** The system prompt (default: the settings' one, else the default prompt naming the working directory and level). */
   systemPrompt?: string;
-  /** The conversation so far (a restored session). */
-  messages?: readonly ModelMessage[];
 }
 
 function defaultSystemPrompt({ cwd, level }: AgentPermissions): string {
@@ -42,7 +42,16 @@ function defaultSystemPrompt({ cwd, level }: AgentPermissions): string {
  * thrown (no changing family keeps following it). Closing `agent.registry` lets go of the families.
  */
 export function assembleAgent(assembly: AgentAssembly): Agent {
-  const { settings, model: modelOrAlias, env, families, permissions, services = new ServiceContainer(), systemPrompt, messages } = assembly;
+  const {
+    settings,
+    model: modelOrAlias,
+    env,
+    families,
+    permissions,
+    services = new ServiceContainer(),
+    systemPrompt,
+    ...restored
+  } = assembly;
   const model = typeof modelOrAlias === 'object' ? modelOrAlias : resolveModel(settings, modelOrAlias, env);
   const registry = new SkillRegistry(services.register('cwd', permissions.cwd).register('permissions', permissions));
   const defaults = settings.agent ?? {};
@@ -51,7 +60,7 @@ export function assembleAgent(assembly: AgentAssembly): Agent {
       model,
       registry: registry.use(...families),
       systemPrompt: systemPrompt ?? defaults.systemPrompt ?? defaultSystemPrompt(permissions),
-      ...(messages ? { messages } : {}),
+      ...restored,
       ...(defaults.maxToolIterations ? { maxToolIterations: defaults.maxToolIterations } : {}),
       ...(defaults.toolTimeoutSeconds ? { toolTimeoutMs: defaults.toolTimeoutSeconds * 1000 } : {}),
       ...(defaults.compactAt ? { compactAt: defaults.compactAt } : {}),

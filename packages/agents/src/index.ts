@@ -1,11 +1,13 @@
 export type {
   AgentEvent,
   AgentOptions,
+  ApprovalResolution,
   CompactResult,
   ContextReport,
   SendOptions,
   TokenReport,
   ToolCallRecord,
+  TurnCheckpoint,
   TurnResult,
   TurnUsage,
 } from './agent.js';
@@ -14,6 +16,8 @@ export type { AgentPoolOptions, PoolSendOptions } from './agent-pool.js';
 export { AgentPool } from './agent-pool.js';
 export type { AgentDefaults, AgentSettings, ModelSettings, ProviderSettings, ProviderType } from './agent-settings.js';
 export { agentSettingsSchema, DEFAULT_CONTEXT_WINDOW, PROVIDER_TYPES, parseAgentSettings } from './agent-settings.js';
+export type { PausedTurn, TurnState } from './agent-turn.js';
+export type { ApprovalDecision, ApprovalStatus, PendingApproval, RememberedApproval } from './approvals.js';
 export type { AgentAssembly } from './assemble-agent.js';
 export { assembleAgent } from './assemble-agent.js';
 export { MAX_AGENT_DEPTH } from './child-permissions.js';
@@ -26,3 +30,4 @@ export type { AgentServer, ServeAgentsOptions } from './serve-agents.js';
 export { serveAgents } from './serve-agents.js';
 export type { Session } from './session-store.js';
 export { SessionFileError } from './session-store.js';
+export type { TurnWatch } from './turn-progress.js';

@@ -1,6 +1,8 @@
 import type { AgentPermissions } from '@nexus/core';
 import type { ModelMessage } from 'ai';
-import type { Agent, TurnUsage } from './agent.js';
+import type { Agent } from './agent.js';
+import type { TurnUsage } from './agent-usage.js';
+import type { RememberedApproval } from './approvals.js';
 import type { AgentGrant } from './child-permissions.js';
 
 /** What a pool agent is built from: a `create_agent` call or its saved session. */
@@ -12,7 +14,23 @@ export interface MemberSpec {
   readonly modelAlias: string | undefined;
   readonly systemPrompt: string | undefined;
   readonly messages: readonly ModelMessage[];
+  readonly rememberedApprovals: readonly RememberedApproval[];
 }
+
+/** A turn of the pool that has not ended: how to cancel it, and what it was sent (absent for one resumed from a session). */
+export interface OpenTurn {
+  readonly abort: AbortController;
+  readonly content: string | undefined;
+}
+
+/** A turn that ended: what it was sent and its method answer, for `wait_for` and a repeated `send`. */
+export interface EndedTurn {
+  readonly content: string | undefined;
+  readonly reply: object;
+}
+
+/** How many ended turns an agent remembers for `wait_for`. */
+export const ENDED_TURNS_KEPT = 100;
 
 /** An agent of the pool, with what the methods report and decide by. */
 export interface PoolMember {
@@ -24,8 +42,10 @@ export interface PoolMember {
   readonly permissions: AgentPermissions;
   readonly modelAlias: string;
   readonly agent: Agent;
-  /** The running and queued turns, by request id. */
-  readonly turns: Map<string, AbortController>;
+  /** The queued, running and paused turns, by request id. */
+  readonly turns: Map<string, OpenTurn>;
+  /** The last {@link ENDED_TURNS_KEPT} turns that ended, by request id, oldest first. */
+  readonly ended: Map<string, EndedTurn>;
   lastActionAt: string;
   usage: TurnUsage;
   /** What restoring its session repaired (a torn last line), reported in `get_context`. */

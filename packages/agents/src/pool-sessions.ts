@@ -1,3 +1,4 @@
+import type { ModelMessage } from 'ai';
 import type { MemberSpec, PoolMember } from './pool-member.js';
 import { SESSION_SCHEMA_VERSION, type Session } from './session-store.js';
 
@@ -19,6 +20,8 @@ export function sessionOf(member: PoolMember): Session {
     parent_agent_id: member.parentId ?? null,
     messages: member.agent.messages,
     token_usage: member.usage,
+    turn: member.agent.turnState ?? null,
+    remembered_approvals: member.agent.rememberedApprovals,
   };
 }
 
@@ -32,5 +35,29 @@ export function memberSpecOf(session: Session): MemberSpec {
     modelAlias: session.model,
     systemPrompt: session.system_prompt,
     messages: session.messages,
+    rememberedApprovals: session.remembered_approvals ?? [],
   };
+}
+
+/**
+ * The conversation of a turn the server died in, made whole again: a tool call without a result
+ * gets "interrupted: the server restarted" (specs/agent-server.md §8), so the next turn is valid.
+ */
+export function closeInterruptedCalls(messages: readonly ModelMessage[]): ModelMessage[] {
+  const last = messages.at(-1);
+  if (last?.role !== 'assistant' || typeof last.content === 'string') return [...messages];
+  const open = last.content.flatMap((part) => (part.type === 'tool-call' ? [part] : []));
+  if (open.length === 0) return [...messages];
+  return [
+    ...messages,
+    {
+      role: 'tool',
+      content: open.map((call) => ({
+        type: 'tool-result',
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        output: { type: 'error-text', value: 'Error (cancelled): interrupted: the server restarted' },
+      })),
+    },
+  ];
 }

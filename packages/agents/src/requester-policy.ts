@@ -36,3 +36,19 @@ export function checkDestroy(requester: Requester, target: PoolMember): void {
   if (requester.kind === 'agent' && requester.id !== target.id && target.parentId !== requester.id)
     throw refuse(`Agent "${requester.id}" may destroy only itself and its own children, not "${target.id}".`);
 }
+
+/**
+ * An agent's approvals are seen and decided by the token holder and the agent's ancestors — never
+ * by the agent itself (nor its children or any other agent), so no agent approves its own calls.
+ */
+export function checkApprover(requester: Requester, targetId: string, ancestors: readonly string[]): void {
+  if (requester.kind === 'token-holder') return;
+  if (requester.id === targetId) throw refuse(`Agent "${targetId}" may not see or decide its own approvals.`);
+  if (!ancestors.includes(requester.id))
+    throw refuse(`Agent "${requester.id}" may see and decide approvals of its descendants only, not of "${targetId}".`);
+}
+
+/** How the model is told who decided: `token holder`, or the ancestor agent. */
+export function deciderName(requester: Requester): string {
+  return requester.kind === 'token-holder' ? 'token holder' : `agent "${requester.id}"`;
+}

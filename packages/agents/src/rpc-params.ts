@@ -14,6 +14,9 @@ const nonBlank = z.string().refine((text) => text.trim() !== '', { message: 'Mus
 const requestId = z.union([z.string().min(1), z.int()]);
 const none = z.strictObject({});
 
+/** The longest `wait_for` waits (10 minutes). */
+export const MAX_WAIT_MS = 600_000;
+
 /** The params of every method of specs/agent-server.md §3; unknown params are refused. */
 export const METHOD_PARAMS = {
   create_agent: z.strictObject({
@@ -45,6 +48,14 @@ export const METHOD_PARAMS = {
   get_messages: z.strictObject({ offset: z.int().min(0).optional(), limit: z.int().min(1).max(2000).optional() }),
   compact: z.strictObject({ force: z.boolean().optional() }),
   shutdown: none,
+  list_approvals: z.strictObject({ agent_id: agentId.optional() }),
+  resolve_approval: z.strictObject({
+    approval_id: z.string().min(1).max(128),
+    decision: z.enum(['approve', 'deny']),
+    remember: z.boolean().optional(),
+    note: z.string().max(2000).optional(),
+  }),
+  wait_for: z.strictObject({ request_id: requestId, timeout_ms: z.int().min(0).max(MAX_WAIT_MS).optional() }),
 } as const;
 
 /** A method name. */
@@ -52,8 +63,10 @@ export type MethodName = keyof typeof METHOD_PARAMS;
 /** The params of a method, as validated. */
 export type MethodParams<M extends MethodName> = z.infer<(typeof METHOD_PARAMS)[M]>;
 
-/** Methods of the server (`POST /` or `/rpc`); the rest are an agent's (`POST /agent/{id}`). */
+/** Methods of the server (`POST /` or `/rpc`); the rest are an agent's (`POST /agent/{id}`), but for those in {@link EVERYWHERE_METHODS}. */
 export const GLOBAL_METHODS: ReadonlySet<MethodName> = new Set(['create_agent', 'destroy_agent', 'list_agents', 'shutdown_server']);
+/** Methods of both the server and each agent. */
+export const EVERYWHERE_METHODS: ReadonlySet<MethodName> = new Set(['list_approvals']);
 
 /** Whether `name` is a method of the agent server. */
 export function isMethodName(name: string): name is MethodName {

@@ -1,6 +1,7 @@
 import { AgentRpcError, RPC_ERROR_CODES } from '@nexus/core/agent-server';
 import type { ModelMessage } from 'ai';
 import type { CompactResult, TurnResult } from './agent.js';
+import type { PendingApproval } from './approvals.js';
 import { isTemporary, type PoolMember } from './pool-member.js';
 import type { MethodParams } from './rpc-params.js';
 
@@ -38,10 +39,32 @@ export function describeMember(member: PoolMember, childCount: number) {
   };
 }
 
-/** The answer of `send`: the turn's text, or that it was cancelled. */
-export function sendReply(result: TurnResult, requestId: string | number) {
+/** The answer of `send` (and `wait_for`): the turn's text, that it was cancelled, or the approvals it waits on. */
+export function sendReply(agentId: string, result: TurnResult, requestId: string | number) {
+  if (result.status === 'awaiting_approval')
+    return {
+      status: 'awaiting_approval',
+      request_id: requestId,
+      approvals: result.approvals.map((approval) => approvalReply(agentId, approval)),
+    };
   if (result.cancelled) return { cancelled: true, request_id: requestId };
   return { content: result.content, request_id: requestId, halted_at_iteration_limit: result.haltedAtIterationLimit };
+}
+
+/** An approval as the wire carries it (specs/agent-server.md §8). */
+export function approvalReply(agentId: string, approval: PendingApproval) {
+  return {
+    approval_id: approval.approvalId,
+    agent_id: agentId,
+    request_id: approval.requestId,
+    tool: approval.tool,
+    arguments: approval.arguments,
+    question: approval.question,
+    ...(approval.detail === undefined ? {} : { detail: approval.detail }),
+    created_at: approval.createdAt,
+    policy_digest: approval.policyDigest,
+    ...(approval.packageDigest === undefined ? {} : { package_digest: approval.packageDigest }),
+  };
 }
 
 /** The answer of `compact`. */

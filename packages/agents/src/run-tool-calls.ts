@@ -1,4 +1,4 @@
-import type { ConfirmFunction, ToolErrorKind } from '@nexus/core';
+import type { ConfirmationRequest, ConfirmFunction, ToolErrorKind } from '@nexus/core';
 import type { SkillRegistry } from '@nexus/registry';
 
 /** A tool call as the model made it. */
@@ -20,14 +20,31 @@ export interface ToolCallOutcome {
   readonly output: string;
 }
 
+/** A call stopped at a confirmation that nobody answered yet: the turn pauses there. */
+export interface PausedToolCall {
+  readonly call: RequestedToolCall;
+  /** The confirmation it asked. */
+  readonly request: ConfirmationRequest;
+}
+
 /** How a turn runs its tool calls. */
 export interface ToolRunOptions {
   readonly registry: SkillRegistry;
   readonly signal: AbortSignal;
-  readonly confirm?: ConfirmFunction;
+  /**
+   * How each call asks for confirmation: `confirm` answers; a request it notes in `asked` (and
+   * refuses) pauses the call instead of failing it.
+   */
+  readonly confirmFor: (call: RequestedToolCall) => { confirm?: ConfirmFunction; asked?: readonly ConfirmationRequest[] };
   readonly timeoutMs?: number;
   /** Called as each call finishes. */
   readonly onOutcome: (outcome: ToolCallOutcome) => void;
+}
+
+/** What running a step's calls came to: the outcomes (in the order they finished) and the calls that wait for a person. */
+export interface ToolRunReport {
+  readonly outcomes: ToolCallOutcome[];
+  readonly paused: PausedToolCall[];
 }
 
 /** A call the user cancelled: the history keeps a result for every call, so the next turn stays valid. */
@@ -40,8 +57,8 @@ export function failedOutcome(call: RequestedToolCall, kind: ToolErrorKind, mess
   return { call, success: false, kind, output: `Error (${kind}): ${message}` };
 }
 
-async function runOne(call: RequestedToolCall, options: ToolRunOptions): Promise<ToolCallOutcome> {
-  const { registry, signal, confirm, timeoutMs } = options;
+async function runOne(call: RequestedToolCall, options: ToolRunOptions): Promise<ToolCallOutcome | PausedToolCall> {
+  const { registry, signal, timeoutMs } = options;
   if (signal.aborted) return cancelled(call);
   if (call.arguments === undefined) {
     return failedOutcome(
@@ -50,7 +67,10 @@ async function runOne(call: RequestedToolCall, options: ToolRunOptions): Promise
       `the arguments are not a JSON object (got ${JSON.stringify(call.rawArguments?.slice(0, 200) ?? '')}); call ${call.name} again with its arguments as one JSON object.`,
     );
   }
+  const { confirm, asked = [] } = options.confirmFor(call);
   const result = await registry.execute(call.name, call.arguments, { signal, confirm, ...(timeoutMs ? { timeoutMs } : {}) });
+  const request = asked[0];
+  if (request && !result.success && !signal.aborted) return { call, request };
   if (result.success) return { call, success: true, output: result.output || '(no output)' };
   if (result.kind === 'cancelled' && signal.aborted) return cancelled(call);
   return failedOutcome(call, result.kind ?? 'execution_failed', result.error);
@@ -60,20 +80,25 @@ async function runOne(call: RequestedToolCall, options: ToolRunOptions): Promise
  * Runs one step's tool calls through `registry.execute`, in the model's order except that a run
  * of consecutive read-only calls goes at once. A call never throws: failures become text the
  * model can act on, and once `signal` aborts, every call not yet finished is "cancelled by the user".
+ * A call that waits for a person stops the run after its group: the calls after it are not run
+ * (neither in `outcomes` nor in `paused`).
  */
-export async function runToolCalls(calls: readonly RequestedToolCall[], options: ToolRunOptions): Promise<ToolCallOutcome[]> {
-  const outcomes: ToolCallOutcome[] = [];
+export async function runToolCalls(calls: readonly RequestedToolCall[], options: ToolRunOptions): Promise<ToolRunReport> {
+  const report: ToolRunReport = { outcomes: [], paused: [] };
   const settle = async (call: RequestedToolCall) => {
     const outcome = await runOne(call, options);
-    options.onOutcome(outcome);
-    return outcome;
+    if ('request' in outcome) report.paused.push(outcome);
+    else {
+      report.outcomes.push(outcome);
+      options.onOutcome(outcome);
+    }
   };
-  for (let start = 0; start < calls.length; ) {
+  const readOnly = (call: RequestedToolCall | undefined) => call !== undefined && options.registry.getSpec(call.name)?.readOnly === true;
+  for (let start = 0; start < calls.length && report.paused.length === 0; ) {
     let end = start + 1;
-    const readOnly = (call: RequestedToolCall | undefined) => call !== undefined && options.registry.getSpec(call.name)?.readOnly === true;
     if (readOnly(calls[start])) while (readOnly(calls[end])) end++;
-    outcomes.push(...(await Promise.all(calls.slice(start, end).map(settle))));
+    await Promise.all(calls.slice(start, end).map(settle));
     start = end;
   }
-  return outcomes;
+  return report;
 }

@@ -9,6 +9,7 @@ import { hasBearerToken, isLoopbackHost, readBody, tokenDigest } from '@nexus/co
 import type { AgentEvent } from './agent.js';
 import type { AgentPool } from './agent-pool.js';
 import { TOKEN_HOLDER } from './requester-policy.js';
+import { approvalReply } from './rpc-replies.js';
 import { newToken, tokenFromEnvironment, writeTokenFile } from './server-token.js';
 import { SessionFileError } from './session-store.js';
 
@@ -151,8 +152,10 @@ function answerParseError(error: NodeJS.ErrnoException, socket: Duplex): void {
   socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
 }
 
-function streamedEvent(event: AgentEvent): [string, object] | undefined {
+function streamedEvent(agentId: string, event: AgentEvent): [string, object] | undefined {
   switch (event.type) {
+    case 'approval-required':
+      return ['approval_required', approvalReply(agentId, event.approval)];
     case 'text':
       return ['text', { delta: event.text }];
     case 'tool-call':
@@ -233,7 +236,7 @@ export async function serveAgents(pool: AgentPool, options: ServeAgentsOptions =
     });
     const { stream: _stream, ...params } = rpc.params as Record<string, unknown>;
     const onEvent = (event: AgentEvent) => {
-      const streamed = streamedEvent(event);
+      const streamed = streamedEvent(agentId as string, event);
       if (!response.headersSent) response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       if (streamed) writeEvent(response, ...streamed);
     };
@@ -282,7 +285,7 @@ export async function serveAgents(pool: AgentPool, options: ServeAgentsOptions =
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      pool.close();
+      await pool.close();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await stopped;

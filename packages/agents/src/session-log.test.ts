@@ -68,12 +68,16 @@ describe('sessions on disk (specs/agent-server.md §9)', () => {
     await result('/agent/a', 'send', { content: 'one' });
     await rm(log);
     await mkdir(log);
-    expect((await rpc('/agent/a', 'send', { content: 'two' })).body.error).toBeDefined();
+    // A turn that cannot be saved does not start.
+    expect((await rpc('/agent/a', 'send', { content: 'two' })).body.error?.message).toMatch(/messages\.jsonl/);
     await rm(log, { recursive: true });
 
     await result('/agent/a', 'send', { content: 'three' });
 
-    expect(await restartedPool(fixture).call('get_context', {}, TOKEN_HOLDER, 'a')).toMatchObject({ message_count: 6 });
+    const restored = restartedPool(fixture);
+    expect(await restored.call('get_context', {}, TOKEN_HOLDER, 'a')).toMatchObject({ message_count: 4 });
+    const { messages } = (await restored.call('get_messages', {}, TOKEN_HOLDER, 'a')) as { messages: Array<{ content: string }> };
+    expect(messages.map((message) => message.content)).toEqual(['one', 'answered', 'three', 'answered']);
   });
 
   it('converts a session in the single-file format on first use', async () => {

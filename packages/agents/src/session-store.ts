@@ -1,10 +1,12 @@
 import { constants } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { atomicWriteVerified, isValidAgentId, NexusError, openVerified } from '@nexus/core';
 import type { ModelMessage } from 'ai';
 import { z } from 'zod';
-import type { TurnUsage } from './agent.js';
+import type { TurnState } from './agent-turn.js';
+import type { TurnUsage } from './agent-usage.js';
+import type { RememberedApproval } from './approvals.js';
 import { PERMISSION_LEVEL_SCHEMA } from './rpc-params.js';
 
 /** Version of the session format: a header plus a message log (specs/agent-server.md §9). */
@@ -12,7 +14,8 @@ export const SESSION_SCHEMA_VERSION = 2;
 /** The single-file format of specs/agent-server.md §7, converted on first use. */
 const SINGLE_FILE_SCHEMA_VERSION = 1;
 
-const messageSchema = z.custom<ModelMessage>((value) => typeof value === 'object' && value !== null);
+const isObject = (value: unknown) => typeof value === 'object' && value !== null;
+const messageSchema = z.custom<ModelMessage>(isObject);
 const headerFields = {
   agent_id: z.string(),
   created_at: z.string(),
@@ -26,6 +29,9 @@ const headerFields = {
   write_paths: z.array(z.string()),
   parent_agent_id: z.string().nullable(),
   token_usage: z.custom<TurnUsage>(),
+  /** The turn that was running or paused for approval when the session was saved (specs/agent-server.md §8). */
+  turn: z.custom<TurnState>(isObject).nullable().optional(),
+  remembered_approvals: z.array(z.custom<RememberedApproval>(isObject)).optional(),
 };
 const headerSchema = z.object({ schema_version: z.literal(SESSION_SCHEMA_VERSION), ...headerFields });
 const singleFileSchema = z.object({
@@ -34,8 +40,10 @@ const singleFileSchema = z.object({
   messages: z.array(messageSchema),
 });
 
+/** A session's header: every field but the conversation. */
+export type SessionHeader = z.infer<typeof headerSchema>;
 /** An agent as saved after every turn: its header fields and its conversation. */
-export type Session = z.infer<typeof headerSchema> & { messages: ModelMessage[] };
+export type Session = SessionHeader & { messages: ModelMessage[] };
 
 /** A session read back, with what the reading had to repair (a torn last line after a crash). */
 export interface RestoredSession {
@@ -135,6 +143,29 @@ export class SessionStore {
     }
   }
 
+  /** The ids of the saved sessions. */
+  async ids(): Promise<string[]> {
+    const entries = await readdir(this.directory, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+    const ids = entries.map((entry) => (entry.isDirectory() ? entry.name : entry.name.replace(/\.json$/, '')));
+    return [...new Set(ids)].filter(isValidAgentId);
+  }
+
+  /** A saved session's header, without reading its conversation (`undefined` when there is none). */
+  async header(agentId: string): Promise<SessionHeader | undefined> {
+    if (!isValidAgentId(agentId)) return undefined;
+    const header = await this.#readHeader(agentId);
+    if (header) return header;
+    const single = await readIfExists(this.#singleFile(agentId));
+    if (single === undefined) return undefined;
+    const { messages: _messages, ...old } = parseFile(this.#singleFile(agentId), agentId, () =>
+      singleFileSchema.parse(JSON.parse(single.toString('utf8'))),
+    );
+    return { ...old, schema_version: SESSION_SCHEMA_VERSION };
+  }
+
   /**
    * The saved session, or `undefined` when there is none; throws a {@link SessionFileError} for a
    * broken file. A torn last line is cut from the log and named in `warnings`. An id that is not a
@@ -142,9 +173,8 @@ export class SessionStore {
    */
   async load(agentId: string): Promise<RestoredSession | undefined> {
     if (!isValidAgentId(agentId)) return undefined;
-    const headerBytes = await readIfExists(this.#header(agentId));
-    if (headerBytes === undefined) return this.#convert(agentId);
-    const header = parseFile(this.#header(agentId), agentId, () => headerSchema.parse(JSON.parse(headerBytes.toString('utf8'))));
+    const header = await this.#readHeader(agentId);
+    if (!header) return this.#convert(agentId);
     const log = this.#log(agentId);
     const bytes = await readIfExists(log);
     if (bytes === undefined) throw new SessionFileError(`Session file ${log} is missing.`);
@@ -160,6 +190,12 @@ export class SessionStore {
     }
     this.#marks.set(agentId, markOf(messages));
     return { session: { ...header, messages }, warnings };
+  }
+
+  async #readHeader(agentId: string): Promise<SessionHeader | undefined> {
+    const file = this.#header(agentId);
+    const bytes = await readIfExists(file);
+    return bytes && parseFile(file, agentId, () => headerSchema.parse(JSON.parse(bytes.toString('utf8'))));
   }
 
   /** Reads a single-file session and saves it in the current format in its place. */

@@ -1,4 +1,4 @@
-import type { ServiceContainer, SkillFamily } from '@nexus/core';
+import type { ServiceContainer, SkillFamily, ToolPermission } from '@nexus/core';
 import { fsSkills } from '@nexus/skills-fs';
 import { type LlmStandIn, startLlmStandIn, type TestDir, type Tree, testdir } from '@nexus/test-utils';
 import { AgentPool, type AgentServer, parseAgentSettings, serveAgents } from '../src/index.js';
@@ -13,6 +13,8 @@ export interface RpcAnswer {
 export interface ServerFixture {
   llm: LlmStandIn;
   dir: TestDir;
+  /** The skill families of the pool's agents. */
+  families: SkillFamily[];
   pool: AgentPool;
   server: AgentServer;
   /** POSTs a JSON-RPC request (`path` `/` or `/agent/<id>`) with the server's token unless `headers` say otherwise. */
@@ -24,7 +26,13 @@ export interface ServerFixture {
 
 /** An agent server on 127.0.0.1 over a pool whose agents use the LLM stand-in and the fixture's tools. */
 export async function createServerFixture(
-  options: { files?: Tree; families?: SkillFamily[]; env?: NodeJS.ProcessEnv; services?: () => ServiceContainer } = {},
+  options: {
+    files?: Tree;
+    families?: SkillFamily[];
+    env?: NodeJS.ProcessEnv;
+    services?: () => ServiceContainer;
+    tools?: Record<string, Partial<ToolPermission>>;
+  } = {},
 ): Promise<ServerFixture> {
   const llm = await startLlmStandIn();
   const dir = await testdir({ work: options.files ?? {}, state: {} });
@@ -34,9 +42,11 @@ export async function createServerFixture(
     defaultModel: 'fast',
   });
   const stateDir = dir.join('state');
+  const families = options.families ?? [fsSkills, testFamily];
   const pool = new AgentPool({
     settings,
-    families: options.families ?? [fsSkills, testFamily],
+    families,
+    ...(options.tools ? { tools: options.tools } : {}),
     cwd: dir.join('work'),
     env: { [KEY_VARIABLE]: SECRET_KEY },
     stateDir,
@@ -55,6 +65,7 @@ export async function createServerFixture(
   return {
     llm,
     dir,
+    families,
     pool,
     server,
     rpc,

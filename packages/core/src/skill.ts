@@ -60,6 +60,11 @@ export interface SkillMetadata {
    * re-state it.
    */
   minimumLevel?: PermissionLevel;
+  /**
+   * A SHA-256 of the skill package the skill comes from, for package tools: an approval given for
+   * a call is stale once the package it was asked about has changed.
+   */
+  packageDigest?: string;
 }
 
 /** A skill's metadata plus its factory: the unit a {@link SkillFamily} is made of. */

@@ -7,7 +7,7 @@ import type { Io } from '../io.js';
 import { resolveSettings } from '../resolve-settings.js';
 
 const USAGE =
-  'nexus agents [--port N] list | create <id> [--preset --cwd --write-path --model --message] | send <id> <text> | status <id> | cancel <id> <request_id> | destroy <id> | shutdown';
+  'nexus agents [--port N] list | create <id> [--preset --cwd --write-path --model --message] | send <id> <text> | status <id> | cancel <id> <request_id> | approvals [<id>] | approve <id> <approval_id> [--remember --note] | deny <id> <approval_id> [--note] | destroy <id> | shutdown';
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -15,12 +15,14 @@ const OPTIONS = {
   model: { type: 'string' },
   'write-path': { type: 'string', multiple: true },
   message: { type: 'string' },
+  remember: { type: 'boolean' },
+  note: { type: 'string' },
 } as const;
 type AgentsLine = CommandLine<typeof OPTIONS>;
 
 type Result = Record<string, unknown>;
 
-/** One action of `nexus agents`: its operands, the call, and how its result reads. */
+/** One action of `nexus agents`: its operands (`[<x>]` optional), the call, and how its result reads. */
 interface Action {
   operands: readonly string[];
   call(server: AgentServerConnection, operands: string[], line: AgentsLine, io: Io): Promise<unknown>;
@@ -64,6 +66,38 @@ function describeAgents({ agents }: Result): string {
   return rows.length === 0 ? 'No agents.' : formatTable(['AGENT', 'LEVEL', 'PARENT', 'MESSAGES', 'MODEL', 'CWD'], rows);
 }
 
+function describeApprovals({ approvals }: Result): string {
+  const rows = (approvals as Result[]).map((approval) =>
+    [approval.approval_id, approval.agent_id, approval.request_id, approval.tool, approval.question].map(String),
+  );
+  return rows.length === 0 ? 'No approvals waiting.' : formatTable(['APPROVAL', 'AGENT', 'REQUEST', 'TOOL', 'QUESTION'], rows);
+}
+
+/** A send that paused: what it waits on, and how to decide it. */
+function describePause(result: Result, id: string): string {
+  const [first] = result.approvals as Result[];
+  return [
+    `The turn ${result.request_id} of agent "${id}" waits for approval:`,
+    describeApprovals(result),
+    `Decide with \`nexus agents approve ${id} ${first?.approval_id}\` or \`nexus agents deny ${id} ${first?.approval_id} --note <why>\`.`,
+  ].join('\n');
+}
+
+function resolveParams([, approvalId]: string[], line: AgentsLine, decision: 'approve' | 'deny'): Result {
+  return {
+    approval_id: approvalId,
+    decision,
+    ...(line.remember ? { remember: true } : {}),
+    ...(line.note === undefined ? {} : { note: line.note }),
+  };
+}
+
+function describeResolution(result: Result, [id, approvalId]: string[]): string {
+  if (result.status === 'stale')
+    return `Approval ${approvalId} of agent "${id}" is stale: the agent's policy or the tool's package changed since it was asked, so the call was not run; the turn ${result.request_id} goes on.`;
+  return `${result.status === 'approved' ? 'Approved' : 'Denied'} ${approvalId} of agent "${id}"; the turn ${result.request_id} goes on.`;
+}
+
 function describeStatus({ tokens, context }: Result, [id]: string[]): string {
   const { total, budget, remaining } = tokens as Result;
   const { message_count, last_iteration_count, max_tool_iterations, halted_at_iteration_limit } = context as Result;
@@ -85,7 +119,11 @@ const ACTIONS: Record<string, Action> = {
     operands: ['<id>', '<text>'],
     call: (server, [id, text]) => server.call('send', { content: text }, id),
     describe: (result, [id]) =>
-      result.cancelled === true ? `The turn ${result.request_id} of agent "${id}" was cancelled.` : String(result.content),
+      result.status === 'awaiting_approval'
+        ? describePause(result, id as string)
+        : result.cancelled === true
+          ? `The turn ${result.request_id} of agent "${id}" was cancelled.`
+          : String(result.content),
     failed: (result) => result.cancelled === true,
     warning: (result, [id]) =>
       result.halted_at_iteration_limit === true
@@ -109,6 +147,22 @@ const ACTIONS: Record<string, Action> = {
         : `Request ${requestId} of agent "${id}" is neither running nor queued (${result.reason}).`,
     failed: (result) => result.cancelled !== true,
   },
+  approvals: {
+    operands: ['[<id>]'],
+    call: (server, [id]) => (id === undefined ? server.call('list_approvals', {}) : server.call('list_approvals', {}, id)),
+    describe: describeApprovals,
+  },
+  approve: {
+    operands: ['<id>', '<approval_id>'],
+    call: (server, operands, line) => server.call('resolve_approval', resolveParams(operands, line, 'approve'), operands[0]),
+    describe: describeResolution,
+    failed: (result) => result.status === 'stale',
+  },
+  deny: {
+    operands: ['<id>', '<approval_id>'],
+    call: (server, operands, line) => server.call('resolve_approval', resolveParams(operands, line, 'deny'), operands[0]),
+    describe: describeResolution,
+  },
   destroy: {
     operands: ['<id>'],
     call: (server, [id]) => server.call('destroy_agent', { agent_id: id }),
@@ -129,10 +183,11 @@ function operandsOf(name: string, { operands }: Action, given: string[]): string
     takesRest && given.length > operands.length
       ? [...given.slice(0, operands.length - 1), given.slice(operands.length - 1).join(' ')]
       : given;
-  if (words.length < operands.length) throw new UsageError(`Missing ${operands[words.length]}: ${usage}.`);
+  const required = operands.filter((operand) => !operand.startsWith('[')).length;
+  if (words.length < required) throw new UsageError(`Missing ${operands[words.length]}: ${usage}.`);
   if (words.length > operands.length) throw new UsageError(`Unexpected argument "${words[operands.length]}": ${usage}.`);
   const [id] = words;
-  if (operands[0] === '<id>' && !isValidAgentId(id)) {
+  if (id !== undefined && /^\[?<id>\]?$/.test(operands[0] ?? '') && !isValidAgentId(id)) {
     throw new UsageError(
       `Invalid agent id "${id}": up to 62 letters, digits, "_", "." or "-", starting with a letter or digit (after one "." for a temporary agent).`,
     );
@@ -147,6 +202,9 @@ async function run(line: AgentsLine, io: Io): Promise<number> {
   if (name === undefined || action === undefined) throw new UsageError(`Expected one of ${Object.keys(ACTIONS).join(', ')}: ${USAGE}.`);
   const misplaced = name === 'create' ? undefined : createOptionsGiven(line)[0];
   if (misplaced) throw new UsageError(`--${misplaced} is an option of \`nexus agents create\` only.`);
+  if (line.remember && name !== 'approve') throw new UsageError('--remember is an option of `nexus agents approve` only.');
+  if (line.note !== undefined && name !== 'approve' && name !== 'deny')
+    throw new UsageError('--note is an option of `nexus agents approve` and `nexus agents deny` only.');
   const operands = operandsOf(name, action, given);
   const port = parsePort(line.port, '--port') ?? (await resolveSettings(line.common, io)).servePort ?? DEFAULT_AGENT_SERVER_PORT;
   if (port === 0) throw new UsageError('--port 0 names no server: give the port `nexus serve` printed.');
@@ -167,7 +225,12 @@ async function run(line: AgentsLine, io: Io): Promise<number> {
  */
 export const agentsCommand = defineCommand({
   name: 'agents',
-  summary: [{ usage: 'agents <action>', text: 'Talk to an agent server: list, create, send, status, cancel,\ndestroy, shutdown' }],
+  summary: [
+    {
+      usage: 'agents <action>',
+      text: 'Talk to an agent server: list, create, send, status, cancel,\napprovals, approve, deny, destroy, shutdown',
+    },
+  ],
   options: OPTIONS,
   help: () => `Usage: nexus agents [--port <n>] <action> [arguments] [--json]
 
@@ -179,7 +242,11 @@ Actions
   send <id> <text>            Send a message and print the agent's answer (the rest of the
                               words are the text)
   status <id>                 Tokens and context: { tokens, context } with --json
-  cancel <id> <request_id>    Cancel a running or queued turn (exit 1 when none was)
+  cancel <id> <request_id>    Cancel a running, queued or paused turn (exit 1 when none was)
+  approvals [<id>]            The calls waiting for a person's approval: every agent's, or one's
+  approve <id> <approval_id>  Run the call that waits, and let its turn go on (exit 1 when the
+                              approval was stale: the policy or the package changed)
+  deny <id> <approval_id>     Refuse it: the model is told who denied it and why (--note)
   destroy <id>                Destroy an agent and its saved session
   shutdown                    Stop the server and every agent
 
@@ -194,18 +261,27 @@ Options
   --model <alias>    A model alias of the server's config
   --message <text>   A first message, queued (its request id is printed)
   Relative paths are relative to the current directory.
+  approve and deny:
+  --note <text>      Why: told to the model with a denial
+  --remember         (approve) Approve later calls of the same tool with the same arguments
+                     for the agent's lifetime
+
+A turn whose call needs confirmation waits for a person: send prints the approvals and
+exits 0; the turn goes on by itself once each is approved or denied.
 
 The token: NEXUS_API_KEY when set, else the file the server wrote,
 $XDG_STATE_HOME/nexus/rpc-<port>.token (default ~/.local/state/nexus), which must be
 readable by you only (chmod 600). It is sent to 127.0.0.1 only.
 
 Exit status: 0 success, 1 the server refused or failed (or is not running), a send was
-cancelled or a cancel found nothing, 2 bad usage.
+cancelled, a cancel found nothing or an approval was stale, 2 bad usage.
 
 Examples
   nexus agents create worker --cwd src --write-path src/out --message "List the TODOs"
   nexus agents send worker "Now fix the first one"
   nexus agents status worker --json
+  nexus agents approvals
+  nexus agents deny worker ap-1b2c… --note "not on main"
   nexus agents destroy worker`,
   run,
 });
