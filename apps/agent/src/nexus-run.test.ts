@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { type LlmStandIn, startLlmStandIn, type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
@@ -28,7 +29,7 @@ function userConfig(extra: object = {}): Promise<void> {
   return writeTree(dir.join('config', 'nexus'), { 'nexus.config.json': JSON.stringify(config) });
 }
 
-async function nexus(args: string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}) {
+async function nexus(args: string[], options: { input?: string; env?: NodeJS.ProcessEnv; tty?: boolean } = {}) {
   const memory = memoryIo({
     cwd: dir.join('project'),
     configHome: dir.join('config'),
@@ -141,6 +142,19 @@ describe('nexus run', () => {
 
     expect(code).toBe(0);
     expect(stderr).toMatch(/✗ write_file forbidden: /);
+  });
+
+  it('asks on the terminal instead of pausing for an approval', async () => {
+    await userConfig({ preset: 'trusted' });
+    const target = dir.join('outside.txt');
+    llm.script({ toolCalls: [{ name: 'write_file', arguments: { path: target, content: 'asked' } }] }, { text: 'Written.' });
+
+    const { code, stdout, stderr } = await nexus(['run', 'Write outside'], { input: 'y\n', tty: true });
+
+    expect(code).toBe(0);
+    expect(stdout).toBe('Written.\n');
+    expect(stderr).toContain(`Allow write_file to write outside the working directory: ${target}? [y/N]`);
+    expect(await readFile(target, 'utf8')).toBe('asked');
   });
 });
 
