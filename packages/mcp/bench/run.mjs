@@ -5,16 +5,22 @@
 //     `echo`) against the same client calling server-everything directly (goal ≤ 1.3×), and, to
 //     show what one stdio hop costs, the client calling nexus's own `echo`;
 //  2. importing 5 servers cold, started in parallel, against the slowest of them imported alone
-//     (goal ≤ 1.2×).
+//     (goal ≤ 1.2×);
+//  3. a read over Streamable HTTP (`serveHttp`): a 2026-07-28 client's stateless call (a server
+//     instance per request, no session) next to a 2025-era client's call in its session.
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { resolvePreset, ServiceContainer } from '@nexus/core';
+import { SkillRegistry, utilitySkills } from '@nexus/registry';
 import { median, printRatios, sampleInterleaved, time } from '../../../scripts/bench-stats.mjs';
-import { importMcpServer } from '../dist/index.js';
+import { importMcpServer, serveHttp } from '../dist/index.js';
 
 const CALLS = 500;
 const CALL_WARM_UP = 50;
@@ -95,8 +101,36 @@ async function coldImports() {
   console.log('  goal: all 5 in parallel ≤ 1.20× the slowest alone');
 }
 
+async function httpCalls() {
+  const services = new ServiceContainer().register('cwd', dir).register('permissions', resolvePreset('sandboxed', { cwd: dir }));
+  const registry = new SkillRegistry(services).use(utilitySkills);
+  const server = await serveHttp(registry);
+  const headers = { authorization: `Bearer ${server.token}` };
+  const session = new Client({ name: 'bench', version: '1.0.0' });
+  await session.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
+  const stateless = new ModernClient({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await stateless.connect(new ModernHttpTransport(new URL(server.url), { requestInit: { headers } }));
+  try {
+    const call = { name: 'echo', arguments: { message: 'hello' } };
+    const samples = await sampleInterleaved(
+      {
+        '2025-11-25, in a session': () => session.callTool(call),
+        '2026-07-28, stateless': () => stateless.callTool(call),
+      },
+      { runs: CALLS, warmUp: CALL_WARM_UP },
+    );
+    console.log('Round trip of one echo call over Streamable HTTP (serveHttp):');
+    printRatios(samples, '2025-11-25, in a session');
+    console.log('');
+  } finally {
+    await Promise.all([session.close(), stateless.close()]);
+    await server.close();
+  }
+}
+
 try {
   await roundTrips();
+  await httpCalls();
   await coldImports();
 } finally {
   await rm(dir, { recursive: true, force: true });
