@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { ConfigError, type ConfirmFunction, nexusStateDir, ServiceContainer, type SkillFamily, type ToolPermission } from '@nexus/core';
 import { type AgentServerConnection, RPC_ERROR_CODES } from '@nexus/core/agent-server';
-import type { AgentEvent, TurnCheckpoint } from './agent.js';
+import type { TurnCheckpoint } from './agent.js';
+import type { AgentRuntime, PoolSendOptions } from './agent-runtime.js';
 import type { AgentSettings } from './agent-settings.js';
 import type { PausedTurn } from './agent-turn.js';
 import { addUsage, emptyUsage } from './agent-usage.js';
@@ -47,21 +48,13 @@ export interface AgentPoolOptions {
   services?: () => ServiceContainer;
 }
 
-/** Options of one turn through the pool. */
-export interface PoolSendOptions {
-  /** Streams the turn's events (a streaming `send`). */
-  onEvent?: (event: AgentEvent) => void;
-  /** Cancels the turn (a streaming client that went away). */
-  signal?: AbortSignal;
-}
-
 /**
  * The agents of one server, each with its own permissions, conversation, model and working
  * directory, and the methods of specs/agent-server.md §3 with its permission rules (§5) — the one
  * place they are enforced, for HTTP clients and for agents' own `nexus_*` skills alike.
- * Emits `shutdown` when `shutdown_server` is called.
+ * Emits `shutdown` when `shutdown_server` is called. The local {@link AgentRuntime}.
  */
-export class AgentPool extends EventEmitter<{ shutdown: [] }> {
+export class AgentPool extends EventEmitter<{ shutdown: [] }> implements AgentRuntime {
   readonly #options: AgentPoolOptions;
   readonly #members = new Map<string, PoolMember>();
   readonly #restoring = new Map<string, Promise<PoolMember | undefined>>();

@@ -12,8 +12,9 @@ export type {
   TurnUsage,
 } from './agent.js';
 export { Agent, DEFAULT_COMPACT_AT, DEFAULT_MAX_TOOL_ITERATIONS } from './agent.js';
-export type { AgentPoolOptions, PoolSendOptions } from './agent-pool.js';
+export type { AgentPoolOptions } from './agent-pool.js';
 export { AgentPool } from './agent-pool.js';
+export type { AgentRuntime, PoolSendOptions } from './agent-runtime.js';
 export type { AgentDefaults, AgentSettings, ModelSettings, ProviderSettings, ProviderType } from './agent-settings.js';
 export { agentSettingsSchema, DEFAULT_CONTEXT_WINDOW, PROVIDER_TYPES, parseAgentSettings } from './agent-settings.js';
 export type { PausedTurn, TurnState } from './agent-turn.js';

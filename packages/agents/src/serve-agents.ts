@@ -7,7 +7,7 @@ import { ConfigError, isValidAgentId, nexusStateDir } from '@nexus/core';
 import { AgentRpcError, agentServerTokenPath, DEFAULT_AGENT_SERVER_PORT, RPC_ERROR_CODES } from '@nexus/core/agent-server';
 import { hasBearerToken, isLoopbackHost, readBody, tokenDigest } from '@nexus/core/http';
 import type { AgentEvent } from './agent.js';
-import type { AgentPool } from './agent-pool.js';
+import type { AgentRuntime } from './agent-runtime.js';
 import { TOKEN_HOLDER } from './requester-policy.js';
 import { approvalReply } from './rpc-replies.js';
 import { newToken, tokenFromEnvironment, writeTokenFile } from './server-token.js';
@@ -188,14 +188,14 @@ function errorOf(error: unknown): { status: number; code: number; message: strin
 }
 
 /**
- * Serves an {@link AgentPool} as specs/agent-server.md describes: JSON-RPC 2.0 over HTTP POST on
- * a loopback address, every request the token holder's (`Authorization: Bearer`, compared in
- * constant time; missing → 401, wrong → 403), `Host` and `Origin` checked against DNS rebinding,
+ * Serves an {@link AgentRuntime} (the local `AgentPool`, or another) as specs/agent-server.md
+ * describes: JSON-RPC 2.0 over HTTP POST on a loopback address, every request the token
+ * holder's (`Authorization: Bearer`, compared in constant time; missing → 401, wrong → 403), `Host` and `Origin` checked against DNS rebinding,
  * 1 MiB bodies, 32 KiB headers and 32 connections at most; `send` with `stream: true` answers with
  * server-sent events, and a client that goes away cancels its turn. The token is `NEXUS_API_KEY`
  * when set, else a fresh one written to `<stateDir>/rpc-<port>.token` (0600).
  */
-export async function serveAgents(pool: AgentPool, options: ServeAgentsOptions = {}): Promise<AgentServer> {
+export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOptions = {}): Promise<AgentServer> {
   const { port: wantedPort = DEFAULT_AGENT_SERVER_PORT, host = '127.0.0.1', env = process.env, allowedOrigins = [] } = options;
   if (!isLoopbackHost(host)) throw new ConfigError(`The agent server listens on loopback only (127.0.0.1, ::1, localhost), got "${host}".`);
   const fromEnvironment = tokenFromEnvironment(env);
