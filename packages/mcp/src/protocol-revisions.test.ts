@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { defineSkill, ToolResult } from '@nexus/core';
+import { runProcess } from '@nexus/process';
 import { startRoundRobinProxy, type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type HttpServeOptions, type McpHttpServer, serveHttp, serveStdio } from './index.js';
@@ -302,5 +304,27 @@ describe('stateless HTTP behind a round-robin load balancer', () => {
     } finally {
       await balancer.close();
     }
+  });
+});
+
+describe('the Inspector CLI (a 2025-era client)', () => {
+  const inspector = createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector-cli/build/index.js');
+
+  it('lists and calls tools over HTTP, in a session', async () => {
+    const server = await startHttp();
+    const inspect = (...args: string[]) =>
+      runProcess(
+        process.execPath,
+        [inspector, server.url, '--transport', 'http', '--header', `Authorization: Bearer ${server.token}`, ...args],
+        {
+          cwd: dir.path,
+          env: { PATH: process.env.PATH ?? '' },
+        },
+      );
+    const listed = await inspect('--method', 'tools/list');
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout).tools.map((tool: { name: string }) => tool.name)).toContain('cat');
+    const called = await inspect('--method', 'tools/call', '--tool-name', 'cat', '--tool-arg', 'path=a.txt');
+    expect(JSON.parse(called.stdout).content).toEqual([{ type: 'text', text: 'alpha' }]);
   });
 });
