@@ -3,6 +3,7 @@ import { auditLogWriter } from './audit-log.js';
 import { commandHooks } from './command-hooks.js';
 import { reportExecIsolation } from './exec-isolation.js';
 import type { Settings } from './resolve-settings.js';
+import { startTelemetry } from './telemetry.js';
 
 /** The permission policy the settings describe. */
 export function permissionsOf(settings: Settings): AgentPermissions {
@@ -18,11 +19,13 @@ export function permissionsOf(settings: Settings): AgentPermissions {
 /**
  * The services skills use that the settings give, beside a working directory and a permission
  * policy: exec settings, GitLab instances, the config file's command hooks and the audit log's
- * writer, and, when given, how to ask the user for confirmation.
+ * writer, and, when given, how to ask the user for confirmation. Starts exporting traces when a
+ * collector is configured.
  * One fresh container for each registry or agent: `nexus run` and `nexus chat`, the tool commands,
  * and every agent of `nexus serve`.
  */
 export function buildServices(settings: Settings, confirm?: ConfirmFunction): ServiceContainer {
+  startTelemetry(settings.telemetry);
   const services = new ServiceContainer().register('exec', settings.exec);
   if (confirm) services.register('confirm', confirm);
   if (settings.gitlab) services.register('gitlab', settings.gitlab);

@@ -5,6 +5,7 @@ import { buildServices, permissionsOf } from './build-services.js';
 import { closeSkillLibrary, type FamilyName, loadFamilies } from './families.js';
 import type { McpServerRun } from './mcp-servers.js';
 import type { Settings } from './resolve-settings.js';
+import { flushTelemetry } from './telemetry.js';
 
 /** The registry of one `nexus` run, with the MCP servers it started: dispose of it (`await using`) to end them. */
 export interface NexusRegistry extends SkillRegistry, AsyncDisposable {
@@ -56,9 +57,9 @@ export async function openFamilies(
  * The registry of one `nexus` run: the enabled families and the tools of the configured MCP servers
  * ({@link openFamilies}), with the services skills use — working directory, permission policy, exec
  * settings, GitLab instances and, when given, how to ask the user for confirmation. Disposing of the
- * registry ends what its families hold open and writes the audit records still queued. When the
- * registry cannot be built (a tool that cannot be registered), that is ended before the error is
- * thrown: a running server would keep the command alive.
+ * registry ends what its families hold open, writes the audit records and sends the spans still
+ * queued. When the registry cannot be built (a tool that cannot be registered), that is ended
+ * before the error is thrown: a running server would keep the command alive.
  */
 export async function createRegistry(
   settings: Settings,
@@ -73,7 +74,7 @@ export async function createRegistry(
     await registry.refresh();
     checkToolRules(registry, settings.rules);
     const dispose = async () => {
-      await Promise.all([opened[Symbol.asyncDispose](), flushAuditLogs()]);
+      await Promise.all([opened[Symbol.asyncDispose](), flushAuditLogs(), flushTelemetry()]);
     };
     return Object.assign(registry, { mcpServers: opened.mcpServers, [Symbol.asyncDispose]: dispose });
   } catch (error) {

@@ -38,4 +38,11 @@ Audit log (your own file only)
   arguments (secrets redacted, long values digested), the decision (allow, ask,
   deny) and what made it (preset, rule N, a hook), the confirmation and who gave
   it, the policy's digest, isolation, the skill package's digest, the result and
-  the duration. \`nexus audit\` reads it.`;
+  the duration. \`nexus audit\` reads it.
+
+Traces (your own file only)
+  "telemetry": { "otlp": { "endpoint": "http://127.0.0.1:4318", "headers": {} } }
+  Exports OpenTelemetry spans as OTLP/HTTP JSON to <endpoint>/v1/traces: one
+  execute_tool span per call (GenAI attributes, and nexus.decision,
+  nexus.decided_by, the policy and package digests), under the caller's span.
+  Without "telemetry" nothing is exported.`;

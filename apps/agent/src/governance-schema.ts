@@ -19,12 +19,17 @@ const hookSchema = z.strictObject({
 /**
  * The config file's governance fields (see `nexus help config`): `rules` — ordered allow / ask /
  * deny entries by tool and argument patterns, decided in the registry's pipeline; `hooks` — programs
- * asked before and after each call; `audit` — the audit log.
+ * asked before and after each call; `audit` — the audit log; `telemetry` — where traces go.
  */
 export const governanceFields = {
   rules: z.array(ruleSchema).optional(),
   hooks: z.strictObject({ beforeCall: z.array(hookSchema).optional(), afterCall: z.array(hookSchema).optional() }).optional(),
   audit: z
     .strictObject({ enabled: z.boolean().optional(), maxBytes: z.int().min(256).optional(), keep: z.int().min(0).max(100).optional() })
+    .optional(),
+  telemetry: z
+    .strictObject({
+      otlp: z.strictObject({ endpoint: z.url({ protocol: /^https?$/ }), headers: z.record(z.string(), z.string()).optional() }).optional(),
+    })
     .optional(),
 };

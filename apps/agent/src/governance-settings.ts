@@ -3,6 +3,7 @@ import { nexusStateDir, type ToolRule } from '@nexus/core';
 import { type AuditSettings, DEFAULT_AUDIT_KEEP, DEFAULT_AUDIT_MAX_BYTES } from './audit-log.js';
 import type { CommandHookSettings } from './command-hooks.js';
 import type { ConfigFile } from './config-file.js';
+import type { TelemetrySettings } from './telemetry.js';
 
 /** The governance part of the effective configuration. */
 export interface GovernanceSettings {
@@ -12,16 +13,18 @@ export interface GovernanceSettings {
   hooks: CommandHookSettings;
   /** The audit log, from the user's file only. */
   audit: AuditSettings;
+  /** Where traces are exported, from the user's file only. */
+  telemetry: TelemetrySettings;
 }
 
 /**
  * The governance fields a working-directory file may not set, as field paths: an `allow` rule
  * (a project only narrows — its `deny` and `ask` rules are welcome), `hooks` (programs to run) and
- * `audit` (the user's record of what was done).
+ * `audit` (the user's record of what was done) and `telemetry` (where traces, and the headers, go).
  */
 export function governanceWidenings(config: ConfigFile): string[] {
   const allows = (config.rules ?? []).flatMap((rule, index) => (rule.decision === 'allow' ? [`rules[${index}].decision`] : []));
-  return [...allows, ...(['hooks', 'audit'] as const).filter((field) => config[field] !== undefined)];
+  return [...allows, ...(['hooks', 'audit', 'telemetry'] as const).filter((field) => config[field] !== undefined)];
 }
 
 /**
@@ -36,5 +39,6 @@ export function mergeGovernance(user: ConfigFile | undefined, project: ConfigFil
     rules: [...(project?.rules ?? []), ...(user?.rules ?? [])],
     hooks: user?.hooks ?? {},
     audit: { enabled, file: join(nexusStateDir(env), 'audit.jsonl'), maxBytes, keep },
+    telemetry: user?.telemetry?.otlp ? { otlp: user.telemetry.otlp } : {},
   };
 }
