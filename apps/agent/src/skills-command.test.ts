@@ -116,6 +116,18 @@ describe('nexus skills', () => {
     expect((await run(['skills', 'run', 'weekly-report.hello', 'who=Ada', '--preset', 'trusted'])).code).toBe(1);
   });
 
+  it('creates a Python package with --python, which checks clean and runs', async () => {
+    const created = await run(['skills', 'new', 'py-report', '--user', '--python']);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain('SKILL.md  README.md  scripts/__init__.py  scripts/commands.py');
+    const check = await run(['skills', 'check', dir.join('config', 'nexus', 'skills', 'py-report')]);
+    expect(check.stdout).toMatch(/1 package checked: 0 errors, 0 warnings, 0 notes\.\n$/);
+    const ran = await run(['skills', 'run', 'py-report.hello', 'who=Ada', '--preset', 'yolo']);
+    expect(ran.stderr).toBe('');
+    expect(ran.stdout.split('\n')[0]).toBe('✅ skills py-report: hello → Hello, Ada!');
+    expect((await run(['skills', 'list', '--python'])).stderr).toContain('--python only applies to `nexus skills new`');
+  });
+
   // At yolo: at trusted the command would run inside bubblewrap, whose private /tmp hides this
   // test's user skills folder (a user's real one, under the home directory, stays visible).
   it('runs a user skill with key=value arguments and records its usage', async () => {

@@ -16,10 +16,11 @@ import {
 import { type RunResult, runProcess } from '@nexus/process';
 import { fillCommandTemplate } from './command-template.js';
 import { type PackageRunOptions, packageRunOptions } from './package-run-options.js';
+import { runPythonCommand } from './python-commands.js';
 import { renderResultTemplate } from './result-templates.js';
 import { runScriptHost } from './script-commands.js';
 import type { PackageCommand, SkillPackage } from './skill-package.js';
-import { findMissingParameters, parametersJsonSchema, prepareValues } from './skill-parameters.js';
+import { type CommandValue, findMissingParameters, parametersJsonSchema, prepareValues } from './skill-parameters.js';
 import { type SkillOutcome, skillResultData, toSkillToolResult } from './skill-result.js';
 import { matchesTrust, readTrustRecords } from './trust-records.js';
 import { recordSkillUsage } from './usage-records.js';
@@ -123,14 +124,14 @@ async function runTemplateCommand(
 
 async function runScriptCommand(
   command: PackageCommand,
-  values: Record<string, string | number | boolean>,
+  values: Record<string, CommandValue>,
   options: RunOptionsOfCall,
 ): Promise<{ run: RunResult; data: JsonObject; summary?: string; error?: string }> {
-  const { run, answer } = await runScriptHost(
-    { path: command.script as string, source: command.scriptSource, stamp: command.scriptStamp },
-    { mode: 'run', command: command.name, args: values },
-    { ...options, timeoutMs: command.timeoutSeconds * 1000 },
-  );
+  const module = { path: command.script as string, source: command.scriptSource, stamp: command.scriptStamp };
+  const runOptions = { ...options, timeoutMs: command.timeoutSeconds * 1000 };
+  const { run, answer } = command.pythonFunction
+    ? await runPythonCommand(module, command.pythonFunction, values, runOptions)
+    : await runScriptHost(module, { mode: 'run', command: command.name, args: values }, runOptions);
   if (!answer.ok) return { run, data: {}, error: answer.error };
   const result: JsonValue = answer.value;
   const summary = typeof result === 'string' ? firstLine(result) : undefined;

@@ -81,6 +81,8 @@ function splitParts(word: string, folder: string, parameters: Readonly<Record<st
     const [whole, name] = match as unknown as [string, string];
     if (match.index > last) parts.push({ text: word.slice(last, match.index) });
     if (name === SKILL_DIR_PLACEHOLDER) parts.push({ text: folder });
+    else if (parameters[name]?.type === 'string_list')
+      throw new CommandTemplateError(`the placeholder {${name}} is a list (string_list), which only script commands take`);
     else if (Object.hasOwn(parameters, name)) parts.push({ parameter: name });
     else
       throw new CommandTemplateError(

@@ -20,6 +20,16 @@ describe('createSkillPackage', () => {
     expect(result.output.split('\n')[0]).toBe('✅ skills weekly-report: hello → Hello, Ada!');
   });
 
+  it('creates an Omni-style Python package (scripts/commands.py with @skill_script) that loads without a diagnostic and runs', async () => {
+    const folder = await createSkillPackage(world.userRoot, 'weekly-report', { language: 'python' });
+    const agent = await world.agent();
+    expect(agent.loaded.diagnostics).toEqual([]);
+    expect(agent.registry.names).toEqual(['skill', 'weekly-report__hello']);
+    expect(agent.loaded.packages[0]?.commands[0]?.script).toBe(join(folder, 'scripts', 'commands.py'));
+    const result = await agent.call('weekly-report__hello', { who: 'Ada' });
+    expect(result.output.split('\n')[0]).toBe('✅ skills weekly-report: hello → Hello, Ada!');
+  });
+
   it('refuses a name that is not portable, and never touches an existing folder', async () => {
     await expect(createSkillPackage(world.userRoot, 'Bad_Name')).rejects.toThrow('Expected a skill name of lowercase letters');
     await createSkillPackage(world.userRoot, 'taken');

@@ -1,3 +1,4 @@
+export type { CreateSkillPackageOptions, SkillPackageLanguage } from './create-skill-package.js';
 export { createSkillPackage } from './create-skill-package.js';
 export type { LoadedSkillPackages, LoadSkillPackagesOptions, ToolExecutor } from './load-skill-packages.js';
 export { loadSkillPackages } from './load-skill-packages.js';

@@ -9,8 +9,9 @@ import { currentStamp } from './file-stamp.js';
 import { type CommandCategory, MAX_COMMAND_SECONDS, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, PORTABLE_KEYS } from './manifest-limits.js';
 import { type PackageRunOptions, packageRunOptions } from './package-run-options.js';
 import { portableMetadata } from './portable-metadata.js';
+import { listPythonCommands, PYTHON_COMMANDS_FILE } from './python-commands.js';
 import { readSkillFile, type SkillFile } from './read-skill-file.js';
-import { modulePosition, runScriptHost, SCRIPT_COMMANDS_FILE } from './script-commands.js';
+import { modulePosition, runScriptHost, SCRIPT_COMMANDS_FILE, type ScriptRunOptions } from './script-commands.js';
 import { diagnosticAt, FILE_START, type SkillDiagnostic } from './skill-diagnostic.js';
 import { SkillFileError } from './skill-file-error.js';
 import {
@@ -185,23 +186,50 @@ function templateCommands(
   return commands.filter((command): command is PackageCommand => command !== undefined);
 }
 
+/** A package's script-commands module: `scripts/commands.mjs` (run by Node) or `scripts/commands.py` (seed 004's Python). */
+type ScriptLanguage = 'node' | 'python';
+
+const MODULE_FILES: Record<ScriptLanguage, string> = { node: SCRIPT_COMMANDS_FILE, python: PYTHON_COMMANDS_FILE };
+
+/** Which script-commands module the package has; both is an error (which one runs would be a guess). */
+function scriptLanguageOf(location: PackageLocation, collected: Collected): ScriptLanguage | undefined {
+  if (!location.entries.includes('scripts')) return undefined;
+  // existsSync: a failed asynchronous check costs an Error with its stack, per package.
+  const present = (['node', 'python'] as const).filter((language) => existsSync(join(location.folder, MODULE_FILES[language])));
+  if (present.length === 2) {
+    const where = join(location.folder, 'scripts');
+    collected.errors.push(diagnosticAt('error', where, FILE_START, 'both scripts/commands.mjs and scripts/commands.py; keep one of them'));
+    return undefined;
+  }
+  return present[0];
+}
+
+/** Lists the module's commands: `scripts/commands.mjs` run by the script host, `scripts/commands.py` parsed, never imported. */
+async function listModule(language: ScriptLanguage, module: { path: string; source: string; stamp: string }, options: ScriptRunOptions) {
+  const timed = { ...options, timeoutMs: SCRIPT_LIST_TIMEOUT_MS };
+  if (language === 'python') return listPythonCommands(module, timed);
+  return runScriptHost(module, { mode: 'list' }, timed);
+}
+
 async function scriptCommands(
   location: PackageLocation,
   name: string,
+  language: ScriptLanguage,
   context: PackageLoadContext,
   collected: Collected,
 ): Promise<PackageCommand[]> {
-  const module = join(location.folder, SCRIPT_COMMANDS_FILE);
+  const relativePath = MODULE_FILES[language];
+  const module = join(location.folder, relativePath);
   const fail = (message: string, position = FILE_START) => {
     collected.errors.push(diagnosticAt('error', module, position, message));
     return [];
   };
   const real = await realpath(module).catch(() => undefined);
-  if (real === undefined || !isWithin(real, location.folder)) return fail('scripts/commands.mjs leads out of the package folder');
+  if (real === undefined || !isWithin(real, location.folder)) return fail(`${relativePath} leads out of the package folder`);
   // Stamped before the read: an edit after it shows as a change at the next run.
   const stamp = currentStamp(real);
   const source = await readFile(real, 'utf8').catch(() => undefined);
-  if (source === undefined) return fail('scripts/commands.mjs cannot be read');
+  if (source === undefined) return fail(`${relativePath} cannot be read`);
   let runOptions: PackageRunOptions;
   try {
     runOptions = await packageRunOptions({ services: context.services, folder: location.folder, maxOutputBytes: context.maxOutputBytes });
@@ -209,20 +237,19 @@ async function scriptCommands(
     if (NexusError.isInstance(error) && error.code === 'SANDBOX_UNAVAILABLE') return fail(`the module is not listed: ${error.message}`);
     throw error;
   }
-  const { run, answer } = await runScriptHost(
-    { path: real, source, stamp },
-    { mode: 'list' },
-    { ...runOptions, timeoutMs: SCRIPT_LIST_TIMEOUT_MS },
-  );
+  const { run, answer } = await listModule(language, { path: real, source, stamp }, runOptions);
   if (run.timedOut) return fail(`listing the script commands took over ${SCRIPT_LIST_TIMEOUT_MS / 1000} s`);
+  if (!answer.ok && language === 'python') return fail(answer.error, answer.position);
   if (!answer.ok)
     return fail(`the module cannot be loaded: ${answer.error.split('\n').slice(0, 4).join(' ')}`, modulePosition(answer.error, real));
   const commands: PackageCommand[] = [];
-  for (const entry of answer.value as { exportName: string }[]) {
-    const parsed = scriptCommandSchema.safeParse(Object.fromEntries(Object.entries(entry).filter(([key]) => key !== 'exportName')));
+  for (const entry of answer.value as { exportName?: string; function?: string; line?: number }[]) {
+    const { exportName, function: pythonFunction, line, ...definitionOnly } = entry;
+    const parsed = scriptCommandSchema.safeParse(definitionOnly);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((issue) => `${issue.path.length ? `\`${issue.path.join('.')}\`: ` : ''}${issue.message}`);
-      fail(`the export \`${entry.exportName}\` is not a valid command: ${issues.join('; ')}`);
+      const what = pythonFunction ? `the function \`${pythonFunction}\`` : `the export \`${exportName}\``;
+      fail(`${what} is not a valid command: ${issues.join('; ')}`, line ? { line, column: 1 } : FILE_START);
       continue;
     }
     const definition = parsed.data;
@@ -238,6 +265,7 @@ async function scriptCommands(
       script: real,
       scriptSource: source,
       scriptStamp: stamp,
+      ...(pythonFunction ? { pythonFunction } : {}),
     });
   }
   return commands;
@@ -254,7 +282,8 @@ function duplicateCommands(commands: readonly PackageCommand[], file: string, co
 /**
  * Loads one package: reads and validates its `SKILL.md`, compiles its command templates, works
  * out its trust and — only when it is trusted, since listing runs the module — lists its script
- * commands in a child Node process. A package with any error is a {@link BrokenSkillPackage}
+ * commands: `scripts/commands.mjs` in a child Node process, `scripts/commands.py` parsed by a child
+ * python3 without importing it. A package with any error is a {@link BrokenSkillPackage}
  * carrying every diagnostic (`file:line:col` and the reason); warnings and notes stay with a
  * package that loads.
  */
@@ -290,10 +319,10 @@ export async function loadSkillPackage(location: PackageLocation, context: Packa
   const trust = await packageTrust(location, context.trustRecords);
   const trusted = trust === 'user' || trust === 'trusted';
   const commands = templateCommands(skill, manifest, location, name, collected);
-  // existsSync: a failed asynchronous check costs an Error with its stack, per package.
-  const hasScripts = location.entries.includes('scripts') && existsSync(join(location.folder, SCRIPT_COMMANDS_FILE));
+  const language = scriptLanguageOf(location, collected);
+  const hasScripts = language !== undefined;
   const listScripts = hasScripts && trusted && context.listScriptCommands;
-  if (listScripts) commands.push(...(await scriptCommands(location, name, context, collected)));
+  if (listScripts) commands.push(...(await scriptCommands(location, name, language, context, collected)));
   duplicateCommands(commands, skillFile, collected);
   if (collected.errors.length > 0) return broken([...collected.errors, ...collected.others], name);
   return {

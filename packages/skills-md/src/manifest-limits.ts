@@ -5,8 +5,11 @@ export const COMMAND_CATEGORIES = ['read', 'view', 'write', 'workflow', 'general
 /** A command's category. */
 export type CommandCategory = (typeof COMMAND_CATEGORIES)[number];
 
-/** The types a command parameter may have: JSON Schema's, plus `path` and `output_path` checked through the sandbox. */
-export const PARAMETER_TYPES = ['string', 'integer', 'number', 'boolean', 'enum', 'path', 'output_path'] as const;
+/**
+ * The types a command parameter may have: JSON Schema's, `path` and `output_path` checked through
+ * the sandbox, and `string_list` (a list of strings, Python's `list[str]`) for script commands.
+ */
+export const PARAMETER_TYPES = ['string', 'integer', 'number', 'boolean', 'enum', 'path', 'output_path', 'string_list'] as const;
 /** A parameter's type. */
 export type ParameterType = (typeof PARAMETER_TYPES)[number];
 

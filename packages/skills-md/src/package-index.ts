@@ -4,6 +4,7 @@ import type { PackageLocation } from './discover-skill-packages.js';
 import { SKILL_FILE_NAME } from './discover-skill-packages.js';
 import { currentStamp } from './file-stamp.js';
 import type { PackageLoadContext } from './load-skill-package.js';
+import { PYTHON_COMMANDS_FILE } from './python-commands.js';
 import { readSkillSource, type SkillSource } from './read-skill-file.js';
 import { type FrontmatterSummary, scanFrontmatter } from './scan-frontmatter.js';
 import { SCRIPT_COMMANDS_FILE } from './script-commands.js';
@@ -16,8 +17,15 @@ import { packageTrust } from './trust-records.js';
 export interface PackageStamps {
   /** Of `SKILL.md`. */
   readonly skillFile: string;
-  /** Of `scripts/commands.mjs` (`missing` when there is none). */
+  /** Of `scripts/commands.mjs` and `scripts/commands.py` (`missing` when there is neither). */
   readonly script: string;
+}
+
+/** The stamp of a package's script-commands modules: `missing` when there is neither. */
+export function scriptStamp(folder: string): string {
+  const node = currentStamp(join(folder, SCRIPT_COMMANDS_FILE));
+  const python = currentStamp(join(folder, PYTHON_COMMANDS_FILE));
+  return node === 'missing' && python === 'missing' ? 'missing' : `${node} ${python}`;
 }
 
 /**
@@ -51,7 +59,7 @@ export type PackageLoader = (location: PackageLocation, context: PackageLoadCont
 
 /** The stamps of a package's files now. */
 export function packageStamps(folder: string): PackageStamps {
-  return { skillFile: currentStamp(join(folder, SKILL_FILE_NAME)), script: currentStamp(join(folder, SCRIPT_COMMANDS_FILE)) };
+  return { skillFile: currentStamp(join(folder, SKILL_FILE_NAME)), script: scriptStamp(folder) };
 }
 
 /** The index entry of a package that loaded. */
@@ -127,7 +135,7 @@ export async function indexSkillPackage(
   const hasScripts = location.entries.includes('scripts');
   const trust = await packageTrust(location, context.trustRecords);
   const source = location.irregularSkillFile ? undefined : readSource(join(location.folder, SKILL_FILE_NAME));
-  const script = hasScripts ? currentStamp(join(location.folder, SCRIPT_COMMANDS_FILE)) : 'missing';
+  const script = hasScripts ? scriptStamp(location.folder) : 'missing';
   const summary = source && scanFrontmatter(source.text);
   const listsScripts = script !== 'missing' && (trust === 'user' || trust === 'trusted') && context.listScriptCommands;
   if (source && summary && !listsScripts) return indexOfSummary(summary, location, { skillFile: source.stamp, script }, trust);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Discovery, discoverSkillPackages, type PackageLocation } from './discover-skill-packages.js';
 import { currentStamp } from './file-stamp.js';
@@ -13,6 +14,7 @@ import {
   refreshLocation,
 } from './package-index.js';
 import { packageRunOptions } from './package-run-options.js';
+import { checkPythonSyntax, PYTHON_COMMANDS_FILE } from './python-commands.js';
 import { checkScriptSyntax, SCRIPT_COMMANDS_FILE } from './script-commands.js';
 import { diagnosticAt, FILE_START, type SkillDiagnostic } from './skill-diagnostic.js';
 import type { SkillRoot } from './skill-locations.js';
@@ -200,7 +202,10 @@ export class PackageStore {
     }
   }
 
-  /** A loaded package after a change: its script commands' module must parse (`node --check`) before it is loaded again. */
+  /**
+   * A loaded package after a change: its script commands' module must parse (`node --check`, or
+   * `python3 -m py_compile` for `scripts/commands.py`) before it is loaded again.
+   */
   async #reload(
     previous: IndexedSkillPackage,
     location: PackageLocation,
@@ -210,7 +215,10 @@ export class PackageStore {
     if (scriptChanged && previous.loaded?.scriptCommands === 'listed') {
       const { commandServices: services, maxOutputBytes } = this.#settings;
       const options = await packageRunOptions({ services, folder: location.folder, maxOutputBytes });
-      const syntax = await checkScriptSyntax(join(location.folder, SCRIPT_COMMANDS_FILE), options);
+      const python = join(location.folder, PYTHON_COMMANDS_FILE);
+      const syntax = existsSync(python)
+        ? await checkPythonSyntax(python, options)
+        : await checkScriptSyntax(join(location.folder, SCRIPT_COMMANDS_FILE), options);
       if (syntax) {
         const { name, folder, folderName, root, skillFile } = previous;
         return { name, folder, folderName, root, skillFile, diagnostics: [syntax] };

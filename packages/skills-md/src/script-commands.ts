@@ -16,7 +16,7 @@ export interface SkillCommandParameter {
   required?: boolean;
   description?: string;
   enum?: readonly (string | number | boolean)[];
-  default?: string | number | boolean;
+  default?: string | number | boolean | readonly string[];
   allow_dash?: boolean;
 }
 
@@ -54,11 +54,18 @@ export function defineSkillCommand<Args = Record<string, unknown>>(
   return { ...spec, run };
 }
 
-/** What the host program answered, or why there is no answer. */
-export type ScriptAnswer = { ok: true; value: JsonValue; output: string } | { ok: false; error: string; output: string };
+/** What the host program answered, or why there is no answer (where in the module, when it says). */
+export type ScriptAnswer =
+  | { ok: true; value: JsonValue; output: string }
+  | { ok: false; error: string; output: string; position?: FilePosition };
 
-/** The answer the host printed after `marker`, and what the command printed before it. */
-function readAnswer(run: RunResult, marker: string): ScriptAnswer {
+/** A marker no command prints by chance: the host's answer follows it. */
+export function answerMarker(): string {
+  return `nexus-skill-answer-${randomBytes(12).toString('hex')}:`;
+}
+
+/** The answer a host program printed after `marker`, and what the command printed before it. */
+export function readAnswer(run: RunResult, marker: string): ScriptAnswer {
   const at = run.stdout.lastIndexOf(`\n${marker}`);
   if (at === -1) {
     const reason = run.truncated ? 'its output passed the size limit before it answered' : 'it ended without answering';
@@ -71,9 +78,12 @@ function readAnswer(run: RunResult, marker: string): ScriptAnswer {
       error?: string;
       result?: JsonValue;
       commands?: JsonValue;
+      line?: number;
+      column?: number;
     };
     if (answer.ok) return { ok: true, value: (answer.result ?? answer.commands ?? null) as JsonValue, output };
-    return { ok: false, error: answer.error ?? 'unknown error', output };
+    const position = answer.line ? { position: { line: answer.line, column: answer.column ?? 1 } } : {};
+    return { ok: false, error: answer.error ?? 'unknown error', output, ...position };
   } catch {
     return { ok: false, error: 'its answer could not be read', output };
   }
@@ -105,7 +115,7 @@ export async function runScriptHost(
   request: { mode: 'list' } | { mode: 'run'; command: string; args: Record<string, unknown> },
   options: ScriptRunOptions,
 ): Promise<{ run: RunResult; answer: ScriptAnswer }> {
-  const marker = `nexus-skill-answer-${randomBytes(12).toString('hex')}:`;
+  const marker = answerMarker();
   const command = request.mode === 'run' ? request.command : '';
   const changed = module.source !== undefined && currentStamp(module.path) !== module.stamp;
   const input = JSON.stringify({ args: request.mode === 'run' ? request.args : {}, source: changed ? module.source : undefined });

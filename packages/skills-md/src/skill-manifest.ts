@@ -14,7 +14,7 @@ const parameterSchema = z
     required: z.boolean().default(false),
     description: z.string().max(MAX_DESCRIPTION_LENGTH).optional(),
     enum: z.array(scalar).min(1).optional(),
-    default: scalar.optional(),
+    default: z.union([scalar, z.array(z.string())]).optional(),
     allow_dash: z.boolean().default(false),
   })
   .superRefine((parameter, context) => {
@@ -22,6 +22,8 @@ const parameterSchema = z
       context.addIssue({ code: 'custom', message: 'a parameter of type `enum` needs an `enum` list' });
     if (parameter.enum && !['enum', 'string', 'integer', 'number'].includes(parameter.type))
       context.addIssue({ code: 'custom', path: ['enum'], message: `an \`enum\` list does not fit type \`${parameter.type}\`` });
+    if (Array.isArray(parameter.default) !== (parameter.type === 'string_list') && parameter.default !== undefined)
+      context.addIssue({ code: 'custom', path: ['default'], message: 'a list default is for a `string_list` parameter only' });
     if (parameter.required && parameter.default !== undefined)
       context.addIssue({ code: 'custom', path: ['default'], message: 'a required parameter cannot have a default' });
   });

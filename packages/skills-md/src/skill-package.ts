@@ -31,6 +31,8 @@ export interface PackageCommand {
   readonly template?: CommandTemplate;
   /** The module of a script command. */
   readonly script?: string;
+  /** Of a script command of `scripts/commands.py`: the decorated function it calls (else `scripts/commands.mjs`'s). */
+  readonly pythonFunction?: string;
   /** The module's text as it was listed: what runs until a new version loads, even while the file holds a broken edit. */
   readonly scriptSource?: string;
   /** The file stamp of the module before `scriptSource` was read: while the file keeps it, the file itself runs. */
@@ -55,7 +57,7 @@ export interface SkillPackage {
   readonly trusted: boolean;
   /** Its commands; for an untrusted package, only those of `SKILL.md` (its scripts are not run to list them). */
   readonly commands: readonly PackageCommand[];
-  /** Whether it has `scripts/commands.mjs`, and whether its commands were listed. */
+  /** Whether it has `scripts/commands.mjs` or `scripts/commands.py`, and whether its commands were listed. */
   readonly scriptCommands: 'none' | 'listed' | 'not inspected';
   /** `disable-model-invocation: true`: left out of what the model is offered; a person still runs it. */
   readonly hiddenFromModel: boolean;

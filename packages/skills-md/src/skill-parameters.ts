@@ -23,6 +23,7 @@ const JSON_TYPES: Record<ParameterDefinition['type'], string> = {
   enum: 'string',
   path: 'string',
   output_path: 'string',
+  string_list: 'array',
 };
 
 function describeParameter(definition: ParameterDefinition, outputDirectory: string): string {
@@ -48,6 +49,7 @@ export function parametersJsonSchema(parameters: ParameterDefinitions, outputDir
   const properties: Record<string, JsonSchema> = {};
   for (const [name, definition] of Object.entries(parameters)) {
     const schema: Record<string, JsonValue> = { type: JSON_TYPES[definition.type] };
+    if (definition.type === 'string_list') schema.items = { type: 'string' };
     if (definition.type === 'enum')
       schema.type = [...new Set(definition.enum?.map((value) => typeof value))].length === 1 ? typeof definition.enum?.[0] : 'string';
     if (definition.enum) schema.enum = definition.enum;
@@ -91,9 +93,12 @@ export interface ValueContext {
   readonly confirm?: ConfirmFunction | undefined;
 }
 
+/** A value a command gets: a list of strings only for a `string_list` parameter (script commands). */
+export type CommandValue = string | number | boolean | readonly string[];
+
 /** Arguments checked and converted for the program: paths authorised (real absolute paths), defaults applied. */
 export interface PreparedValues {
-  readonly values: Record<string, string | number | boolean>;
+  readonly values: Record<string, CommandValue>;
   /** The `output_path` values, real absolute paths, for the result. */
   readonly outputs: string[];
 }
@@ -104,8 +109,12 @@ function wrongType(name: string, expected: string, value: unknown): never {
   throw new InvalidParametersError(`Expected \`${name}\` to be ${expected}, got ${got}.`, { parameter: name });
 }
 
-function checkScalar(name: string, definition: ParameterDefinition, value: unknown): string | number | boolean {
+function checkScalar(name: string, definition: ParameterDefinition, value: unknown): CommandValue {
   const { type } = definition;
+  if (type === 'string_list') {
+    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) wrongType(name, 'a list of strings', value);
+    return value as string[];
+  }
   if (type === 'integer' && !Number.isInteger(value)) wrongType(name, 'an integer', value);
   if (type === 'number' && (typeof value !== 'number' || !Number.isFinite(value))) wrongType(name, 'a number', value);
   if (type === 'boolean' && typeof value !== 'boolean') wrongType(name, 'a boolean', value);
@@ -135,7 +144,7 @@ export async function prepareValues(
   context: ValueContext,
 ): Promise<PreparedValues> {
   const { services, tool, confirm } = context;
-  const values: Record<string, string | number | boolean> = {};
+  const values: Record<string, CommandValue> = {};
   const outputs: string[] = [];
   for (const [name, definition] of Object.entries(parameters)) {
     let value = isAbsent(args[name]) ? undefined : args[name];

@@ -14,7 +14,7 @@ import { parseToolArguments } from '../tool-arguments.js';
 const ACTIONS = ['list', 'check', 'trust', 'run', 'new'] as const;
 type Action = (typeof ACTIONS)[number];
 
-const OPTIONS = { json: { type: 'boolean' }, all: { type: 'boolean' }, user: { type: 'boolean' } } as const;
+const OPTIONS = { json: { type: 'boolean' }, all: { type: 'boolean' }, user: { type: 'boolean' }, python: { type: 'boolean' } } as const;
 type SkillsLine = CommandLine<typeof OPTIONS>;
 
 type Listed = SkillPackage | BrokenSkillPackage;
@@ -185,16 +185,18 @@ async function runAction(settings: Settings, line: SkillsLine, io: Io): Promise<
 
 async function newAction(settings: Settings, line: SkillsLine, io: Io): Promise<number> {
   const [name, extra] = line.positionals.slice(1);
-  if (!name || extra !== undefined) throw new UsageError('Expected one name: nexus skills new <name> [--user].');
+  if (!name || extra !== undefined) throw new UsageError('Expected one name: nexus skills new <name> [--user] [--python].');
   const { createSkillPackage, defaultConfigDirectory } = await import('@nexus/skills-md');
   const parent = line.user ? join(defaultConfigDirectory(settings.skills.environment), 'skills') : join(settings.cwd, '.nexus', 'skills');
-  const folder = await createSkillPackage(parent, name).catch((error: Error) => {
+  const language = line.python ? 'python' : 'node';
+  const folder = await createSkillPackage(parent, name, { language }).catch((error: Error) => {
     throw new UsageError(error.message.replace(/\.$/, ''));
   });
-  io.stdout.write(`Created ${folder}/\n  SKILL.md  README.md  scripts/commands.mjs\n`);
+  const module = line.python ? 'scripts/commands.py' : 'scripts/commands.mjs';
+  io.stdout.write(`Created ${folder}/\n  SKILL.md  README.md  ${line.python ? 'scripts/__init__.py  ' : ''}${module}\n`);
   const trust = line.user ? '' : `  nexus skills trust ${name}\n`;
   io.stdout.write(
-    `Next:\n  edit SKILL.md and scripts/commands.mjs\n  nexus skills check ${shortPath(folder, settings)}\n${trust}  nexus skills run ${name}.hello who=you --preset trusted\n`,
+    `Next:\n  edit SKILL.md and ${module}\n  nexus skills check ${shortPath(folder, settings)}\n${trust}  nexus skills run ${name}.hello who=you --preset trusted\n`,
   );
   return 0;
 }
@@ -210,6 +212,7 @@ async function run(line: SkillsLine, io: Io): Promise<number> {
   const action = parseAction(line.positionals[0]);
   if (line.all && action !== 'trust') throw new UsageError('--all only applies to `nexus skills trust`.');
   if (line.user && action !== 'new') throw new UsageError('--user only applies to `nexus skills new`.');
+  if (line.python && action !== 'new') throw new UsageError('--python only applies to `nexus skills new`.');
   if (line.json && (action === 'trust' || action === 'new')) throw new UsageError(`--json does not apply to \`nexus skills ${action}\`.`);
   const settings = await resolveSettings(line.common, io);
   switch (action) {
@@ -256,12 +259,14 @@ Actions
   run <name>[.<command>] [name=value ...]
                       Run a package's command (arguments as in nexus call). Commands need
                       --preset trusted or higher
-  new <name>          Create <cwd>/.nexus/skills/<name>/ from a template (--user: in your skills folder)
+  new <name>          Create <cwd>/.nexus/skills/<name>/ from a template (--user: in your skills folder;
+                      --python: Omni-style scripts/commands.py with @skill_script functions)
 
 Options
   --json             list and check: print JSON; run: the whole result
   --all              trust: every project package
   --user             new: create the package in $XDG_CONFIG_HOME/nexus/skills
+  --python           new: Python commands (scripts/commands.py) instead of scripts/commands.mjs
 
 Commands run without a shell, in the working directory, with a sanitised environment, for at
 most 60 s. Trust and usage records are kept in $XDG_STATE_HOME/nexus (default ~/.local/state/nexus).
