@@ -56,6 +56,13 @@ const DIRECTION: readonly DirectionRule[] = [
     mayForTests: ['@nexus/skills-fs', '@nexus/skills-agents'],
     rule: 'agents → core, registry and process',
   },
+  {
+    from: '@nexus/agents-restate',
+    may: ['@nexus/core', '@nexus/agents', '@nexus/registry', '@nexus/process'],
+    // Its tests run agents whose tools edit real files.
+    mayForTests: ['@nexus/skills-fs'],
+    rule: 'agents-restate → agents and what agents may use',
+  },
   { from: '@nexus/test-utils', may: [], rule: 'the test utilities depend on no workspace package' },
   { from: '@nexus/tsconfig', may: [], rule: 'the shared compiler settings depend on no workspace package' },
   { from: '@nexus/agent', may: '*', rule: 'apps/agent composes everything' },
