@@ -1,13 +1,14 @@
 import { EventEmitter } from 'node:events';
 import { ConfigError, type ConfirmFunction, nexusStateDir, ServiceContainer, type SkillFamily, type ToolPermission } from '@nexus/core';
 import { type AgentServerConnection, RPC_ERROR_CODES } from '@nexus/core/agent-server';
-import type { TurnCheckpoint } from './agent.js';
+import type { AgentEvent, TurnCheckpoint } from './agent.js';
 import type { AgentRuntime, PoolSendOptions } from './agent-runtime.js';
 import type { AgentSettings } from './agent-settings.js';
 import type { PausedTurn } from './agent-turn.js';
 import { addUsage, emptyUsage } from './agent-usage.js';
 import { assembleAgent } from './assemble-agent.js';
 import { decideGrant, MAX_AGENT_DEPTH, type PermissionBase, permissionsOf } from './child-permissions.js';
+import { type PoolChange, turnEventChange } from './pool-events.js';
 import { ENDED_TURNS_KEPT, type EndedTurn, isTemporary, type MemberSpec, type PoolMember } from './pool-member.js';
 import { closeInterruptedCalls, memberSpecOf, sessionOf } from './pool-sessions.js';
 import {
@@ -52,9 +53,10 @@ export interface AgentPoolOptions {
  * The agents of one server, each with its own permissions, conversation, model and working
  * directory, and the methods of specs/agent-server.md §3 with its permission rules (§5) — the one
  * place they are enforced, for HTTP clients and for agents' own `nexus_*` skills alike.
- * Emits `shutdown` when `shutdown_server` is called. The local {@link AgentRuntime}.
+ * Emits `shutdown` when `shutdown_server` is called, and `change` for each change `watch` streams
+ * (docs/console.md). The local {@link AgentRuntime}.
  */
-export class AgentPool extends EventEmitter<{ shutdown: [] }> implements AgentRuntime {
+export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange] }> implements AgentRuntime {
   readonly #options: AgentPoolOptions;
   readonly #members = new Map<string, PoolMember>();
   readonly #restoring = new Map<string, Promise<PoolMember | undefined>>();
@@ -353,6 +355,7 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> implements AgentRu
       restoreWarnings: [],
     };
     this.#members.set(spec.id, member);
+    this.emit('change', { name: 'agent_created', data: { agent_id: spec.id, parent_agent_id: spec.parentId ?? null } });
     return member;
   }
 
@@ -382,17 +385,27 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> implements AgentRu
     const stop = () => abort.abort();
     options.signal?.addEventListener('abort', stop);
     member.turns.set(key, { abort, content: params.content });
+    this.emit('change', { name: 'turn_started', data: { agent_id: member.id, request_id: key, content: params.content } });
     try {
       const result = await member.agent.send(params.content, {
         signal: abort.signal,
         requestId: key,
-        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+        onEvent: this.#eventsOf(member.id, key, options.onEvent),
         ...confirmationOf(params.confirm),
       });
       return sendReply(member.id, result, requestId);
     } finally {
       options.signal?.removeEventListener('abort', stop);
     }
+  }
+
+  /** A turn's `onEvent`: `listener`'s, and the pool's `change` events for `watch`. */
+  #eventsOf(agentId: string, requestId: string, listener?: (event: AgentEvent) => void): (event: AgentEvent) => void {
+    return (event) => {
+      listener?.(event);
+      const change = turnEventChange(agentId, requestId, event);
+      if (change) this.emit('change', change);
+    };
   }
 
   /** Keeps an agent's session up to date with its turns (`onCheckpoint`), and notes each turn that ends for `wait_for`. */
@@ -405,6 +418,8 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> implements AgentRu
         member.usage = addUsage(member.usage, result.usage);
         noteEnded(member, checkpoint.requestId, { content: open?.content, reply: sendReply(member.id, result, checkpoint.requestId) });
       }
+      const reply = member.ended.get(checkpoint.requestId)?.reply ?? { request_id: checkpoint.requestId, status: 'failed' };
+      this.emit('change', { name: 'turn_ended', data: { agent_id: member.id, request_id: checkpoint.requestId, reply } });
       member.lastActionAt = new Date().toISOString();
     }
     await this.#save(member);
@@ -420,6 +435,10 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> implements AgentRu
       ...(params.remember === undefined ? {} : { remember: params.remember }),
       ...(params.note === undefined ? {} : { note: params.note }),
     });
+    this.emit('change', {
+      name: 'approval_resolved',
+      data: { agent_id: member.id, request_id: requestId, approval_id: params.approval_id, status },
+    });
     return { resolved: true, request_id: requestId, status };
   }
 
@@ -431,6 +450,7 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> implements AgentRu
     this.#members.delete(agentId);
     member.agent.registry.close();
     await this.#sessions.delete(agentId);
+    this.emit('change', { name: 'agent_destroyed', data: { agent_id: agentId } });
     return { success: true, agent_id: agentId };
   }
 
@@ -463,7 +483,7 @@ export class AgentPool extends EventEmitter<{ shutdown: [] }> implements AgentRu
     const abort = new AbortController();
     member.turns.set(paused.requestId, { abort, content: undefined });
     // Its end is noted by the checkpoint; a provider failure after the pause is the turn's own, seen with wait_for.
-    member.agent.resume(paused, { signal: abort.signal }).catch(() => {});
+    member.agent.resume(paused, { signal: abort.signal, onEvent: this.#eventsOf(member.id, paused.requestId) }).catch(() => {});
   }
 }
 

@@ -22,6 +22,8 @@ export type { ApprovalDecision, ApprovalStatus, PendingApproval, RememberedAppro
 export type { AgentAssembly } from './assemble-agent.js';
 export { assembleAgent } from './assemble-agent.js';
 export { MAX_AGENT_DEPTH } from './child-permissions.js';
+export type { ConsoleOptions } from './console-routes.js';
+export type { PoolChange } from './pool-events.js';
 export { ProviderError } from './provider-error.js';
 export type { Requester } from './requester-policy.js';
 export { TOKEN_HOLDER } from './requester-policy.js';

@@ -8,10 +8,12 @@ import { AgentRpcError, agentServerTokenPath, DEFAULT_AGENT_SERVER_PORT, RPC_ERR
 import { hasBearerToken, isLoopbackHost, readBody, tokenDigest } from '@nexus/core/http';
 import type { AgentEvent } from './agent.js';
 import type { AgentRuntime } from './agent-runtime.js';
+import { type ConsoleOptions, type ConsoleRoutes, consoleRoutes } from './console-routes.js';
+import { streamedTurnEvent } from './pool-events.js';
 import { TOKEN_HOLDER } from './requester-policy.js';
-import { approvalReply } from './rpc-replies.js';
 import { newToken, tokenFromEnvironment, writeTokenFile } from './server-token.js';
 import { SessionFileError } from './session-store.js';
+import { watchChanges, writeEvent } from './watch-changes.js';
 
 /** Largest request body accepted. */
 export const MAX_RPC_BODY_BYTES = 1024 * 1024;
@@ -19,8 +21,6 @@ export const MAX_RPC_BODY_BYTES = 1024 * 1024;
 export const MAX_RPC_HEADER_BYTES = 32 * 1024;
 /** Most connections served at once. */
 export const MAX_RPC_CONNECTIONS = 32;
-/** Length a streamed tool result's output is cut to. */
-const STREAMED_OUTPUT_LENGTH = 2000;
 
 /** Options of {@link serveAgents}. */
 export interface ServeAgentsOptions {
@@ -34,6 +34,8 @@ export interface ServeAgentsOptions {
   stateDir?: string;
   /** Browser origins allowed to call; by default a request with an `Origin` is refused. */
   allowedOrigins?: readonly string[];
+  /** Serves the console page (docs/console.md) under `/console/`; its own origin is then allowed too. */
+  console?: ConsoleOptions;
 }
 
 /** A running agent server. */
@@ -44,6 +46,8 @@ export interface AgentServer {
   readonly token: string;
   /** Where the token was written (`undefined` when it came from `NEXUS_API_KEY`). */
   readonly tokenFile: string | undefined;
+  /** The console's one-time link (`undefined` without a console): the page, and a code it exchanges once for the token. */
+  readonly consoleUrl: string | undefined;
   /** Settles once the server has stopped (after `close()` or `shutdown_server`). */
   readonly closed: Promise<void>;
   /** Stops the server: running turns are cancelled, the token file removed. */
@@ -152,34 +156,6 @@ function answerParseError(error: NodeJS.ErrnoException, socket: Duplex): void {
   socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
 }
 
-function streamedEvent(agentId: string, event: AgentEvent): [string, object] | undefined {
-  switch (event.type) {
-    case 'approval-required':
-      return ['approval_required', approvalReply(agentId, event.approval)];
-    case 'text':
-      return ['text', { delta: event.text }];
-    case 'tool-call':
-      return ['tool_call', { id: event.id, name: event.name, arguments: event.arguments }];
-    case 'tool-result':
-      return [
-        'tool_result',
-        {
-          id: event.id,
-          name: event.name,
-          success: event.success,
-          ...(event.kind ? { kind: event.kind } : {}),
-          output: event.output.slice(0, STREAMED_OUTPUT_LENGTH),
-        },
-      ];
-    default:
-      return undefined;
-  }
-}
-
-function writeEvent(response: ServerResponse, name: string, data: unknown): void {
-  response.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
-}
-
 function errorOf(error: unknown): { status: number; code: number; message: string } {
   if (AgentRpcError.isInstance(error))
     return { status: error.kind === 'not_found' ? 404 : 200, code: error.rpcCode, message: error.message };
@@ -204,6 +180,9 @@ export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOption
   const origins = new Set(allowedOrigins);
   const hosts = new Set<string>();
   const sockets = new Set<Socket>();
+  const site: ConsoleRoutes | undefined = options.console && (await consoleRoutes(options.console, token));
+  const pageOrigins = new Set<string>();
+  const stopping = new AbortController();
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     if (sockets.size > MAX_RPC_CONNECTIONS) throw new HttpRefusal(503, `Too many connections (at most ${MAX_RPC_CONNECTIONS}); try again.`);
@@ -211,6 +190,9 @@ export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOption
       throw new HttpRefusal(403, `Host "${request.headers.host ?? ''}" is not allowed.`);
     if (request.headers.origin !== undefined && !origins.has(request.headers.origin))
       throw new HttpRefusal(403, `Origin "${request.headers.origin}" is not allowed.`);
+    const page = await site?.answer(request, response, pageOrigins);
+    if (page === 'answered') return;
+    if (page) throw new HttpRefusal(page.status, page.message);
     if (request.headers.authorization === undefined) throw new HttpRefusal(401, 'Missing `Authorization: Bearer <token>`.');
     if (!hasBearerToken(request.headers.authorization, digest)) throw new HttpRefusal(403, 'Wrong bearer token.');
     if (request.method !== 'POST') throw new HttpRefusal(405, `Method ${request.method} is not allowed; use POST.`);
@@ -218,6 +200,14 @@ export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOption
     const text = await readBody(request, MAX_RPC_BODY_BYTES);
     if (text === undefined) throw new HttpRefusal(413, `The body is over ${MAX_RPC_BODY_BYTES} bytes.`);
     const rpc = parseEnvelope(text);
+    if (rpc.method === 'watch') {
+      try {
+        return watchChanges(pool, rpc.params, agentId, response, stopping.signal);
+      } catch (error) {
+        const { status, code, message } = errorOf(error);
+        return sendJson(response, status, rpcError(rpc.id, code, message));
+      }
+    }
     const streaming = rpc.method === 'send' && (rpc.params as { stream?: unknown } | undefined)?.stream === true;
     if (streaming) return streamSend(rpc, agentId, response);
     try {
@@ -236,7 +226,7 @@ export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOption
     });
     const { stream: _stream, ...params } = rpc.params as Record<string, unknown>;
     const onEvent = (event: AgentEvent) => {
-      const streamed = streamedEvent(agentId as string, event);
+      const streamed = streamedTurnEvent(agentId as string, event);
       if (!response.headersSent) response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       if (streamed) writeEvent(response, ...streamed);
     };
@@ -276,6 +266,8 @@ export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOption
   const port = (server.address() as AddressInfo).port;
   const hostName = host.includes(':') ? `[${host}]` : host;
   for (const name of [hostName, 'localhost', '127.0.0.1', '[::1]']) hosts.add(`${name}:${port}`.toLowerCase());
+  if (site) for (const name of hosts) pageOrigins.add(`http://${name}`);
+  for (const origin of pageOrigins) origins.add(origin);
   pool.port = port;
 
   const stateDir = options.stateDir ?? nexusStateDir(env);
@@ -285,6 +277,7 @@ export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOption
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      stopping.abort();
       await pool.close();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
@@ -303,6 +296,7 @@ export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOption
     port,
     token,
     tokenFile,
+    consoleUrl: site?.link(`http://${hostName}:${port}`),
     closed,
     close: () => close().then(markClosed),
   };

@@ -1,7 +1,7 @@
 import type { ServiceContainer, SkillFamily, ToolPermission } from '@nexus/core';
 import { fsSkills } from '@nexus/skills-fs';
 import { type LlmStandIn, startLlmStandIn, type TestDir, type Tree, testdir } from '@nexus/test-utils';
-import { AgentPool, type AgentServer, parseAgentSettings, serveAgents } from '../src/index.js';
+import { AgentPool, type AgentServer, parseAgentSettings, type ServeAgentsOptions, serveAgents } from '../src/index.js';
 import { KEY_VARIABLE, SECRET_KEY, testFamily } from './agent-fixture.js';
 
 /** A JSON-RPC answer as the server sent it, with its HTTP status. */
@@ -32,6 +32,8 @@ export async function createServerFixture(
     env?: NodeJS.ProcessEnv;
     services?: () => ServiceContainer;
     tools?: Record<string, Partial<ToolPermission>>;
+    /** More options of the server (its console). */
+    serve?: Pick<ServeAgentsOptions, 'console'>;
   } = {},
 ): Promise<ServerFixture> {
   const llm = await startLlmStandIn();
@@ -52,7 +54,7 @@ export async function createServerFixture(
     stateDir,
     ...(options.services ? { services: options.services } : {}),
   });
-  const server = await serveAgents(pool, { port: 0, env: options.env ?? {}, stateDir });
+  const server = await serveAgents(pool, { port: 0, env: options.env ?? {}, stateDir, ...options.serve });
   const rpc = async (path: string, method: string, params?: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(`${server.url}${path}`, {
       method: 'POST',

@@ -1,0 +1,172 @@
+import { get } from 'node:http';
+import { testdir, waitUntil } from '@nexus/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
+
+let fixture: ServerFixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+/** A server whose console is a small built page. */
+async function withConsole() {
+  const assets = await testdir({
+    'index.html': '<!doctype html><title>Nexus</title><script type="module" src="/console/assets/app.js"></script>',
+    assets: { 'app.js': 'console.log("hi")', 'app.css': 'body{}' },
+  });
+  fixture = await createServerFixture({ serve: { console: { assetsDir: assets.path } } });
+  return { ...fixture, origin: fixture.server.url };
+}
+
+interface Streamed {
+  name: string;
+  data: Record<string, unknown>;
+}
+
+/** Opens `watch` and collects its events as they come. */
+async function watch(url: string, token: string, headers: Record<string, string> = {}) {
+  const abort = new AbortController();
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'watch' }),
+    signal: abort.signal,
+  });
+  const events: Streamed[] = [];
+  let buffer = '';
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const [, name = '', data = 'null'] = /^event: (\w+)\ndata: (.*)$/s.exec(buffer.slice(0, end)) ?? [];
+        events.push({ name, data: JSON.parse(data) });
+        buffer = buffer.slice(end + 2);
+      }
+    }
+  })().catch(() => {});
+  await waitUntil(() => events.some((event) => event.name === 'ready'), 'the watch stream to be ready');
+  return {
+    response,
+    events,
+    close: async () => {
+      abort.abort();
+      await reading;
+    },
+  };
+}
+
+describe('the console on the agent server (docs/console.md)', () => {
+  it('serves the built page under /console/ with a CSP and no token; anything else there is 404', async () => {
+    const { server } = await withConsole();
+
+    const page = await fetch(`${server.url}/console/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self';/);
+    expect(page.headers.get('content-security-policy')).not.toMatch(/unsafe-inline/);
+    expect(await page.text()).toContain('<title>Nexus</title>');
+    const script = await fetch(`${server.url}/console/assets/app.js`);
+    expect([script.status, script.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+    expect((await fetch(`${server.url}/console/assets/..%2Findex.html`)).status).toBe(404);
+    expect((await fetch(`${server.url}/console/assets/missing.js`)).status).toBe(404);
+    const root = await fetch(`${server.url}/`, { redirect: 'manual' });
+    expect([root.status, root.headers.get('location')]).toEqual([302, '/console/']);
+    // DNS rebinding: a page is served to the server's own host names only.
+    const rebound = await new Promise<number | undefined>((resolve, reject) =>
+      get(`${server.url}/console/`, { headers: { host: `evil.example:${server.port}` } }, (response) => {
+        response.resume();
+        resolve(response.statusCode);
+      }).on('error', reject),
+    );
+    expect(rebound).toBe(403);
+  });
+
+  it('without a console, /console/ is refused as before', async () => {
+    fixture = await createServerFixture();
+    expect((await fetch(`${fixture.server.url}/console/`)).status).toBe(401);
+  });
+
+  it('the one-time link is exchanged for the token once, from the page own origin only', async () => {
+    const { server, origin } = await withConsole();
+    const link = new URL(server.consoleUrl as string);
+    expect(`${link.origin}${link.pathname}`).toBe(`${server.url}/console/`);
+    const code = new URLSearchParams(link.hash.slice(1)).get('code') as string;
+    expect(code).toMatch(/^[\w-]{20,}$/);
+    const exchange = (body: unknown, from = origin) =>
+      fetch(`${server.url}/console/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: from },
+        body: JSON.stringify(body),
+      });
+
+    expect((await exchange({ code }, 'http://evil.example')).status).toBe(403);
+    expect((await exchange({ code: 'wrong' })).status).toBe(403);
+    const first = await exchange({ code });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    expect(await first.json()).toEqual({ token: server.token });
+    expect((await exchange({ code })).status).toBe(403);
+  });
+
+  it('the page own origin may call JSON-RPC; another origin may not', async () => {
+    const { rpc, origin } = await withConsole();
+    expect((await rpc('/', 'list_agents', {}, { origin })).body.result).toEqual({ agents: [] });
+    expect((await rpc('/', 'list_agents', {}, { origin: 'http://localhost:1' })).status).toBe(403);
+  });
+
+  it('watch streams agent, turn and approval changes of every agent', async () => {
+    fixture = await createServerFixture();
+    const { server, result, llm, dir } = fixture;
+    const stream = await watch(`${server.url}/`, server.token);
+    expect(stream.response.headers.get('content-type')).toBe('text/event-stream');
+
+    await result('/', 'create_agent', { agent_id: 'w', preset: 'trusted' });
+    const target = dir.join('outside.txt');
+    llm.script({ toolCalls: [{ name: 'write_file', arguments: { path: target, content: 'x' } }] }, { text: 'Written.' });
+    const paused = await result<{ approvals: Array<{ approval_id: string }> }>('/agent/w', 'send', { content: 'write', request_id: 'r1' });
+    await result('/agent/w', 'resolve_approval', { approval_id: paused.approvals[0]?.approval_id, decision: 'approve' });
+    await result('/agent/w', 'wait_for', { request_id: 'r1' });
+    await result('/', 'destroy_agent', { agent_id: 'w' });
+    await waitUntil(() => stream.events.some((event) => event.name === 'agent_destroyed'), 'the destroy to be streamed');
+    await stream.close();
+
+    const names = stream.events.map((event) => event.name).filter((name) => name !== 'usage');
+    expect(names).toEqual([
+      'ready',
+      'agent_created',
+      'turn_started',
+      'tool_call',
+      'approval_required',
+      'approval_resolved',
+      'tool_result',
+      'text',
+      'turn_ended',
+      'agent_destroyed',
+    ]);
+    const byName = (name: string) => stream.events.find((event) => event.name === name)?.data;
+    expect(byName('agent_created')).toMatchObject({ agent_id: 'w', parent_agent_id: null });
+    expect(byName('turn_started')).toEqual({ agent_id: 'w', request_id: 'r1', content: 'write' });
+    expect(byName('tool_call')).toMatchObject({ agent_id: 'w', request_id: 'r1', name: 'write_file', arguments: { path: target } });
+    expect(byName('approval_resolved')).toEqual({
+      agent_id: 'w',
+      request_id: 'r1',
+      approval_id: paused.approvals[0]?.approval_id,
+      status: 'approved',
+    });
+    expect(byName('tool_result')).toMatchObject({ agent_id: 'w', request_id: 'r1', success: true });
+    expect(byName('turn_ended')).toEqual({
+      agent_id: 'w',
+      request_id: 'r1',
+      reply: { content: 'Written.', request_id: 'r1', halted_at_iteration_limit: false },
+    });
+  });
+
+  it('watch takes no params and is a global method', async () => {
+    fixture = await createServerFixture();
+    const { rpc } = fixture;
+    expect((await rpc('/', 'watch', { agent_id: 'x' })).body.error?.code).toBe(-32602);
+    expect((await rpc('/agent/a', 'watch', {})).body.error?.code).toBe(-32601);
+  });
+});

@@ -1,0 +1,47 @@
+import type { ServerResponse } from 'node:http';
+import { RPC_ERROR_CODES } from '@nexus/core/agent-server';
+import type { PoolChange } from './pool-events.js';
+import { refuse } from './rpc-replies.js';
+
+/** What `watch` listens to: an `AgentPool`, or a runtime that emits its changes the same way. */
+export interface ChangeSource {
+  on(event: 'change', listener: (change: PoolChange) => void): unknown;
+  off(event: 'change', listener: (change: PoolChange) => void): unknown;
+}
+
+/** Writes one server-sent event. */
+export function writeEvent(response: ServerResponse, name: string, data: unknown): void {
+  response.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+function isChangeSource(runtime: unknown): runtime is ChangeSource {
+  const candidate = runtime as Partial<ChangeSource>;
+  return typeof candidate.on === 'function' && typeof candidate.off === 'function';
+}
+
+/**
+ * The global method `watch` (docs/console.md): answers with server-sent events — `ready` once it
+ * listens, then every change of the runtime's agents, turns and approvals — until the client goes
+ * or `stopping` aborts (the server closes).
+ * Refuses params and an agent's path as every method does (`-32602`, `-32601`).
+ */
+export function watchChanges(
+  runtime: unknown,
+  params: unknown,
+  agentId: string | undefined,
+  response: ServerResponse,
+  stopping: AbortSignal,
+): void {
+  if (agentId !== undefined) throw refuse('Method not found: watch is called on POST / (or /rpc).', RPC_ERROR_CODES.methodNotFound);
+  if (params !== undefined && Object.keys(params as object).length > 0) throw refuse('Invalid params for watch: it takes none.');
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  writeEvent(response, 'ready', {});
+  const stop = () => response.end();
+  stopping.addEventListener('abort', stop);
+  const listener = (change: PoolChange) => writeEvent(response, change.name, change.data);
+  if (isChangeSource(runtime)) runtime.on('change', listener);
+  response.on('close', () => {
+    stopping.removeEventListener('abort', stop);
+    if (isChangeSource(runtime)) runtime.off('change', listener);
+  });
+}
