@@ -59,7 +59,22 @@ export interface AgentOptions {
    * (`messages`, `turnState`, `rememberedApprovals`) and a crash loses nothing a person was told.
    */
   onCheckpoint?: (checkpoint: TurnCheckpoint) => Promise<void> | void;
+  /**
+   * Runs each model step and each tool call of a turn (default: runs it). A durable-execution
+   * engine records the answer under `name` and, when a turn is run again after a crash, answers
+   * from its record instead of running the step again — so a finished tool call is not repeated.
+   */
+  journal?: TurnJournal;
 }
+
+/**
+ * Runs one step of a turn, named `<request id> model step <n>` or `<request id> tool call <call id>`
+ * (the same names when the turn is run again); its answer must survive a JSON round trip.
+ */
+export type TurnJournal = <T>(name: string, run: () => Promise<T>) => Promise<T>;
+
+/** The journal of an agent without one: every step runs. */
+const runEveryStep: TurnJournal = (_name, run) => run();
 
 /** A change {@link AgentOptions.onCheckpoint} is told of. */
 export type TurnCheckpoint =
@@ -179,6 +194,7 @@ export class Agent {
   readonly #compactAt: number;
   readonly #confirm: ConfirmFunction | undefined;
   readonly #onCheckpoint: AgentOptions['onCheckpoint'];
+  readonly #journal: TurnJournal;
   #messages: ModelMessage[];
   #remembered: RememberedApproval[];
   #haltedAtIterationLimit = false;
@@ -213,6 +229,7 @@ export class Agent {
     this.#compactAt = compactAt;
     this.#confirm = options.confirm;
     this.#onCheckpoint = options.onCheckpoint;
+    this.#journal = options.journal ?? runEveryStep;
     this.#messages = [...(options.messages ?? [])];
     this.#remembered = [...(options.rememberedApprovals ?? [])];
     // Warnings reach the caller as `warning` events; the AI SDK would print them to the console.
@@ -396,16 +413,18 @@ export class Agent {
       const contextBefore = this.#messages.length;
       let step: Awaited<ReturnType<typeof streamStep>>;
       try {
-        step = await streamStep({
-          model: this.model.model,
-          instructions: this.systemPrompt,
-          messages: this.#messages,
-          tools: tools.set,
-          signal,
-          maxOutputTokens: this.model.maxOutputTokens,
-          onText: (text) => onEvent({ type: 'text', text }),
-          onWarning: (message) => onEvent({ type: 'warning', message }),
-        });
+        step = await this.#journal(`${turn.requestId} model step ${turn.iteration}`, () =>
+          streamStep({
+            model: this.model.model,
+            instructions: this.systemPrompt,
+            messages: this.#messages,
+            tools: tools.set,
+            signal,
+            maxOutputTokens: this.model.maxOutputTokens,
+            onText: (text) => onEvent({ type: 'text', text }),
+            onWarning: (message) => onEvent({ type: 'warning', message }),
+          }),
+        );
       } catch (error) {
         throw toProviderError(error, this.model);
       }
@@ -456,6 +475,7 @@ export class Agent {
           registry: this.registry,
           signal: turn.signal,
           timeoutMs: this.#toolTimeoutMs,
+          journal: (call, run) => this.#journal(`${turn.requestId} tool call ${call.id}`, run),
           confirmFor: (call) =>
             turn.asker ? { confirm: turn.asker } : pausingConfirm(call, turn.granted.get(call.id) ?? [], this.#remembered),
           onOutcome: (outcome) => this.#report(turn, outcome),

@@ -8,6 +8,7 @@ export type {
   TokenReport,
   ToolCallRecord,
   TurnCheckpoint,
+  TurnJournal,
   TurnResult,
   TurnUsage,
 } from './agent.js';

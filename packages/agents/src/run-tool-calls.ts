@@ -1,4 +1,4 @@
-import type { ConfirmationRequest, ConfirmFunction, ToolErrorKind } from '@nexus/core';
+import { type ConfirmationRequest, type ConfirmFunction, type ToolErrorKind, ToolResult } from '@nexus/core';
 import type { SkillRegistry } from '@nexus/registry';
 
 /** A tool call as the model made it. */
@@ -37,6 +37,8 @@ export interface ToolRunOptions {
    */
   readonly confirmFor: (call: RequestedToolCall) => { confirm?: ConfirmFunction; asked?: readonly ConfirmationRequest[] };
   readonly timeoutMs?: number;
+  /** Runs each call's `registry.execute` (the agent's turn journal); default: runs it. */
+  readonly journal?: (call: RequestedToolCall, run: () => Promise<ToolResult>) => Promise<ToolResult>;
   /** Called as each call finishes. */
   readonly onOutcome: (outcome: ToolCallOutcome) => void;
 }
@@ -68,7 +70,11 @@ async function runOne(call: RequestedToolCall, options: ToolRunOptions): Promise
     );
   }
   const { confirm, asked = [] } = options.confirmFor(call);
-  const result = await registry.execute(call.name, call.arguments, { signal, confirm, ...(timeoutMs ? { timeoutMs } : {}) });
+  const { arguments: input } = call;
+  const execute = () => registry.execute(call.name, input, { signal, confirm, ...(timeoutMs ? { timeoutMs } : {}) });
+  // A journal answering from its record gives the result's JSON form.
+  const journaled = await (options.journal ? options.journal(call, execute) : execute());
+  const result = ToolResult.isInstance(journaled) ? journaled : ToolResult.fromJSON(journaled);
   const request = asked[0];
   if (request && !result.success && !signal.aborted) return { call, request };
   if (result.success) return { call, success: true, output: result.output || '(no output)' };

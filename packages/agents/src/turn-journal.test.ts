@@ -1,0 +1,63 @@
+import { readFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFixture, type Fixture } from '../test/agent-fixture.js';
+import type { TurnJournal } from './index.js';
+
+const fixtures: Fixture[] = [];
+afterEach(async () => {
+  await Promise.all(fixtures.splice(0).map((fixture) => fixture.close()));
+});
+
+/** A journal as a durable-execution engine keeps one: each step's answer under its name, in order. */
+function recordingJournal(entries: Map<string, unknown>): TurnJournal {
+  return async (name, run) => {
+    const value = await run();
+    entries.set(name, JSON.parse(JSON.stringify(value)));
+    return value;
+  };
+}
+
+/** The same journal read back after a crash: every step already in it answers from it, without running. */
+function replayingJournal(entries: Map<string, unknown>, ran: string[]): TurnJournal {
+  return async (name, run) => {
+    if (entries.has(name)) return entries.get(name) as never;
+    ran.push(name);
+    return run();
+  };
+}
+
+describe('a turn journal', () => {
+  it('runs each model step and each tool call of a turn through the journal, by a name that replays the same', async () => {
+    const entries = new Map<string, unknown>();
+    const fixture = await createFixture({ files: { 'log.txt': '' }, journal: recordingJournal(entries) });
+    fixtures.push(fixture);
+    fixture.llm.script({ toolCalls: [{ name: 'append_file', arguments: { path: 'log.txt', content: 'once\n' } }] }, { text: 'Appended.' });
+
+    const result = await fixture.agent.send('Append once.', { requestId: 'r1' });
+
+    expect(result.content).toBe('Appended.');
+    expect([...entries.keys()]).toEqual(['r1 model step 1', expect.stringMatching(/^r1 tool call \S+$/), 'r1 model step 2']);
+  });
+
+  it('takes what the journal holds instead of running it again: a finished tool call is not repeated, the model not asked', async () => {
+    const entries = new Map<string, unknown>();
+    const first = await createFixture({ files: { 'log.txt': '' }, journal: recordingJournal(entries) });
+    fixtures.push(first);
+    first.llm.script({ toolCalls: [{ name: 'append_file', arguments: { path: 'log.txt', content: 'once\n' } }] }, { text: 'Appended.' });
+    await first.agent.send('Append once.', { requestId: 'r1' });
+    // The crash came after the tool call: the last model step is not in the journal.
+    entries.delete('r1 model step 2');
+    const ran: string[] = [];
+    const second = await createFixture({ files: { 'log.txt': 'once\n' }, journal: replayingJournal(entries, ran) });
+    fixtures.push(second);
+    second.llm.script({ text: 'Appended, after all.' });
+
+    const result = await second.agent.send('Append once.', { requestId: 'r1' });
+
+    expect(result.content).toBe('Appended, after all.');
+    expect(ran).toEqual(['r1 model step 2']);
+    expect(await readFile(second.dir.join('log.txt'), 'utf8')).toBe('once\n');
+    expect(second.llm.requests).toHaveLength(1);
+    expect(result.toolCalls).toEqual([expect.objectContaining({ name: 'append_file', success: true })]);
+  });
+});
