@@ -31,6 +31,7 @@ const DIRECTION: readonly DirectionRule[] = [
   { from: '@nexus/core', may: [], rule: 'core depends on no other package' },
   { from: '@nexus/process', may: ['@nexus/core'], rule: 'process → core only' },
   { from: '@nexus/registry', may: ['@nexus/core'], rule: 'registry → core only' },
+  { from: '@nexus/auth', may: ['@nexus/core'], rule: 'auth → core only' },
   {
     from: '@nexus/skills-git',
     may: ['@nexus/core', '@nexus/process', '@nexus/skills-exec'],
@@ -62,6 +63,13 @@ const DIRECTION: readonly DirectionRule[] = [
     // Its tests run agents whose tools edit real files.
     mayForTests: ['@nexus/skills-fs'],
     rule: 'agents-restate → agents and what agents may use',
+  },
+  {
+    from: '@nexus/console',
+    may: [],
+    // The page is static assets; its tests drive it against a real agent server.
+    mayForTests: ['@nexus/agents', '@nexus/core', '@nexus/skills-fs', '@nexus/skills-agents'],
+    rule: 'the console ships static assets and depends on no workspace package',
   },
   { from: '@nexus/test-utils', may: [], rule: 'the test utilities depend on no workspace package' },
   { from: '@nexus/tsconfig', may: [], rule: 'the shared compiler settings depend on no workspace package' },

@@ -24,6 +24,7 @@ export {
   startLlmStandIn,
 } from './llm-stand-in.js';
 export { findOpenAiStrictSchemaProblems } from './llm-stand-in-strict-schema.js';
+export { type OidcStandIn, type OidcUser, startOidcProvider } from './oidc-provider.js';
 export { type PostStreamedOptions, postStreamed, type StreamedPostOutcome } from './post-streamed.js';
 export { type RoundRobinProxy, startRoundRobinProxy } from './round-robin-proxy.js';
 export type { SymlinkFarm } from './symlink-farm.js';

@@ -1,0 +1,132 @@
+import { ConfigError } from '@nexus/core';
+import { hasBearerToken, tokenDigest } from '@nexus/core/http';
+import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
+
+/** Signature algorithms a token may use: asymmetric ones only (never `none`, never an HMAC a public key could forge). */
+export const ALLOWED_TOKEN_ALGORITHMS: readonly string[] = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+];
+
+/** How an HTTP surface tells who is calling (`nexus serve`, `nexus mcp --http`). */
+export interface BearerAuthOptions {
+  /** The static bearer token of one-person use (kept as a digest, compared in constant time). */
+  token?: string;
+  /** An OpenID Connect issuer: bearer JWTs are verified against its discovery document and keys. */
+  issuer?: string;
+  /** The audience tokens must name (this server); required with `issuer`. */
+  audience?: string;
+  /** Clock skew allowed on `exp` and `nbf`, in seconds (default 60). */
+  clockToleranceSeconds?: number;
+  /** After fetching the issuer's keys, how long a token with an unknown `kid` waits before they are fetched again, in seconds (default 30). */
+  keyRefetchCooldownSeconds?: number;
+}
+
+/** Who a request comes from: the holder of the static token, or a person the issuer vouches for. */
+export type Caller =
+  | { readonly kind: 'token-holder' }
+  | { readonly kind: 'user'; readonly subject: string; readonly claims: Readonly<JWTPayload> };
+
+/** The outcome of checking a request's bearer token: the caller, or why there is none (401, or 503 when the issuer cannot be reached). */
+export type BearerCheck =
+  | { readonly ok: true; readonly caller: Caller }
+  | { readonly ok: false; readonly status: 401 | 503; readonly reason: string };
+
+/** Checks `Authorization` headers; see {@link createBearerAuth}. */
+export interface BearerAuth {
+  check(authorization: string | undefined): Promise<BearerCheck>;
+}
+
+/** Why jose refused a token, in words a caller can act on (never the token itself). */
+function refusalReason(error: unknown): string {
+  if (error instanceof errors.JWTExpired) return 'the token has expired';
+  if (error instanceof errors.JWTClaimValidationFailed) return `the token's "${error.claim}" claim is not accepted (${error.reason})`;
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported)
+    return "the token's signature algorithm is not allowed";
+  if (error instanceof errors.JWKSNoMatchingKey) return 'no key of the issuer matches the token';
+  if (error instanceof errors.JWSSignatureVerificationFailed) return "the token's signature does not verify";
+  return 'the token is not a valid JWT of the issuer';
+}
+
+/**
+ * Checks bearer tokens: the static `token` (the token holder), and — with `issuer` — JWTs the
+ * issuer signed: signature against the keys its discovery document names (fetched once, cached,
+ * fetched again for an unknown `kid` at most once per 30 s), `iss`, `aud`, `exp` and `nbf` (with
+ * the clock tolerance), `sub` present, and an asymmetric algorithm only. Built on `jose`; throws a
+ * `ConfigError` for options that name no way to check anything.
+ */
+export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
+  const { token, issuer, audience, clockToleranceSeconds = 60, keyRefetchCooldownSeconds = 30 } = options;
+  if (token === undefined && issuer === undefined) throw new ConfigError('Bearer authentication needs a token, an issuer, or both.');
+  if (issuer !== undefined && !audience)
+    throw new ConfigError(`The issuer ${issuer} needs an audience (auth.audience): the URL clients use for this server.`);
+  const digest = token === undefined ? undefined : tokenDigest(token);
+  let keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
+  const issuerKeys = (from: string) => {
+    keys ??= discoverKeys(from, keyRefetchCooldownSeconds * 1000).catch((error: unknown) => {
+      keys = undefined;
+      throw error;
+    });
+    return keys;
+  };
+  return {
+    async check(authorization) {
+      if (authorization === undefined) return { ok: false, status: 401, reason: 'no bearer token' };
+      if (digest && hasBearerToken(authorization, digest)) return { ok: true, caller: { kind: 'token-holder' } };
+      const jwt = /^Bearer +(\S+)\s*$/i.exec(authorization)?.[1];
+      if (issuer === undefined || jwt === undefined || jwt.split('.').length !== 3)
+        return { ok: false, status: 401, reason: 'the token is not accepted' };
+      let keySet: Awaited<ReturnType<typeof issuerKeys>>;
+      try {
+        keySet = await issuerKeys(issuer);
+      } catch (error) {
+        return { ok: false, status: 503, reason: `the issuer ${issuer} cannot be reached: ${(error as Error).message}` };
+      }
+      try {
+        const { payload } = await jwtVerify(jwt, keySet, {
+          issuer,
+          audience,
+          algorithms: [...ALLOWED_TOKEN_ALGORITHMS],
+          clockTolerance: clockToleranceSeconds,
+          requiredClaims: ['sub', 'exp'],
+        });
+        return { ok: true, caller: { kind: 'user', subject: payload.sub as string, claims: payload } };
+      } catch (error) {
+        return { ok: false, status: 401, reason: refusalReason(error) };
+      }
+    },
+  };
+}
+
+/** The issuer's key set, from the `jwks_uri` of its discovery document (whose `issuer` must be the one configured). */
+async function discoverKeys(issuer: string, cooldownDuration: number): Promise<ReturnType<typeof createRemoteJWKSet>> {
+  const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+  const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  const metadata = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
+  if (metadata.issuer !== issuer) throw new Error(`${url} names the issuer ${JSON.stringify(metadata.issuer)}, not ${issuer}`);
+  if (typeof metadata.jwks_uri !== 'string') throw new Error(`${url} names no jwks_uri`);
+  return createRemoteJWKSet(new URL(metadata.jwks_uri), { cooldownDuration });
+}
+
+/**
+ * A `WWW-Authenticate` value for a refused request (RFC 6750, and RFC 9728's `resource_metadata`
+ * that MCP clients follow to find the issuer).
+ */
+export function bearerChallenge(options: { error?: 'invalid_token'; description?: string; resourceMetadata?: string } = {}): string {
+  const quoted = (value: string) => `"${value.replace(/["\\]/g, '')}"`;
+  const parts = [
+    ...(options.resourceMetadata ? [`resource_metadata=${quoted(options.resourceMetadata)}`] : []),
+    ...(options.error ? [`error=${quoted(options.error)}`] : []),
+    ...(options.description ? [`error_description=${quoted(options.description)}`] : []),
+  ];
+  return parts.length === 0 ? 'Bearer realm="nexus"' : `Bearer ${parts.join(', ')}`;
+}

@@ -1,0 +1,6 @@
+/**
+ * `@nexus/auth`: who is calling a Nexus HTTP surface (`nexus serve`, `nexus mcp --http`) — the
+ * holder of the static bearer token, or a person an OpenID Connect issuer vouches for.
+ */
+export type { BearerAuth, BearerAuthOptions, BearerCheck, Caller } from './bearer-auth.js';
+export { ALLOWED_TOKEN_ALGORITHMS, bearerChallenge, createBearerAuth } from './bearer-auth.js';
