@@ -116,7 +116,7 @@ describe('the console on the agent server (docs/console.md)', () => {
     expect((await rpc('/', 'list_agents', {}, { origin: 'http://localhost:1' })).status).toBe(403);
   });
 
-  it('watch streams agent, turn and approval changes of every agent', async () => {
+  it('watch streams agent, turn and approval changes of every agent; list_agents tells each agent state', async () => {
     fixture = await createServerFixture();
     const { server, result, llm, dir } = fixture;
     const stream = await watch(`${server.url}/`, server.token);
@@ -126,8 +126,11 @@ describe('the console on the agent server (docs/console.md)', () => {
     const target = dir.join('outside.txt');
     llm.script({ toolCalls: [{ name: 'write_file', arguments: { path: target, content: 'x' } }] }, { text: 'Written.' });
     const paused = await result<{ approvals: Array<{ approval_id: string }> }>('/agent/w', 'send', { content: 'write', request_id: 'r1' });
+    const stateOfW = async () => (await result<{ agents: Array<{ state: string }> }>('/', 'list_agents')).agents[0]?.state;
+    expect(await stateOfW()).toBe('awaiting_approval');
     await result('/agent/w', 'resolve_approval', { approval_id: paused.approvals[0]?.approval_id, decision: 'approve' });
     await result('/agent/w', 'wait_for', { request_id: 'r1' });
+    expect(await stateOfW()).toBe('idle');
     await result('/', 'destroy_agent', { agent_id: 'w' });
     await waitUntil(() => stream.events.some((event) => event.name === 'agent_destroyed'), 'the destroy to be streamed');
     await stream.close();

@@ -36,7 +36,14 @@ export function describeMember(member: PoolMember, childCount: number) {
     permission_level: member.permissions.level,
     cwd: member.grant.cwd,
     write_paths: member.grant.writePaths,
+    state: stateOf(member),
   };
+}
+
+/** What an agent is doing: waiting for a person, running a turn (or has some queued), or nothing. */
+function stateOf(member: PoolMember): 'idle' | 'running' | 'awaiting_approval' {
+  if (member.agent.turnState?.status === 'awaiting_approval') return 'awaiting_approval';
+  return member.turns.size > 0 ? 'running' : 'idle';
 }
 
 /** The answer of `send` (and `wait_for`): the turn's text, that it was cancelled, or the approvals it waits on. */
