@@ -1,7 +1,9 @@
 // Benchmarks of the registry, printed side by side with their baselines (no pass/fail):
 // 1. the pipeline's cost per call: registry.execute('echo') vs the skill's own execute();
 // 2. the same with arguments sent as text ("10", "true", also inside an array), which validation coerces;
-// 3. start-up: a fresh process importing core + registry + utilitySkills and building definitions vs `node -e ''`.
+// 3. start-up: a fresh process importing core + registry + utilitySkills and building definitions vs `node -e ''`;
+// 4. governance: the same call under 50 rules (none matching, so all are tried, among them argument
+//    globs on another tool), and with an audit sink that queues each record, vs the call with neither.
 import { spawnSync } from 'node:child_process';
 import { defineSkill, resolvePreset, ServiceContainer, ToolResult } from '@nexus/core';
 import { SkillRegistry, utilitySkills } from '@nexus/registry';
@@ -66,6 +68,33 @@ const typed = registry.require('typed');
 const textArgs = { path: 'a.txt', offset: '10', limit: '5', all: 'true', edits: [{ line: '3', text: 'x' }] };
 const [typedDirect, typedPiped] = await perCallMicroseconds([() => typed.execute(textArgs), () => registry.execute('typed', textArgs)]);
 
+/** A registry like `registry` whose policy also holds `rules`, and whose options add `extra`. */
+function governedRegistry(rules, extra = {}) {
+  const governed = new ServiceContainer();
+  governed.register('cwd', process.cwd());
+  governed.register('permissions', resolvePreset('sandboxed', { cwd: process.cwd(), rules }));
+  return new SkillRegistry(governed, extra).use(utilitySkills);
+}
+const fiftyRules = Array.from({ length: 50 }, (_, index) =>
+  index % 2 === 0
+    ? { tool: 'echo', match: { message: `deploy-${index} *` }, decision: 'deny' }
+    : { tool: 'sleep', match: { label: `job-${index}` }, decision: 'ask' },
+);
+const queued = [];
+const plain = governedRegistry([]);
+const ruled = governedRegistry(fiftyRules);
+const audited = governedRegistry([], {
+  onAudit: (record) => {
+    queued.push(record);
+    if (queued.length > 10_000) queued.length = 0;
+  },
+});
+const [plainCall, ruledCall, auditedCall] = await perCallMicroseconds([
+  () => plain.execute('echo', args),
+  () => ruled.execute('echo', args),
+  () => audited.execute('echo', args),
+]);
+
 const startupScript = `
 import { ServiceContainer, resolvePreset } from '@nexus/core';
 import { SkillRegistry, utilitySkills } from '@nexus/registry';
@@ -86,3 +115,5 @@ console.log('@nexus/registry benchmarks (medians, baseline and subject measured 
 row('registry.execute("echo") vs skill.execute', piped, direct, 'µs', '≤ 2 µs added');
 row('with coerced text arguments vs skill.execute', typedPiped, typedDirect, 'µs', '≤ 2 µs added');
 row('start-up: import + definitions vs node -e ""', loaded, bare, 'ms', '≤ 60 ms added');
+row('with 50 rules vs no rules', ruledCall, plainCall, 'µs', '≤ 5 µs added');
+row('with an audit sink vs none', auditedCall, plainCall, 'µs', '≤ 20 µs added');

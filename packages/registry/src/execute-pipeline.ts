@@ -8,6 +8,7 @@ import {
   type SkillSpec,
   ToolResult,
 } from '@nexus/core';
+import type { Span } from '@opentelemetry/api';
 import { type AuditSink, auditRecordOf, CallTrail, type ConfirmedBy } from './audit-record.js';
 import {
   type AfterCallHook,
@@ -100,12 +101,23 @@ export class ExecutePipeline {
   }
 
   /** Runs a tool through the pipeline; never throws. */
-  async execute(name: string, args: Record<string, unknown>, options: ExecuteOptions): Promise<ToolResult> {
+  execute(name: string, args: Record<string, unknown>, options: ExecuteOptions): Promise<ToolResult> {
     const hooks = this.#currentHooks();
     const span = startToolSpan(name, options.toolCallId);
+    // Nobody records: the call makes no trail, and no second async step (the pipeline's fast path).
+    if (hooks.onAudit.length === 0 && !span.isRecording()) return this.#execute(name, args, options, hooks, undefined);
+    return this.#executeRecorded(name, args, options, hooks, span);
+  }
+
+  /** A call whose trail someone records: the audit sinks, the span. */
+  async #executeRecorded(
+    name: string,
+    args: Record<string, unknown>,
+    options: ExecuteOptions,
+    hooks: HookLists,
+    span: Span,
+  ): Promise<ToolResult> {
     const tracing = span.isRecording();
-    // Nobody records: the call makes no trail (the pipeline's fast path).
-    if (hooks.onAudit.length === 0 && !tracing) return this.#execute(name, args, options, hooks, undefined);
     const trail = new CallTrail(name, args, options.caller);
     const run = () => this.#execute(name, args, options, hooks, trail);
     const result = await (tracing ? withinSpan(span, run) : run());
@@ -263,7 +275,8 @@ export class ExecutePipeline {
     const permissions = services.getPermissions();
     let question: string | undefined;
     if (permissions?.rules?.length) {
-      const matched = await findMatchingRule(permissions.rules, name, args, services.getCwd());
+      const found = findMatchingRule(permissions.rules, name, args, services.getCwd());
+      const matched = found instanceof Promise ? await found : found;
       if (matched) {
         const { rule, index } = matched;
         trail?.decide(rule.decision, `rule ${index + 1}`, rule.reason);

@@ -11,14 +11,17 @@ const tracer = trace.getTracer('@nexus/registry');
  * the pipeline skips the rest.
  */
 export function startToolSpan(tool: string, toolCallId: string | undefined): Span {
-  return tracer.startSpan(`execute_tool ${tool}`, {
-    attributes: {
+  const span = tracer.startSpan(`execute_tool ${tool}`);
+  // Attributes only for a span that records: the pipeline's fast path builds nothing.
+  if (span.isRecording()) {
+    span.setAttributes({
       'gen_ai.operation.name': 'execute_tool',
       'gen_ai.tool.name': tool,
       'gen_ai.tool.type': 'function',
       ...(toolCallId ? { 'gen_ai.tool.call.id': toolCallId } : {}),
-    },
-  });
+    });
+  }
+  return span;
 }
 
 /** Runs `work` with `span` as the active span, so that the spans the skill makes sit under it. */
