@@ -238,7 +238,14 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
       case 'get_messages':
         return messagesPage(member, parseParams(method, params));
       case 'compact': {
-        const result = await member.agent.compact({ force: parseParams(method, params).force ?? true });
+        const { force = true } = parseParams(method, params);
+        // It would wait in the turns' queue until a person decides: say so instead.
+        const paused = member.agent.turnState;
+        if (paused?.status === 'awaiting_approval')
+          throw refuse(
+            `Agent "${member.id}" has a turn (${paused.requestId}) waiting for approval; compact once it is decided or cancelled.`,
+          );
+        const result = await member.agent.compact({ force });
         await this.#save(member);
         return compactReply(result);
       }

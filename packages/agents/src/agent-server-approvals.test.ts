@@ -179,8 +179,11 @@ describe('approvals on the agent server (specs/agent-server.md §8)', () => {
     expect(await restarted.call('get_context', {}, TOKEN_HOLDER, 'd')).toMatchObject({ message_count: 1 });
   });
 
-  it('cancelling a paused turn ends it and its approval disappears', async () => {
-    const { result } = await pausedAgent();
+  it('cancelling a paused turn ends it and its approval disappears; compact is refused while it waits', async () => {
+    const { result, rpc } = await pausedAgent();
+    expect((await rpc('/agent/t', 'compact', {})).body.error?.message).toMatch(
+      /waiting for approval; compact once it is decided or cancelled/,
+    );
     expect(await result('/agent/t', 'cancel', { request_id: 'r1' })).toEqual({ cancelled: true, request_id: 'r1' });
     expect(await result('/agent/t', 'wait_for', { request_id: 'r1' })).toEqual({ cancelled: true, request_id: 'r1' });
     expect(await result('/', 'list_approvals', {})).toEqual({ approvals: [] });
