@@ -116,6 +116,27 @@ describe('nexus skills', () => {
     expect((await run(['skills', 'run', 'weekly-report.hello', 'who=Ada', '--preset', 'trusted'])).code).toBe(1);
   });
 
+  it('says with check --portable whether each package loads in every client as it is, typed commands kept in agents/nexus.yaml', async () => {
+    await addProjectPackage('portable-one', {
+      'SKILL.md': skillMd('name: portable-one\ndescription: Keeps its command beside SKILL.md.'),
+      'README.md': '#\n',
+      agents: { 'nexus.yaml': 'command: "echo hi"\ncategory: read\n' },
+    });
+    const portable = await run(['skills', 'check', '--portable', '.nexus/skills/portable-one']);
+    expect(portable.stdout).toContain('portable-one: portable\n');
+    expect(portable.code).toBe(0);
+    const all = await run(['skills', 'check', '--portable']);
+    expect(all.code).toBe(1);
+    expect(all.stdout).toContain('greeter: not portable: SKILL.md has the keys `command`, `parameters` (move them to agents/nexus.yaml)\n');
+    const json = JSON.parse((await run(['skills', 'check', '--portable', '--json'])).stdout) as { portability: unknown[] };
+    expect(json.portability).toEqual(
+      expect.arrayContaining([
+        { name: 'portable-one', folder: dir.join('project', '.nexus', 'skills', 'portable-one'), portable: true, problems: [] },
+      ]),
+    );
+    expect((await run(['skills', 'list', '--portable'])).stderr).toContain('--portable only applies to `nexus skills check`');
+  });
+
   it('creates a Python package with --python, which checks clean and runs', async () => {
     const created = await run(['skills', 'new', 'py-report', '--user', '--python']);
     expect(created.code).toBe(0);

@@ -7,6 +7,7 @@ import { type CommandTemplate, CommandTemplateError, compileCommandTemplate } fr
 import { type PackageLocation, SKILL_FILE_NAME } from './discover-skill-packages.js';
 import { currentStamp } from './file-stamp.js';
 import { type CommandCategory, MAX_COMMAND_SECONDS, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, PORTABLE_KEYS } from './manifest-limits.js';
+import { type ManifestSource, readManifestSource, SIDE_FILE } from './manifest-source.js';
 import { type PackageRunOptions, packageRunOptions } from './package-run-options.js';
 import { portableMetadata } from './portable-metadata.js';
 import { listPythonCommands, PYTHON_COMMANDS_FILE } from './python-commands.js';
@@ -48,16 +49,32 @@ export interface PackageLoadContext {
 
 type Collected = { errors: SkillDiagnostic[]; others: SkillDiagnostic[] };
 
-function schemaDiagnostics(skill: SkillFile, issues: readonly { path: readonly PropertyKey[]; message: string }[]): SkillDiagnostic[] {
+function schemaDiagnostics(
+  source: ManifestSource,
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): SkillDiagnostic[] {
   return issues.map((issue) => {
     const where = issue.path.length === 0 ? '' : `\`${issue.path.map(String).join('.')}\`: `;
-    return diagnosticAt('error', skill.file, skill.locate(issue.path), `${where}${issue.message}`);
+    return diagnosticAt('error', ...source.at(issue.path), `${where}${issue.message}`);
   });
 }
 
-function checkIdentity(skill: SkillFile, manifest: SkillManifest, location: PackageLocation, collected: Collected): string {
+/**
+ * The package's name, and the ways its `SKILL.md` is not portable (an empty list: every client
+ * loads it as it is), each also a warning or note.
+ */
+function checkIdentity(
+  source: ManifestSource,
+  manifest: SkillManifest,
+  location: PackageLocation,
+  collected: Collected,
+): { name: string; portability: string[] } {
   const name = manifest.name ?? location.folderName;
-  const warn = (path: string[], message: string) => collected.others.push(diagnosticAt('warning', skill.file, skill.locate(path), message));
+  const portability: string[] = [];
+  const warn = (path: string[], message: string) => {
+    portability.push(message);
+    collected.others.push(diagnosticAt('warning', ...source.at(path), message));
+  };
   if (manifest.name === undefined) warn([], `no \`name\`; the folder name "${name}" is used (other clients require a name)`);
   else if (manifest.name !== location.folderName)
     warn(['name'], `the name "${manifest.name}" differs from the folder name "${location.folderName}"`);
@@ -66,28 +83,30 @@ function checkIdentity(skill: SkillFile, manifest: SkillManifest, location: Pack
     warn(['name'], 'portable names are lowercase letters, digits and single hyphens');
   if (manifest.description.length > MAX_DESCRIPTION_LENGTH)
     warn(['description'], `the description is ${manifest.description.length} characters; at most ${MAX_DESCRIPTION_LENGTH} are portable`);
-  const unportable = Object.keys(manifest).filter((key) => !PORTABLE_KEYS.has(key));
+  const unportable = Object.keys(source.frontmatter).filter((key) => !PORTABLE_KEYS.has(key) && !source.sideKeys.has(key));
   if (unportable.length > 0) {
+    const keys = unportable.map((key) => `\`${key}\``).join(', ');
+    portability.push(
+      `SKILL.md has the key${unportable.length > 1 ? 's' : ''} ${keys} (move ${unportable.length > 1 ? 'them' : 'it'} to ${SIDE_FILE})`,
+    );
     collected.others.push(
       diagnosticAt(
         'note',
-        skill.file,
-        skill.locate([unportable[0] as string]),
-        `not portable: other clients reject the key${unportable.length > 1 ? 's' : ''} ${unportable.map((key) => `\`${key}\``).join(', ')}`,
+        ...source.at([unportable[0] as string]),
+        `not portable: other clients reject the key${unportable.length > 1 ? 's' : ''} ${keys}`,
       ),
     );
   }
-  return name;
+  return { name, portability };
 }
 
 /** Entries of `allowed-tools` that map to no Nexus tool: the skill tool's narrowing leaves them out. */
-function checkAllowedTools(skill: SkillFile, manifest: SkillManifest, collected: Collected): void {
+function checkAllowedTools(source: ManifestSource, manifest: SkillManifest, collected: Collected): void {
   for (const entry of mapAllowedTools(manifest['allowed-tools']).unmapped)
     collected.others.push(
       diagnosticAt(
         'warning',
-        skill.file,
-        skill.locate(['allowed-tools']),
+        ...source.at(['allowed-tools']),
         `\`allowed-tools\`: \`${entry}\` maps to no Nexus tool, so it is not available while the skill is followed`,
       ),
     );
@@ -121,7 +140,7 @@ function commandSeconds(timeout: number | undefined, warn: (message: string) => 
 }
 
 function templateCommand(
-  skill: SkillFile,
+  source: ManifestSource,
   location: PackageLocation,
   name: string,
   command: string | undefined,
@@ -134,7 +153,7 @@ function templateCommand(
     template = compileCommandTemplate(definition.command, location.folder, definition.parameters);
   } catch (error) {
     if (!(error instanceof CommandTemplateError)) throw error;
-    collected.errors.push(diagnosticAt('error', skill.file, skill.locate([...path, 'command']), error.message));
+    collected.errors.push(diagnosticAt('error', ...source.at([...path, 'command']), error.message));
     return undefined;
   }
   for (const parameter of Object.keys(definition.parameters)) {
@@ -142,14 +161,13 @@ function templateCommand(
       collected.others.push(
         diagnosticAt(
           'warning',
-          skill.file,
-          skill.locate([...path, 'parameters', parameter]),
+          ...source.at([...path, 'parameters', parameter]),
           `the parameter \`${parameter}\` is not used by the template`,
         ),
       );
   }
   const timeoutSeconds = commandSeconds(definition.timeout, (message) =>
-    collected.others.push(diagnosticAt('warning', skill.file, skill.locate([...path, 'timeout']), message)),
+    collected.others.push(diagnosticAt('warning', ...source.at([...path, 'timeout']), message)),
   );
   return {
     name: command ?? SINGLE_COMMAND_NAME,
@@ -163,7 +181,7 @@ function templateCommand(
 }
 
 function templateCommands(
-  skill: SkillFile,
+  source: ManifestSource,
   manifest: SkillManifest,
   location: PackageLocation,
   name: string,
@@ -178,10 +196,10 @@ function templateCommands(
       category: manifest.category ?? 'general',
       description: manifest.description,
     };
-    commands.push(templateCommand(skill, location, name, undefined, definition, collected));
+    commands.push(templateCommand(source, location, name, undefined, definition, collected));
   }
   for (const [command, definition] of Object.entries(manifest.commands ?? {})) {
-    commands.push(templateCommand(skill, location, name, command, definition, collected));
+    commands.push(templateCommand(source, location, name, command, definition, collected));
   }
   return commands.filter((command): command is PackageCommand => command !== undefined);
 }
@@ -308,17 +326,20 @@ export async function loadSkillPackage(location: PackageLocation, context: Packa
     throw error;
   }
   const metadata = portableMetadata(skill);
-  const parsed = skillManifestSchema.safeParse(metadata.frontmatter);
   const frontmatterName = typeof skill.frontmatter.name === 'string' ? skill.frontmatter.name : undefined;
-  if (!parsed.success) return broken([...schemaDiagnostics(skill, parsed.error.issues), ...metadata.diagnostics], frontmatterName);
+  const source = readManifestSource(skill, metadata.frontmatter, location.folder, location.entries);
+  if ('errors' in source) return broken([...source.errors, ...metadata.diagnostics], frontmatterName);
+  const parsed = skillManifestSchema.safeParse(source.frontmatter);
+  if (!parsed.success) return broken([...schemaDiagnostics(source, parsed.error.issues), ...metadata.diagnostics], frontmatterName);
   const manifest = parsed.data;
   const collected: Collected = { errors: [], others: [...metadata.diagnostics] };
-  const name = checkIdentity(skill, manifest, location, collected);
-  checkAllowedTools(skill, manifest, collected);
+  const { name, portability } = checkIdentity(source, manifest, location, collected);
+  if (metadata.diagnostics.length > 0) portability.push('`metadata` values that are not strings');
+  checkAllowedTools(source, manifest, collected);
   checklist(location, collected);
   const trust = await packageTrust(location, context.trustRecords);
   const trusted = trust === 'user' || trust === 'trusted';
-  const commands = templateCommands(skill, manifest, location, name, collected);
+  const commands = templateCommands(source, manifest, location, name, collected);
   const language = scriptLanguageOf(location, collected);
   const hasScripts = language !== undefined;
   const listScripts = hasScripts && trusted && context.listScriptCommands;
@@ -338,6 +359,7 @@ export async function loadSkillPackage(location: PackageLocation, context: Packa
     commands,
     scriptCommands: hasScripts ? (listScripts ? 'listed' : 'not inspected') : 'none',
     hiddenFromModel: manifest['disable-model-invocation'] === true,
+    portability,
     diagnostics: collected.others,
   };
 }

@@ -4,6 +4,7 @@ import type { PackageLocation } from './discover-skill-packages.js';
 import { SKILL_FILE_NAME } from './discover-skill-packages.js';
 import { currentStamp } from './file-stamp.js';
 import type { PackageLoadContext } from './load-skill-package.js';
+import { SIDE_FILE } from './manifest-source.js';
 import { PYTHON_COMMANDS_FILE } from './python-commands.js';
 import { readSkillSource, type SkillSource } from './read-skill-file.js';
 import { type FrontmatterSummary, scanFrontmatter } from './scan-frontmatter.js';
@@ -19,6 +20,8 @@ export interface PackageStamps {
   readonly skillFile: string;
   /** Of `scripts/commands.mjs` and `scripts/commands.py` (`missing` when there is neither). */
   readonly script: string;
+  /** Of `agents/nexus.yaml` (`missing` when there is none). */
+  readonly sideFile: string;
 }
 
 /** The stamp of a package's script-commands modules: `missing` when there is neither. */
@@ -59,7 +62,11 @@ export type PackageLoader = (location: PackageLocation, context: PackageLoadCont
 
 /** The stamps of a package's files now. */
 export function packageStamps(folder: string): PackageStamps {
-  return { skillFile: currentStamp(join(folder, SKILL_FILE_NAME)), script: scriptStamp(folder) };
+  return {
+    skillFile: currentStamp(join(folder, SKILL_FILE_NAME)),
+    script: scriptStamp(folder),
+    sideFile: currentStamp(join(folder, SIDE_FILE)),
+  };
 }
 
 /** The index entry of a package that loaded. */
@@ -138,7 +145,10 @@ export async function indexSkillPackage(
   const script = hasScripts ? scriptStamp(location.folder) : 'missing';
   const summary = source && scanFrontmatter(source.text);
   const listsScripts = script !== 'missing' && (trust === 'user' || trust === 'trusted') && context.listScriptCommands;
-  if (source && summary && !listsScripts) return indexOfSummary(summary, location, { skillFile: source.stamp, script }, trust);
+  // A side file's keys (its commands) are read by loading the package in full.
+  const sideFile = location.entries.includes('agents') ? currentStamp(join(location.folder, SIDE_FILE)) : 'missing';
+  if (source && summary && !listsScripts && sideFile === 'missing')
+    return indexOfSummary(summary, location, { skillFile: source.stamp, script, sideFile }, trust);
   const stamps = packageStamps(location.folder);
   const result = await load(location, context);
   return isLoaded(result) ? indexOfLoaded(result, location, stamps) : result;

@@ -88,12 +88,13 @@ export class PackageStore {
     return [...this.#reloadProblems.values()].flat();
   }
 
-  /** Folders a watcher should watch: the roots, the folders in between, each package and its `scripts`. */
+  /** Folders a watcher should watch: the roots, the folders in between, each package and its `scripts` and `agents`. */
   get watchedFolders(): string[] {
     const folders = [...this.#directories.keys()];
     for (const location of this.#locations.values()) {
       folders.push(location.folder);
       if (location.entries.includes('scripts')) folders.push(join(location.folder, 'scripts'));
+      if (location.entries.includes('agents')) folders.push(join(location.folder, 'agents'));
     }
     return folders;
   }
@@ -109,7 +110,7 @@ export class PackageStore {
       folders.filter((folder) => {
         const seen = this.#stamps.get(folder);
         const now = packageStamps(folder);
-        return !seen || seen.skillFile !== now.skillFile || seen.script !== now.script;
+        return !seen || seen.skillFile !== now.skillFile || seen.script !== now.script || seen.sideFile !== now.sideFile;
       }),
     );
     if (!rediscover && changed.size === 0) return false;

@@ -28,6 +28,55 @@ function firstAlias(document: Document, lines: LineCounter): FilePosition | unde
   return { line, column: col };
 }
 
+/** A parsed YAML mapping, and where each value is (its nearest existing parent when it is absent). */
+export interface ParsedYaml {
+  readonly data: Record<string, unknown>;
+  locate(path: readonly PropertyKey[]): FilePosition;
+  textAt(path: readonly PropertyKey[]): string | undefined;
+}
+
+/**
+ * Parses `yaml` — the frontmatter of `file` starting at its line `firstLine`, or a whole YAML file
+ * (`firstLine` 1) — as a mapping, with unique keys and an alias-expansion limit; `what` names it in
+ * errors ("the frontmatter"). Every problem is a {@link SkillFileError} at its line and column.
+ */
+export function parseYamlMapping(file: string, yaml: string, firstLine: number, what: string): ParsedYaml {
+  const counter = new LineCounter();
+  const position = (offset: number): FilePosition => {
+    const { line, col } = counter.linePos(offset);
+    return { line: line + firstLine - 1, column: col };
+  };
+  const document = parseDocument(yaml, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
+  const [error] = document.errors;
+  if (error) throw new SkillFileError(file, position(error.pos[0]), `${what} is not valid YAML: ${reasonOf(error)}`);
+  const start = { line: firstLine, column: 1 };
+  if (!isMap(document.contents)) throw new SkillFileError(file, start, `${what} must be a YAML mapping of keys to values`);
+  let data: Record<string, unknown>;
+  try {
+    data = document.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT }) as Record<string, unknown>;
+  } catch (cause) {
+    const alias = firstAlias(document, counter);
+    const at = alias ? { line: alias.line + firstLine - 1, column: alias.column } : start;
+    throw new SkillFileError(file, at, `${what}'s aliases expand too much (a YAML alias bomb): ${reasonOf(cause as Error)}`, {
+      cause,
+    });
+  }
+  return {
+    data,
+    locate(path) {
+      for (let depth = path.length; depth >= 0; depth--) {
+        const node = document.getIn(path.slice(0, depth) as unknown[], true) as { range?: [number, number, number] } | undefined;
+        if (node?.range) return position(node.range[0]);
+      }
+      return start;
+    },
+    textAt(path) {
+      const node = document.getIn(path as unknown[], true);
+      return isScalar(node) ? node.source : undefined;
+    },
+  };
+}
+
 /**
  * Splits the text of a `SKILL.md` into frontmatter and body and parses the frontmatter (YAML,
  * between a first line `---` and the next `---` or `...` line). Every problem is a
@@ -45,42 +94,13 @@ export function parseSkillFile(file: string, text: string): SkillFile {
     .slice(1, end)
     .map((line) => line.replace(/\r$/, ''))
     .join('\n');
-  const counter = new LineCounter();
   // The frontmatter starts on the file's second line.
-  const position = (offset: number): FilePosition => {
-    const { line, col } = counter.linePos(offset);
-    return { line: line + 1, column: col };
-  };
-  const document = parseDocument(yaml, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
-  const [error] = document.errors;
-  if (error) throw new SkillFileError(file, position(error.pos[0]), `the frontmatter is not valid YAML: ${reasonOf(error)}`);
-  if (!isMap(document.contents)) {
-    throw new SkillFileError(file, { line: 2, column: 1 }, 'the frontmatter must be a YAML mapping of keys to values');
-  }
-  let frontmatter: Record<string, unknown>;
-  try {
-    frontmatter = document.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT }) as Record<string, unknown>;
-  } catch (cause) {
-    const alias = firstAlias(document, counter);
-    const at = alias ? { line: alias.line + 1, column: alias.column } : { line: 2, column: 1 };
-    throw new SkillFileError(file, at, `the frontmatter's aliases expand too much (a YAML alias bomb): ${reasonOf(cause as Error)}`, {
-      cause,
-    });
-  }
+  const parsed = parseYamlMapping(file, yaml, 2, 'the frontmatter');
   return {
     file,
-    frontmatter,
+    frontmatter: parsed.data,
     body: lines.slice(end + 1).join('\n'),
-    locate(path) {
-      for (let depth = path.length; depth >= 0; depth--) {
-        const node = document.getIn(path.slice(0, depth) as unknown[], true) as { range?: [number, number, number] } | undefined;
-        if (node?.range) return position(node.range[0]);
-      }
-      return { line: 2, column: 1 };
-    },
-    textAt(path) {
-      const node = document.getIn(path as unknown[], true);
-      return isScalar(node) ? node.source : undefined;
-    },
+    locate: (path) => parsed.locate(path),
+    textAt: (path) => parsed.textAt(path),
   };
 }

@@ -59,6 +59,11 @@ export interface SkillPackage {
   readonly commands: readonly PackageCommand[];
   /** Whether it has `scripts/commands.mjs` or `scripts/commands.py`, and whether its commands were listed. */
   readonly scriptCommands: 'none' | 'listed' | 'not inspected';
+  /**
+   * The ways its `SKILL.md` is not portable — keys other clients reject, a name or description
+   * outside the standard's rules, metadata that is not strings; empty when every client loads it.
+   */
+  readonly portability: readonly string[];
   /** `disable-model-invocation: true`: left out of what the model is offered; a person still runs it. */
   readonly hiddenFromModel: boolean;
   /** Its warnings and notes (a package with errors does not load). */

@@ -14,7 +14,13 @@ import { parseToolArguments } from '../tool-arguments.js';
 const ACTIONS = ['list', 'check', 'trust', 'run', 'new'] as const;
 type Action = (typeof ACTIONS)[number];
 
-const OPTIONS = { json: { type: 'boolean' }, all: { type: 'boolean' }, user: { type: 'boolean' }, python: { type: 'boolean' } } as const;
+const OPTIONS = {
+  json: { type: 'boolean' },
+  all: { type: 'boolean' },
+  user: { type: 'boolean' },
+  python: { type: 'boolean' },
+  portable: { type: 'boolean' },
+} as const;
 type SkillsLine = CommandLine<typeof OPTIONS>;
 
 type Listed = SkillPackage | BrokenSkillPackage;
@@ -127,14 +133,23 @@ async function checkAction(settings: Settings, line: SkillsLine, io: Io): Promis
     throw new UsageError(`No SKILL.md found in or below "${path}" (a package folder, or a folder of packages).`);
   const counts = { error: 0, warning: 0, note: 0 };
   for (const diagnostic of loaded.diagnostics) counts[diagnostic.severity]++;
-  if (line.json) io.stdout.write(`${JSON.stringify(loaded.diagnostics, null, 2)}\n`);
+  // --portable: whether each package loads in every client as it is (a broken one does not).
+  const portability = [...loaded.packages, ...loaded.shadowed, ...loaded.broken].map((entry) => {
+    const problems = isLoaded(entry) ? [...entry.portability] : ['it does not load (see the errors above)'];
+    return { name: entry.name ?? entry.folderName, folder: entry.folder, portable: problems.length === 0, problems };
+  });
+  if (line.json)
+    io.stdout.write(`${JSON.stringify(line.portable ? { diagnostics: loaded.diagnostics, portability } : loaded.diagnostics, null, 2)}\n`);
   else {
     for (const diagnostic of loaded.diagnostics) io.stdout.write(`${formatDiagnostic(diagnostic)}\n`);
     io.stdout.write(
       `${checked} package${checked === 1 ? '' : 's'} checked: ${counts.error} error${counts.error === 1 ? '' : 's'}, ${counts.warning} warning${counts.warning === 1 ? '' : 's'}, ${counts.note} note${counts.note === 1 ? '' : 's'}.\n`,
     );
+    if (line.portable)
+      for (const entry of portability)
+        io.stdout.write(`${entry.name}: ${entry.portable ? 'portable' : `not portable: ${entry.problems.join('; ')}`}\n`);
   }
-  return counts.error > 0 ? 1 : 0;
+  return counts.error > 0 || (line.portable && portability.some((entry) => !entry.portable)) ? 1 : 0;
 }
 
 async function trustAction(loaded: LoadedSkillPackages, line: SkillsLine, io: Io): Promise<number> {
@@ -213,6 +228,7 @@ async function run(line: SkillsLine, io: Io): Promise<number> {
   if (line.all && action !== 'trust') throw new UsageError('--all only applies to `nexus skills trust`.');
   if (line.user && action !== 'new') throw new UsageError('--user only applies to `nexus skills new`.');
   if (line.python && action !== 'new') throw new UsageError('--python only applies to `nexus skills new`.');
+  if (line.portable && action !== 'check') throw new UsageError('--portable only applies to `nexus skills check`.');
   if (line.json && (action === 'trust' || action === 'new')) throw new UsageError(`--json does not apply to \`nexus skills ${action}\`.`);
   const settings = await resolveSettings(line.common, io);
   switch (action) {
@@ -253,7 +269,9 @@ Actions
   list                List the packages: name, folder, root (which folder it came from), the
                       packages it shadows, trusted, commands, usage, problems
   check [path]        Check every package (or the package or folder at path): problems with
-                      file:line:col, portability notes and the seed 004 checklist. Exit 1 on errors
+                      file:line:col, portability notes and the seed 004 checklist. Exit 1 on errors.
+                      --portable: also say of each package whether every client loads its
+                      SKILL.md as it is (Nexus's keys belong in agents/nexus.yaml); exit 1 if not
   trust <name>|--all  Trust a project package as it is now: its commands are offered until a file
                       of it changes. Your own packages are always trusted
   run <name>[.<command>] [name=value ...]
@@ -267,6 +285,13 @@ Options
   --all              trust: every project package
   --user             new: create the package in $XDG_CONFIG_HOME/nexus/skills
   --python           new: Python commands (scripts/commands.py) instead of scripts/commands.mjs
+  --portable         check: say whether each package is portable
+
+A package's commands are typed in SKILL.md (command, parameters, commands), or in
+agents/nexus.yaml beside it, which keeps SKILL.md portable; scripts/commands.mjs exports
+commands, scripts/commands.py has @skill_script functions (seed 004's Omni packages). A skill's
+allowed-tools limits the agent to those tools from its skill call on; disable-model-invocation:
+true keeps it from the model, for nexus skills run only.
 
 Commands run without a shell, in the working directory, with a sanitised environment, for at
 most 60 s. Trust and usage records are kept in $XDG_STATE_HOME/nexus (default ~/.local/state/nexus).
