@@ -113,22 +113,11 @@ describe('approvals on the agent server (specs/agent-server.md §8)', () => {
 
   it('a streamed send says approval_required, then the same result', async () => {
     fixture = await createServerFixture();
-    const { llm, result, server, dir } = fixture;
+    const { llm, result, streamed, dir } = fixture;
     await result('/', 'create_agent', { agent_id: 's', preset: 'trusted' });
     llm.script({ toolCalls: [{ name: 'write_file', arguments: { path: dir.join('x.txt'), content: 'x' } }] });
 
-    const response = await fetch(`${server.url}/agent/s`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'send', params: { content: 'go', stream: true, request_id: 'q' } }),
-    });
-    const events = (await response.text())
-      .trim()
-      .split('\n\n')
-      .map((block) => {
-        const [, name, data] = /^event: (\w+)\ndata: (.*)$/s.exec(block) ?? [];
-        return { name, data: JSON.parse(data ?? 'null') };
-      });
+    const { events } = await streamed('/agent/s', { content: 'go', request_id: 'q' });
 
     expect(events.map((event) => event.name)).toEqual(['tool_call', 'approval_required', 'result']);
     expect(events[2]?.data).toEqual({ status: 'awaiting_approval', request_id: 'q', approvals: [events[1]?.data] });

@@ -86,23 +86,12 @@ describe('turns on the agent server', () => {
 
   it('streams a send as server-sent events, ending with the result', async () => {
     fixture = await createServerFixture({ files: { 'a.txt': 'alpha\n' } });
-    const { llm, result, server } = fixture;
+    const { llm, result, streamed } = fixture;
     await result('/', 'create_agent', { agent_id: 's' });
     llm.script({ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'It says alpha.' });
 
-    const response = await fetch(`${server.url}/agent/s`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'send', params: { content: 'read a.txt', stream: true, request_id: 'x' } }),
-    });
-    expect(response.headers.get('content-type')).toBe('text/event-stream');
-    const events = (await response.text())
-      .trim()
-      .split('\n\n')
-      .map((block) => {
-        const [, name, data] = /^event: (\w+)\ndata: (.*)$/s.exec(block) ?? [];
-        return { name, data: JSON.parse(data ?? 'null') };
-      });
+    const { contentType, events } = await streamed('/agent/s', { content: 'read a.txt', request_id: 'x' });
+    expect(contentType).toBe('text/event-stream');
 
     expect(events.map((event) => event.name)).toEqual(['tool_call', 'tool_result', ...events.slice(2, -1).map(() => 'text'), 'result']);
     expect(events[0]?.data).toMatchObject({ name: 'read_file', arguments: { path: 'a.txt' } });

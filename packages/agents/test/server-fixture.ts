@@ -10,6 +10,12 @@ export interface RpcAnswer {
   body: { result?: unknown; error?: { code: number; message: string }; id?: unknown };
 }
 
+/** One server-sent event of a streaming `send`. */
+export interface StreamedEvent {
+  name: string | undefined;
+  data: Record<string, unknown> | null;
+}
+
 export interface ServerFixture {
   llm: LlmStandIn;
   dir: TestDir;
@@ -19,6 +25,8 @@ export interface ServerFixture {
   server: AgentServer;
   /** POSTs a JSON-RPC request (`path` `/` or `/agent/<id>`) with the server's token unless `headers` say otherwise. */
   rpc(path: string, method: string, params?: unknown, headers?: Record<string, string>): Promise<RpcAnswer>;
+  /** A streaming `send` (`stream: true`) to `path`: its content type and its server-sent events, parsed. */
+  streamed(path: string, params: Record<string, unknown>): Promise<{ contentType: string | null; events: StreamedEvent[] }>;
   /** The result of a call that must succeed. */
   result<T = Record<string, unknown>>(path: string, method: string, params?: unknown): Promise<T>;
   close(): Promise<void>;
@@ -71,6 +79,21 @@ export async function createServerFixture(
     pool,
     server,
     rpc,
+    async streamed(path, params) {
+      const response = await fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'send', params: { ...params, stream: true } }),
+      });
+      const events = (await response.text())
+        .trim()
+        .split('\n\n')
+        .map((block) => {
+          const [, name, data] = /^event: (\w+)\ndata: (.*)$/s.exec(block) ?? [];
+          return { name, data: JSON.parse(data ?? 'null') };
+        });
+      return { contentType: response.headers.get('content-type'), events };
+    },
     async result<T>(path: string, method: string, params?: unknown) {
       const answer = await rpc(path, method, params);
       if (answer.status !== 200 || answer.body.error) throw new Error(`${method} failed: ${answer.status} ${JSON.stringify(answer.body)}`);
