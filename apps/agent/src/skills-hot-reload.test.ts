@@ -107,6 +107,33 @@ describe('nexus mcp while skill packages change on disk, with the SDK client', (
     expect(JSON.parse(textOf(found)).results[0]).toMatchObject({ skill: 'gamma', tools: ['gamma'] });
   });
 
+  it('serves an Omni-style Python package and follows edits of its typed commands while in use; one that does not compile keeps the old', async () => {
+    const commandsPy = (body: string) =>
+      `from agent.skills.decorators import skill_script\n\n@skill_script(name="greet", category="read", description="Greets.")\n${body}\n`;
+    await writeTree(userPackage('omni'), {
+      'SKILL.md': skillMd('name: omni\ndescription: Omni.'),
+      'README.md': '# omni\n',
+      scripts: { '__init__.py': '', 'commands.py': commandsPy('def greet(who: str) -> str:\n    return "hello " + who') },
+    });
+    const { client, notified, stderr } = await connect();
+    const schema = async () => (await client.listTools()).tools.find((tool) => tool.name === 'omni__greet')?.inputSchema.properties;
+    expect(await schema()).toEqual({ who: { type: 'string', description: 'Required.' } });
+    expect(textOf(await client.callTool({ name: 'omni__greet', arguments: { who: 'Ada' } }))).toContain('hello Ada');
+
+    const seen = notified();
+    const file = userPackage('omni', 'scripts', 'commands.py');
+    await writeFile(file, commandsPy('async def greet(who: str, times: int = 1) -> str:\n    return ("hi " + who + " ") * times'));
+    await expect.poll(notified, POLL).toBeGreaterThan(seen);
+    expect(await schema()).toEqual({ who: { type: 'string', description: 'Required.' }, times: { type: 'integer', default: 1 } });
+    expect(textOf(await client.callTool({ name: 'omni__greet', arguments: { who: 'Ada', times: 2 } }))).toContain('hi Ada hi Ada');
+
+    await writeFile(file, commandsPy('def greet(who: str) -> str:\n    return (\n'));
+    await expect
+      .poll(stderr, POLL)
+      .toMatch(/skill package not loaded: .*omni\/scripts\/commands\.py:\d+:\d+: error: scripts\/commands\.py does not compile/);
+    expect(textOf(await client.callTool({ name: 'omni__greet', arguments: { who: 'Ada', times: 1 } }))).toContain('hi Ada');
+  });
+
   it('tells the client’s log, with its first listing, about a package that did not load at start', async () => {
     await writeTree(userPackage('broken'), { 'SKILL.md': '---\nname: broken\ndescription: [unclosed\n---\n' });
     const { client, logged } = await connect();
