@@ -1,4 +1,5 @@
 import {
+  type ConfirmFunction,
   expectOption,
   findToolRefusal,
   isPositiveNumber,
@@ -165,7 +166,7 @@ export class ExecutePipeline {
       }
       const refused = await this.#decide(name, callArgs, options, trail);
       if (refused) return refused;
-      const result = await this.#run(name, catalogue.instanceOf(entry), callArgs, options);
+      const result = await this.#run(name, catalogue.instanceOf(entry), callArgs, options, trail);
       return hooks.afterCall.length > 0
         ? await this.#runAfterCall(hooks.afterCall, this.#callInfo(name, callArgs, options), result)
         : result;
@@ -295,6 +296,17 @@ export class ExecutePipeline {
     return approved ? undefined : ToolResult.fail(`Running ${name} needs confirmation, and it was not given.`, 'forbidden');
   }
 
+  /** `confirm` noting in the trail that the skill asked, and what the answer was. */
+  #recording(confirm: ConfirmFunction, trail: CallTrail, options: ExecuteOptions): ConfirmFunction {
+    const by = this.#confirmer(options);
+    return async (request) => {
+      const given = (await confirm(request)) === true;
+      trail.decision = 'ask';
+      trail.confirmation = { given, by };
+      return given;
+    };
+  }
+
   /** Who answers a confirmation of this call (as `services.confirm` decides it). */
   #confirmer(options: ExecuteOptions): ConfirmedBy {
     const { services } = this.#catalogue;
@@ -303,12 +315,24 @@ export class ExecutePipeline {
     return services.has('confirm') ? 'confirm service' : 'nobody';
   }
 
-  #run(name: string, skill: Skill, args: Record<string, unknown>, options: ExecuteOptions): Promise<ToolResult> | ToolResult {
+  #run(
+    name: string,
+    skill: Skill,
+    args: Record<string, unknown>,
+    options: ExecuteOptions,
+    trail: CallTrail | undefined,
+  ): Promise<ToolResult> | ToolResult {
     const { signal, timeoutMs = this.#timeoutMs, maxTotalMs = this.#maxTotalMs } = options;
     checkTimeout(timeoutMs);
     checkTimeout(maxTotalMs, 'maxTotalMs');
     if (signal?.aborted) return ToolResult.fail(`${name} was cancelled before it started.`, 'cancelled');
-    const call = new RunningCall(name, { timeoutMs, maxTotalMs }, options, options.confirm ?? this.#catalogue.services.get('confirm'));
+    const confirm = options.confirm ?? this.#catalogue.services.get('confirm');
+    const call = new RunningCall(
+      name,
+      { timeoutMs, maxTotalMs },
+      options,
+      trail && confirm ? this.#recording(confirm, trail, options) : confirm,
+    );
     this.#deadlines.add(call);
     skill.execute(args, call).then(
       (value) => {
