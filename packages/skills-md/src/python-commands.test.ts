@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bubblewrapSkipReason } from '@nexus/process/testing';
+import { writeTree } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatDiagnostic } from './skill-diagnostic.js';
 import { type SkillWorld, skillPackage, skillWorld } from './skill-world-fixture.js';
@@ -133,6 +134,19 @@ def probe() -> dict:
       expect(data.init).not.toBe(readFileSync('/proc/1/cmdline', 'utf8'));
     },
   );
+
+  it('never imports a module the working directory plants under a standard name (json.py, ast.py), listing or running', async () => {
+    await writeTree(world.cwd, {
+      'json.py': 'open("hijacked-json", "w").write("x")\nfrom importlib import import_module\n',
+      'ast.py': 'open("hijacked-ast", "w").write("x")\n',
+    });
+    await world.addUserPackages({ omni: omni() });
+    const agent = await world.agent();
+    expect(agent.registry.names).toContain('omni__status');
+    expect((await agent.call('omni__status')).success).toBe(true);
+    expect(existsSync(join(world.cwd, 'hijacked-json'))).toBe(false);
+    expect(existsSync(join(world.cwd, 'hijacked-ast'))).toBe(false);
+  });
 
   it('refuses a package with both scripts/commands.mjs and scripts/commands.py, and a signature it cannot type', async () => {
     await world.addUserPackages({

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { RunResult } from '@nexus/process';
 import { runProcess } from '@nexus/process';
 import { currentStamp } from './file-stamp.js';
-import { PYTHON_LIST_SOURCE, PYTHON_RUN_SOURCE } from './python-host.js';
+import { PYTHON_COMPILE_SOURCE, PYTHON_LIST_SOURCE, PYTHON_RUN_SOURCE } from './python-host.js';
 import { answerMarker, readAnswer, type ScriptAnswer, type ScriptModule, type ScriptRunOptions } from './script-commands.js';
 import { diagnosticAt, type SkillDiagnostic } from './skill-diagnostic.js';
 
@@ -66,7 +66,7 @@ export async function runPythonCommand(
 export async function checkPythonSyntax(module: string, options: ScriptRunOptions): Promise<SkillDiagnostic | undefined> {
   const scratch = await mkdtemp(join(tmpdir(), 'nexus-pycache-'));
   try {
-    const run = await runProcess(PYTHON, ['-m', 'py_compile', module], {
+    const run = await runProcess(PYTHON, ['-c', PYTHON_COMPILE_SOURCE, module], {
       ...options,
       env: { PYTHONPYCACHEPREFIX: scratch },
       timeoutMs: CHECK_TIMEOUT_MS,

@@ -4,13 +4,23 @@
 // marker on stdout; anything printed before it is the command's own output.
 
 /**
+ * The first lines of every program: `python3 -c` puts the working directory — a repository, which
+ * may plant a `json.py` — first on the import path; it goes before anything else is imported.
+ * (`sys` is built in, never looked up there.)
+ */
+const PATH_GUARD = `import sys
+if sys.path[0:1] == [""]:
+    del sys.path[0]
+`;
+
+/**
  * Lists the commands without importing the module: the text on stdin is parsed (`ast`) and compiled
  * (the compile-time errors `py_compile` reports), and each function decorated with
  * `@skill_script(...)` becomes `{ function, name, category, description, parameters, line }`, its
  * parameters from the signature and type hints. A hint it cannot map is an error naming the
  * parameter, with its line and column.
  */
-export const PYTHON_LIST_SOURCE = `
+export const PYTHON_LIST_SOURCE = `${PATH_GUARD}
 import ast, json, sys
 path, marker = sys.argv[1], sys.argv[2]
 
@@ -136,7 +146,7 @@ except Exception as error:
  * `scripts/__init__.py`), with the package folder and `scripts/` on the import path, calls the
  * function with the arguments as keywords, awaits it when it is a coroutine, and answers the result.
  */
-export const PYTHON_RUN_SOURCE = `
+export const PYTHON_RUN_SOURCE = `${PATH_GUARD}
 import asyncio, inspect, json, os, sys, traceback, types
 path, function_name, marker = sys.argv[1], sys.argv[2], sys.argv[3]
 
@@ -181,4 +191,10 @@ try:
 except BaseException:
     answer({"ok": False, "error": traceback.format_exc()})
     sys.exit(1)
+`;
+
+/** `python3 -m py_compile <module>`, run through `-c` so that the working directory cannot plant a `py_compile.py`. */
+export const PYTHON_COMPILE_SOURCE = `${PATH_GUARD}
+import py_compile
+sys.exit(py_compile.main())
 `;
