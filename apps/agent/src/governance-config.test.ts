@@ -67,7 +67,16 @@ describe('nexus help config', () => {
   it('documents rules, hooks, the audit log and traces', async () => {
     const { code, stdout } = await run(['help', 'config']);
     expect(code).toBe(0);
-    for (const text of ['"rules"', 'deny refuses without', '"hooks"', '"decision": "allow" | "deny"', '"audit"', 'nexus audit', '"telemetry"', '<endpoint>/v1/traces'])
+    for (const text of [
+      '"rules"',
+      'deny refuses without',
+      '"hooks"',
+      '"decision": "allow" | "deny"',
+      '"audit"',
+      'nexus audit',
+      '"telemetry"',
+      '<endpoint>/v1/traces',
+    ])
       expect(stdout).toContain(text);
   });
 });
