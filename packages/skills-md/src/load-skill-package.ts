@@ -342,6 +342,11 @@ export async function loadSkillPackage(location: PackageLocation, context: Packa
   const commands = templateCommands(source, manifest, location, name, collected);
   const language = scriptLanguageOf(location, collected);
   const hasScripts = language !== undefined;
+  const marker = join(location.folder, 'scripts', '__init__.py');
+  if (language === 'python' && !existsSync(marker))
+    collected.others.push(
+      diagnosticAt('note', marker, FILE_START, "no scripts/__init__.py (seed 004's package marker): commands.py is run as a plain module"),
+    );
   const listScripts = hasScripts && trusted && context.listScriptCommands;
   if (listScripts) commands.push(...(await scriptCommands(location, name, language, context, collected)));
   duplicateCommands(commands, skillFile, collected);

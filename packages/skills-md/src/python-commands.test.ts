@@ -161,6 +161,9 @@ def probe() -> dict:
       }),
     });
     const loaded = await world.load();
+    expect(loaded.diagnostics.map(formatDiagnostic)).toContainEqual(
+      expect.stringMatching(/untyped\/scripts\/__init__\.py:1:1: note: no scripts\/__init__\.py \(seed 004's package marker\)/),
+    );
     const errors = loaded.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').map(formatDiagnostic);
     expect(errors).toEqual([
       expect.stringMatching(/both\/scripts:1:1: error: both scripts\/commands\.mjs and scripts\/commands\.py; keep one of them$/),
