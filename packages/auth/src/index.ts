@@ -4,3 +4,5 @@
  */
 export type { BearerAuth, BearerAuthOptions, BearerCheck, Caller } from './bearer-auth.js';
 export { ALLOWED_TOKEN_ALGORITHMS, bearerChallenge, createBearerAuth } from './bearer-auth.js';
+export type { OAuthClientOptions } from './oauth-client.js';
+export { FileOAuthClient, OAuthLoginError } from './oauth-client.js';

@@ -25,6 +25,14 @@ export interface OidcStandIn {
    * for tokens the provider would not issue (expired, another audience, …).
    */
   sign(claims: JWTPayload, options?: { key?: SigningKeyLike; kid?: string; alg?: string }): Promise<string>;
+  /**
+   * Plays a person at a browser: follows an authorization URL the provider issued, signs in as
+   * `user` and consents (the provider's development forms), and returns the URL it finally sends
+   * the browser to — the client's redirect URI with `code` and `state`.
+   */
+  authorizeAs(user: string, authorizationUrl: URL): Promise<URL>;
+  /** How many tokens the token endpoint issued, by grant type (`authorization_code`, `refresh_token`, …). */
+  readonly grants: Readonly<Record<string, number>>;
   /** How many times its key set (`/jwks`) was fetched. */
   readonly jwksFetches: number;
   /** Starts signing with a new key (the old one stays published); returns the new key id. */
@@ -47,7 +55,9 @@ async function newSigningKey(): Promise<SigningKey> {
 /**
  * Starts `oidc-provider` on 127.0.0.1 with its own keys, one client per user (the user's name is
  * the client id and the token's `sub`), and JWT access tokens for `audience` carrying each user's
- * `email` and `groups`.
+ * `email` and `groups`. It also serves the authorization-code flow with PKCE to clients that
+ * register themselves (dynamic client registration), with refresh tokens; {@link OidcStandIn.authorizeAs}
+ * plays the person at the browser.
  */
 export async function startOidcProvider(options: { audience: string; users: Record<string, OidcUser> }): Promise<OidcStandIn> {
   const { default: Provider } = await import('oidc-provider');
@@ -59,6 +69,7 @@ export async function startOidcProvider(options: { audience: string; users: Reco
   const secret = (user: string) => `secret-of-${user}-0123456789abcdef`;
   let keys = [await newSigningKey()];
   let handler: (request: IncomingMessage, response: ServerResponse) => void = () => {};
+  const grants: Record<string, number> = {};
   const configure = () => {
     const provider = new Provider(issuer, {
       clients: Object.keys(users).map((user) => ({
@@ -71,8 +82,12 @@ export async function startOidcProvider(options: { audience: string; users: Reco
       })),
       jwks: { keys: keys.map((key) => key.jwk) },
       cookies: { keys: ['oidc-stand-in-cookie-key'] },
+      findAccount: (_ctx: unknown, id: string) => (users[id] ? { accountId: id, claims: () => ({ sub: id, ...users[id] }) } : undefined),
+      issueRefreshToken: () => true,
+      scopes: ['openid', 'offline_access', 'api'],
       features: {
-        devInteractions: { enabled: false },
+        devInteractions: { enabled: true },
+        registration: { enabled: true },
         clientCredentials: { enabled: true },
         resourceIndicators: {
           enabled: true,
@@ -87,10 +102,14 @@ export async function startOidcProvider(options: { audience: string; users: Reco
           }),
         },
       },
-      extraTokenClaims: (_ctx: unknown, token: { clientId?: string }) => {
-        const { email, groups } = users[token.clientId ?? ''] ?? {};
+      extraTokenClaims: (_ctx: unknown, token: { clientId?: string; accountId?: string }) => {
+        const { email, groups } = users[token.accountId ?? token.clientId ?? ''] ?? {};
         return { ...(email ? { email } : {}), ...(groups ? { groups } : {}) };
       },
+    });
+    provider.on('grant.success', (ctx: { oidc: { params?: { grant_type?: string } } }) => {
+      const grant = ctx.oidc.params?.grant_type ?? 'unknown';
+      grants[grant] = (grants[grant] ?? 0) + 1;
     });
     handler = provider.callback();
   };
@@ -106,6 +125,8 @@ export async function startOidcProvider(options: { audience: string; users: Reco
     get jwksFetches() {
       return jwksFetches;
     },
+    grants,
+    authorizeAs: (user, authorizationUrl) => authorizeAs(issuer, user, authorizationUrl),
     async token(user) {
       const response = await fetch(`${issuer}/token`, {
         method: 'POST',
@@ -137,4 +158,45 @@ export async function startOidcProvider(options: { audience: string; users: Reco
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A browser's walk through the provider's development sign-in and consent forms, cookies kept:
+ * the URL it is last sent to outside the provider (the client's redirect URI).
+ */
+async function authorizeAs(issuer: string, user: string, authorizationUrl: URL): Promise<URL> {
+  const cookies = new Map<string, string>();
+  const cookieHeader = () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  const remember = (response: Response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const at = pair.indexOf('=');
+      cookies.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+  };
+  let url = authorizationUrl;
+  let form: URLSearchParams | undefined;
+  for (let hop = 0; hop < 20; hop++) {
+    if (!url.href.startsWith(issuer)) return url;
+    const response = await fetch(url, {
+      redirect: 'manual',
+      method: form ? 'POST' : 'GET',
+      headers: { cookie: cookieHeader(), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      ...(form ? { body: form } : {}),
+    });
+    remember(response);
+    form = undefined;
+    const location = response.headers.get('location');
+    if (location) {
+      url = new URL(location, url);
+      continue;
+    }
+    const page = await response.text();
+    if (!/\/interaction\//.test(url.pathname))
+      throw new Error(`The OpenID provider answered ${response.status} at ${url.pathname}: ${page.slice(0, 300)}`);
+    form = /name="login"/.test(page)
+      ? new URLSearchParams({ prompt: 'login', login: user, password: 'any' })
+      : new URLSearchParams({ prompt: 'consent' });
+  }
+  throw new Error('The OpenID provider never sent the browser back to the client.');
 }
