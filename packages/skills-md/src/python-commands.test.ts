@@ -28,8 +28,8 @@ async def git_status() -> str:
 
 @skill_script(name="commit", category="write", description="Commit staged changes")
 def commit(message: str, amend: bool = False, retries: int = 2, ratio: float = 0.5,
-           author: Optional[str] = None, mode: Literal["fast", "safe"] = "safe", paths: list[str] = []) -> dict:
-    return {"message": message, "amend": amend, "retries": retries, "ratio": ratio,
+           author: Optional[str] = None, mode: Literal["fast", "safe"] = "safe", paths: list[str] = [], limit=3) -> dict:
+    return {"limit": limit, "message": message, "amend": amend, "retries": retries, "ratio": ratio,
             "author": author, "mode": mode, "paths": paths}
 
 @skill_script(name="explode", description="Fails.")
@@ -67,6 +67,7 @@ describe('Omni Python commands (scripts/commands.py with @skill_script)', () => 
         author: { type: 'string' },
         mode: { type: 'string', enum: ['fast', 'safe'], default: 'safe' },
         paths: { type: 'array', items: { type: 'string' }, default: [] },
+        limit: { type: 'integer', default: 3 },
       },
       additionalProperties: false,
     });

@@ -17,7 +17,8 @@ if sys.path[0:1] == [""]:
  * Lists the commands without importing the module: the text on stdin is parsed (`ast`) and compiled
  * (the compile-time errors `py_compile` reports), and each function decorated with
  * `@skill_script(...)` becomes `{ function, name, category, description, parameters, line }`, its
- * parameters from the signature and type hints. A hint it cannot map is an error naming the
+ * parameters from the signature and type hints (without a hint, from the default's type; without
+ * either, a string). A hint it cannot map is an error naming the
  * parameter, with its line and column.
  */
 export const PYTHON_LIST_SOURCE = `${PATH_GUARD}
@@ -102,6 +103,11 @@ def command_of(function, call):
             definition, optional = typed(argument.annotation, where)
         except Unsupported as error:
             raise Unsupported(argument, str(error))
+        if argument.annotation is None and default is not None and not is_none(default):
+            # No hint: the default's type says it (bool before int: True is an int too).
+            value = ast.literal_eval(default)
+            kinds = [(bool, "boolean"), (int, "integer"), (float, "number"), (str, "string")]
+            definition = {"type": next((name for kind, name in kinds if isinstance(value, kind)), "string")}
         if default is None:
             definition["required"] = not optional
         elif not is_none(default):
