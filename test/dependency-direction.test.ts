@@ -71,13 +71,6 @@ const DIRECTION: readonly DirectionRule[] = [
     mayForTests: ['@nexus/agents', '@nexus/core', '@nexus/skills-fs', '@nexus/skills-agents'],
     rule: 'the console ships static assets and depends on no workspace package',
   },
-  {
-    from: '@nexus/console',
-    may: [],
-    // The page is static assets; its tests drive it against a real agent server.
-    mayForTests: ['@nexus/agents', '@nexus/core', '@nexus/skills-fs', '@nexus/skills-agents'],
-    rule: 'the console ships static assets and depends on no workspace package',
-  },
   { from: '@nexus/test-utils', may: [], rule: 'the test utilities depend on no workspace package' },
   { from: '@nexus/tsconfig', may: [], rule: 'the shared compiler settings depend on no workspace package' },
   { from: '@nexus/agent', may: '*', rule: 'apps/agent composes everything' },
