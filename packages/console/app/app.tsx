@@ -1,0 +1,70 @@
+import { useEffect, useState } from 'preact/hooks';
+import { Console } from './console.js';
+import { Rpc, RpcError, tokenFromLink } from './rpc.js';
+
+/** Asks for the token once (or takes it from the one-time link), then shows the console. */
+export function App() {
+  const [rpc, setRpc] = useState<Rpc | undefined>();
+  const [checking, setChecking] = useState(true);
+  const [error, setError] = useState('');
+
+  const tryToken = async (token: string) => {
+    const candidate = new Rpc(token);
+    try {
+      await candidate.call('list_agents');
+      setRpc(candidate);
+      setError('');
+    } catch (failure) {
+      setError(failure instanceof RpcError && failure.status === 403 ? 'That token is wrong.' : String((failure as Error).message));
+    }
+  };
+
+  useEffect(() => {
+    const hadCode = location.hash.includes('code=');
+    tokenFromLink()
+      .then(async (token) => {
+        if (token) await tryToken(token);
+        else if (hadCode) setError('This link was used already; enter the token.');
+      })
+      .finally(() => setChecking(false));
+  }, []);
+
+  if (rpc) return <Console rpc={rpc} />;
+  if (checking) return <p class="loading">Connecting…</p>;
+  return <TokenForm onToken={tryToken} error={error} />;
+}
+
+function TokenForm({ onToken, error }: { onToken: (token: string) => void; error: string }) {
+  const [token, setToken] = useState('');
+  return (
+    <main class="token-form">
+      <h1>Nexus console</h1>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          onToken(token.trim());
+        }}
+      >
+        <label for="token">Server token</label>
+        <p class="hint" id="token-hint">
+          From the link <code>nexus serve</code> printed, or the file it names (<code>rpc-&lt;port&gt;.token</code>), or{' '}
+          <code>NEXUS_API_KEY</code>. It stays in this page only.
+        </p>
+        <input
+          id="token"
+          type="password"
+          autocomplete="off"
+          aria-describedby="token-hint"
+          value={token}
+          onInput={(event) => setToken(event.currentTarget.value)}
+        />
+        <button type="submit">Open</button>
+        {error && (
+          <p role="alert" class="error">
+            {error}
+          </p>
+        )}
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,117 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { applyTurnEvent, type LiveTurns } from './live-turns.js';
+import { AgentPage } from './pages/agent-page.js';
+import { AgentsPage } from './pages/agents-page.js';
+import { ApprovalsPage } from './pages/approvals-page.js';
+import { ToolsPage } from './pages/tools-page.js';
+import type { Rpc, ServerEvent } from './rpc.js';
+import type { AgentInfo, Approval } from './types.js';
+
+/** The page named by the address's hash: `#/agents`, `#/agent/<id>`, `#/approvals`, `#/tools`. */
+function useRoute(): string[] {
+  const read = () => (location.hash.replace(/^#\/?/, '') || 'agents').split('/').map(decodeURIComponent);
+  const [route, setRoute] = useState(read);
+  useEffect(() => {
+    const onChange = () => setRoute(read());
+    addEventListener('hashchange', onChange);
+    return () => removeEventListener('hashchange', onChange);
+  }, []);
+  return route;
+}
+
+/** Calls `load` once, soon, however many times it is asked in a burst of events. */
+function useCoalesced(load: () => void): () => void {
+  const pending = useRef(false);
+  return useCallback(() => {
+    if (pending.current) return;
+    pending.current = true;
+    setTimeout(() => {
+      pending.current = false;
+      load();
+    }, 20);
+  }, [load]);
+}
+
+const AGENT_CHANGES = new Set(['agent_created', 'agent_destroyed', 'turn_started', 'turn_ended', 'approval_required', 'approval_resolved']);
+const APPROVAL_CHANGES = new Set(['approval_required', 'approval_resolved', 'turn_ended', 'agent_destroyed']);
+
+/** The console once it has the token: navigation, live state from `watch`, and the pages. */
+export function Console({ rpc }: { rpc: Rpc }) {
+  const route = useRoute();
+  const [agents, setAgents] = useState<AgentInfo[] | undefined>();
+  const [approvals, setApprovals] = useState<Approval[]>([]);
+  const [turns, setTurns] = useState<LiveTurns>({});
+  const [connection, setConnection] = useState('connecting');
+
+  const loadAgents = useCallback(() => {
+    rpc.call<{ agents: AgentInfo[] }>('list_agents').then(
+      ({ agents }) => setAgents(agents),
+      () => {},
+    );
+  }, [rpc]);
+  const loadApprovals = useCallback(() => {
+    rpc.call<{ approvals: Approval[] }>('list_approvals').then(
+      ({ approvals }) => setApprovals(approvals),
+      () => {},
+    );
+  }, [rpc]);
+  const refreshAgents = useCoalesced(loadAgents);
+  const refreshApprovals = useCoalesced(loadApprovals);
+
+  useEffect(() => {
+    const stop = new AbortController();
+    const onEvent = (event: ServerEvent) => {
+      if (event.name === 'ready') {
+        setConnection('live');
+        loadAgents();
+        loadApprovals();
+        return;
+      }
+      setTurns((current) => applyTurnEvent(current, event, performance.now()));
+      if (AGENT_CHANGES.has(event.name)) refreshAgents();
+      if (APPROVAL_CHANGES.has(event.name)) refreshApprovals();
+    };
+    const connect = (): void => {
+      rpc.watch(onEvent, stop.signal).then(
+        () => setConnection('closed'),
+        () => setConnection(stop.signal.aborted ? 'closed' : 'lost'),
+      );
+    };
+    connect();
+    return () => stop.abort();
+  }, [rpc, loadAgents, loadApprovals, refreshAgents, refreshApprovals]);
+
+  const [page = 'agents', id] = route;
+  const link = (target: string, label: string, extra?: string) => (
+    <a href={`#/${target}`} aria-current={page === target ? 'page' : undefined}>
+      {label}
+      {extra}
+    </a>
+  );
+  return (
+    <>
+      <header>
+        <span class="brand">Nexus</span>
+        <nav aria-label="Pages">
+          {link('agents', 'Agents')}
+          {link('approvals', 'Approvals', approvals.length > 0 ? ` (${approvals.length})` : '')}
+          {link('tools', 'Tools')}
+        </nav>
+        <span class={`connection ${connection}`} role="status">
+          {connection === 'live' ? 'live' : connection}
+        </span>
+      </header>
+      <main>
+        {page === 'agent' && id !== undefined ? (
+          <AgentPage rpc={rpc} agentId={id} agent={agents?.find((agent) => agent.agent_id === id)} turns={turns[id] ?? []} />
+        ) : page === 'approvals' ? (
+          <ApprovalsPage rpc={rpc} approvals={approvals} onResolved={loadApprovals} />
+        ) : page === 'tools' ? (
+          <ToolsPage rpc={rpc} />
+        ) : (
+          <AgentsPage rpc={rpc} agents={agents} approvals={approvals} onChanged={loadAgents} />
+        )}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,142 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConsoleFixture, SCREENSHOTS, startConsole } from './console-fixture.js';
+
+const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let fixture: ConsoleFixture;
+beforeAll(async () => {
+  fixture = await startConsole();
+});
+afterAll(() => fixture?.close());
+
+/** Serious or critical accessibility violations axe-core finds on the page as it is. */
+async function seriousViolations(page: Awaited<ReturnType<ConsoleFixture['open']>>): Promise<string[]> {
+  // Through the DevTools protocol, which the page's CSP does not apply to (an injected <script> would be refused).
+  await page.evaluate(axeSource);
+  const results = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string }> }> } }).axe;
+    return (await axe.run()).violations
+      .filter((violation) => ['serious', 'critical'].includes(violation.impact))
+      .map((violation) => violation.id);
+  });
+  return results;
+}
+
+describe('the Nexus console in Chromium', () => {
+  it('the one-time link gives the token, which leaves the address; the page loads only its own files under its CSP', async () => {
+    const { browser, server } = fixture;
+    const page = await browser.newPage();
+    const requests: string[] = [];
+    const refusals: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    page.on('console', (message) => {
+      if (/Content.Security.Policy/i.test(message.text())) refusals.push(message.text());
+    });
+    await page.goto(server.consoleUrl as string);
+    await page.getByRole('heading', { name: 'Agents' }).waitFor();
+    await page.getByRole('status').getByText('live').waitFor();
+
+    expect(page.url()).not.toContain('code=');
+    expect(page.url()).not.toContain(server.token);
+    expect(requests.every((url) => url.startsWith(`${server.url}/`) || url.startsWith('data:'))).toBe(true);
+    expect(refusals).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOTS, 'agents-empty.png') });
+
+    // The link works once; after that the page asks for the token, and refuses a wrong one.
+    const again = await browser.newPage();
+    await again.goto(server.consoleUrl as string);
+    await again
+      .getByRole('alert')
+      .getByText(/used already/)
+      .waitFor();
+    await again.getByLabel('Server token').fill('nxk_wrong-wrong-wrong-wrong');
+    await again.getByRole('button', { name: 'Open' }).click();
+    await again.getByRole('alert').getByText(/wrong/).waitFor();
+    expect(await seriousViolations(again)).toEqual([]);
+    await again.screenshot({ path: join(SCREENSHOTS, 'token.png') });
+    await page.close();
+    await again.close();
+  });
+
+  it('a turn streams its tool calls live, and the agents tree shows the child nexus_create made under its parent', async () => {
+    const { llm, call } = fixture;
+    await call('create_agent', { agent_id: 'boss', preset: 'trusted' });
+    llm.script(
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] },
+      { toolCalls: [{ name: 'nexus_create', arguments: { agent_id: 'kid', preset: 'sandboxed' } }] },
+      { text: 'Made a helper.' },
+    );
+    const page = await fixture.open('#/agent/boss');
+    await page.getByLabel('Message').fill('Read the notes, then make a helper.');
+    await page.getByRole('button', { name: 'Send' }).click();
+
+    const turn = page.locator('article.turn').first();
+    await turn.getByText('Made a helper.').waitFor();
+    await expect.poll(() => turn.locator('li.call .tool').allTextContents()).toEqual(['read_file', 'nexus_create']);
+    expect(await turn.locator('li.call[data-call="read_file"] .output').textContent()).toContain('# Notes');
+    expect(await turn.locator('li.call .decision').allTextContents()).toEqual(['allowed', 'allowed']);
+    await turn.getByText('Done').waitFor();
+    await page.getByRole('heading', { name: 'History' }).waitFor();
+    await page.locator('ol.history li').getByText('Made a helper.').waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'agent-turn.png'), fullPage: true });
+
+    await page.getByRole('link', { name: 'Agents' }).click();
+    await page.locator('li[data-agent="boss"] li[data-agent="kid"]').waitFor();
+    const kid = page.locator('li[data-agent="kid"] .agent-row');
+    expect(await kid.locator('.level').textContent()).toBe('sandboxed');
+    await kid
+      .locator('.tokens')
+      .getByText(/tokens/)
+      .waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOTS, 'agents-tree.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('a pending approval is approved from the Approvals page and the turn resumes; another is denied with a note', async () => {
+    const { llm, call, dir } = fixture;
+    await call('create_agent', { agent_id: 'writer', preset: 'trusted' });
+    const first = dir.join('approved.txt');
+    const second = dir.join('denied.txt');
+    llm.script(
+      { toolCalls: [{ name: 'write_file', arguments: { path: first, content: 'yes' } }] },
+      { text: 'Wrote it.' },
+      { toolCalls: [{ name: 'write_file', arguments: { path: second, content: 'no' } }] },
+      { text: 'Could not write it.' },
+    );
+    const page = await fixture.open('#/agent/writer');
+    await page.getByLabel('Message').fill('Write outside your folder.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('Waiting for approval').waitFor();
+
+    await page.getByRole('link', { name: /Approvals \(1\)/ }).click();
+    const card = page.locator('li.approval');
+    await card.getByText(first).first().waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOTS, 'approvals.png'), fullPage: true });
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText('Nothing waits for you.').waitFor();
+
+    await page.goBack();
+    const turn = page.locator('article.turn').first();
+    await turn.getByText('Wrote it.').waitFor();
+    expect(await turn.locator('li.call .decision').allTextContents()).toEqual(['asked → approved']);
+    expect(await readFile(first, 'utf8')).toBe('yes');
+
+    await page.getByLabel('Message').fill('And another.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('Waiting for approval').waitFor();
+    await page.getByRole('link', { name: /Approvals/ }).click();
+    await page.locator('li.approval').getByLabel('Note').fill('not there');
+    await page.locator('li.approval').getByRole('button', { name: 'Deny' }).click();
+    await page.getByText('Nothing waits for you.').waitFor();
+    await page.goBack();
+    await page.locator('article.turn').first().getByText('Could not write it.').waitFor();
+    expect(JSON.stringify(llm.requests.at(-1)?.body.messages)).toContain('denied by token holder: not there');
+    await expect(readFile(second)).rejects.toThrow(/ENOENT/);
+  });
+});
