@@ -85,6 +85,14 @@ describe('command hooks', () => {
     expect(stdout).not.toContain('hello');
   });
 
+  it('name a tool that does not exist', async () => {
+    await userConfig({ hooks: { afterCall: [hook('redact', { tools: ['read_fil'] })] } });
+    expect(await run(['config'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('`hooks.afterCall[0].tools`: no tool named "read_fil"'),
+    });
+  });
+
   it('are refused in a working directory’s file', async () => {
     await writeTree(dir.join('project'), { 'nexus.config.json': JSON.stringify({ hooks: { beforeCall: [] } }) });
     const { code, stderr } = await run(['config']);

@@ -1,6 +1,6 @@
-import { type PermissionLevel, ToolResult } from '@nexus/core';
+import { ConfigError, type PermissionLevel, ToolResult } from '@nexus/core';
 import { runProcess } from '@nexus/process';
-import type { AfterCallHook, BeforeCallAnswer, BeforeCallHook, CallHooks, CallInfo } from '@nexus/registry';
+import type { AfterCallHook, BeforeCallAnswer, BeforeCallHook, CallHooks, CallInfo, RuleCatalogue } from '@nexus/registry';
 
 /** A hook program of the config file: run with the call as JSON on stdin, for every tool or only `tools`. */
 export interface CommandHookEntry {
@@ -111,4 +111,14 @@ export function commandHooks(settings: CommandHookSettings): CallHooks {
     beforeCall: (settings.beforeCall ?? []).map(beforeCallHook),
     afterCall: (settings.afterCall ?? []).map(afterCallHook),
   };
+}
+
+/** Throws a `ConfigError` naming a hook's `tools` entry that names no tool of the registry (`hooks.beforeCall[0].tools`). */
+export function checkHookTools(registry: RuleCatalogue, settings: CommandHookSettings): void {
+  for (const when of ['beforeCall', 'afterCall'] as const) {
+    for (const [index, entry] of (settings[when] ?? []).entries()) {
+      const unknown = entry.tools?.find((tool) => !registry.getSpec(tool));
+      if (unknown !== undefined) throw new ConfigError(`\`hooks.${when}[${index}].tools\`: no tool named "${unknown}".`);
+    }
+  }
 }

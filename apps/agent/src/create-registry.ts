@@ -2,6 +2,7 @@ import type { ConfirmFunction, SkillFamily } from '@nexus/core';
 import { checkToolRules, SkillRegistry } from '@nexus/registry';
 import { flushAuditLogs } from './audit-log.js';
 import { buildServices, permissionsOf } from './build-services.js';
+import { checkHookTools } from './command-hooks.js';
 import { closeSkillLibrary, type FamilyName, loadFamilies } from './families.js';
 import type { McpServerRun } from './mcp-servers.js';
 import type { Settings } from './resolve-settings.js';
@@ -73,6 +74,7 @@ export async function createRegistry(
     // Changing families (skill packages) load their first packages in the background: list those, not ghosts.
     await registry.refresh();
     checkToolRules(registry, settings.rules);
+    checkHookTools(registry, settings.hooks);
     const dispose = async () => {
       await Promise.all([opened[Symbol.asyncDispose](), flushAuditLogs(), flushTelemetry()]);
     };
