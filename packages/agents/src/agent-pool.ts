@@ -24,6 +24,7 @@ import { type ResolvedModel, resolveModel } from './resolve-model.js';
 import { EVERYWHERE_METHODS, GLOBAL_METHODS, isMethodName, type MethodName, type MethodParams, parseParams } from './rpc-params.js';
 import { approvalReply, compactReply, contextReply, describeMember, messagesPage, noSuchAgent, refuse, sendReply } from './rpc-replies.js';
 import { SessionFileError, SessionStore } from './session-store.js';
+import { ToolPlayground } from './tool-playground.js';
 import { waitForTurn } from './wait-for-turn.js';
 
 /** How an {@link AgentPool} builds agents. */
@@ -64,6 +65,7 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
   readonly #creating = new Set<string>();
   readonly #sessions: SessionStore;
   readonly #base: PermissionBase;
+  readonly #playground: ToolPlayground;
   #temporaryCount = 0;
   #requestCount = 0;
   /** The port agents' `nexus_*` skills see as this server's (set by `serveAgents`). */
@@ -78,6 +80,11 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
       blockedPaths: options.blockedPaths ?? [],
       tools: options.tools ?? {},
     };
+    this.#playground = new ToolPlayground({
+      families: options.families,
+      base: this.#base,
+      ...(options.services ? { services: options.services } : {}),
+    });
   }
 
   /** Ids of the agents in memory. */
@@ -112,6 +119,10 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
         checkShutdownServer(this.#requestingMember(requester));
         setImmediate(() => this.emit('shutdown'));
         return { success: true, message: 'The server is shutting down.' };
+      case 'list_tools':
+        return this.#playground.list(parseParams(method, params));
+      case 'run_tool':
+        return this.#playground.run(parseParams(method, params));
       case 'list_approvals':
         if (agentId !== undefined) break;
         return { approvals: await this.#listApprovals(parseParams(method, params).agent_id, requester) };
@@ -200,7 +211,7 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
       }
       member.agent.registry.close();
     }
-    await Promise.allSettled(ending);
+    await Promise.allSettled([...ending, this.#playground.close()]);
   }
 
   async #callAgent(method: MethodName, params: unknown, requester: Requester, agentId: string, options: PoolSendOptions): Promise<unknown> {

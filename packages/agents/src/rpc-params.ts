@@ -56,6 +56,12 @@ export const METHOD_PARAMS = {
     note: z.string().max(2000).optional(),
   }),
   wait_for: z.strictObject({ request_id: requestId, timeout_ms: z.int().min(0).max(MAX_WAIT_MS).optional() }),
+  list_tools: z.strictObject({ preset: PERMISSION_LEVEL_SCHEMA.optional() }),
+  run_tool: z.strictObject({
+    preset: PERMISSION_LEVEL_SCHEMA.optional(),
+    name: z.string().min(1).max(128),
+    arguments: z.record(z.string(), z.unknown()).optional(),
+  }),
 } as const;
 
 /** A method name. */
@@ -64,7 +70,14 @@ export type MethodName = keyof typeof METHOD_PARAMS;
 export type MethodParams<M extends MethodName> = z.infer<(typeof METHOD_PARAMS)[M]>;
 
 /** Methods of the server (`POST /` or `/rpc`); the rest are an agent's (`POST /agent/{id}`), but for those in {@link EVERYWHERE_METHODS}. */
-export const GLOBAL_METHODS: ReadonlySet<MethodName> = new Set(['create_agent', 'destroy_agent', 'list_agents', 'shutdown_server']);
+export const GLOBAL_METHODS: ReadonlySet<MethodName> = new Set([
+  'create_agent',
+  'destroy_agent',
+  'list_agents',
+  'shutdown_server',
+  'list_tools',
+  'run_tool',
+]);
 /** Methods of both the server and each agent. */
 export const EVERYWHERE_METHODS: ReadonlySet<MethodName> = new Set(['list_approvals']);
 
