@@ -1,0 +1,223 @@
+import type { Requester } from '@nexus/agents';
+import {
+  addUsage,
+  checkDestroy,
+  checkSend,
+  contextReply,
+  decideGrant,
+  describeMember,
+  type MethodParams,
+  memberSpecOf,
+  messagesPage,
+  noSuchAgent,
+  type PoolMember,
+  parseParams,
+  refuse,
+  type Session,
+  type SessionHeader,
+  sendReply,
+  sessionOf,
+} from '@nexus/agents/kit';
+import { AgentRpcError } from '@nexus/core/agent-server';
+import * as restate from '@restatedev/restate-sdk';
+import { encodeRefusal } from './refusals.js';
+import { invokeObject, type RestateUrls } from './restate-client.js';
+import type { WorkerAgents } from './worker-agents.js';
+
+/** The Restate service name of the agents' virtual object. */
+export const AGENT_OBJECT = 'NexusAgent';
+
+/** What the front end sends each handler: the method's params and who asks. */
+export interface HandlerInput {
+  readonly params: unknown;
+  readonly requester: Requester;
+}
+
+/** State keys: the session header, the message count, and one key per message (Restate limits one value's size). */
+const HEADER = 'header';
+const COUNT = 'message_count';
+const messageKey = (index: number) => `message:${index}`;
+/** Past turns' content and answers by request id, for a repeated `send` with other content. */
+const endedKey = (requestId: string) => `ended:${requestId}`;
+
+type Shared = restate.ObjectSharedContext;
+type Exclusive = restate.ObjectContext;
+
+/** Runs a handler's body; an `AgentRpcError` (a refusal, an unknown agent) ends the invocation for good, as its JSON-RPC error. */
+async function answering<T>(body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    if (AgentRpcError.isInstance(error)) throw new restate.TerminalError(encodeRefusal(error), { errorCode: 400 });
+    throw error;
+  }
+}
+
+async function storedHeader(ctx: Shared, id: string): Promise<SessionHeader> {
+  const header = await ctx.get<SessionHeader>(HEADER);
+  if (!header) throw noSuchAgent(id);
+  return header;
+}
+
+/** The stored conversation, read in a shared invocation of its own. */
+async function storedMessages(ctx: Shared): Promise<Session['messages']> {
+  const count = (await ctx.get<number>(COUNT)) ?? 0;
+  const messages: Session['messages'] = [];
+  for (let index = 0; index < count; index++) messages.push((await ctx.get<Session['messages'][number]>(messageKey(index))) as never);
+  return messages;
+}
+
+/**
+ * The agent this object holds, as this worker's copy of it. The invocation's journal reads the
+ * header and the message count only, whether or not this worker has the agent already — a replay
+ * elsewhere must take the same steps; a worker without an up-to-date copy reads the conversation
+ * through the ingress, outside the journal (a read: the exclusive handler holding the object
+ * means nothing changes it meanwhile).
+ */
+async function load(ctx: Shared, agents: WorkerAgents, urls: RestateUrls): Promise<PoolMember> {
+  const header = await storedHeader(ctx, ctx.key);
+  const count = (await ctx.get<number>(COUNT)) ?? 0;
+  return agents.get(header, count, async () => {
+    const messages = (await invokeObject(urls, { service: AGENT_OBJECT, key: ctx.key, handler: 'history' }, null)) as Session['messages'];
+    if (messages.length !== count) throw new Error(`Agent "${ctx.key}"'s conversation moved on while it was read; trying again.`);
+    return messages;
+  });
+}
+
+/** Stores what a turn changed: the new messages (all of them after a compaction), the count and the header. */
+function store(ctx: Exclusive, member: PoolMember, before: number, rewritten: boolean): number {
+  const { messages, ...header } = sessionOf(member);
+  for (let index = rewritten ? 0 : before; index < messages.length; index++) ctx.set(messageKey(index), messages[index]);
+  for (let index = messages.length; index < before; index++) ctx.clear(messageKey(index));
+  ctx.set(COUNT, messages.length);
+  ctx.set(HEADER, header);
+  return messages.length;
+}
+
+/**
+ * The Restate virtual object of the agents, keyed by agent id: its exclusive handlers (`create`,
+ * `send`, `destroy`) run one at a time per agent, in arrival order, on whichever worker Restate
+ * reaches; its shared ones (`get_context`, `get_tokens`, `get_messages`, `describe`) answer while
+ * a turn runs. A turn's model steps and tool calls are `ctx.run` steps of the `send` invocation.
+ */
+export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
+  return restate.object({
+    name: AGENT_OBJECT,
+    handlers: {
+      create: async (ctx: Exclusive, input: HandlerInput) =>
+        answering(async () => {
+          const params = parseParams('create_agent', input.params);
+          if (await ctx.get(HEADER)) throw refuse(`Agent "${ctx.key}" already exists.`);
+          let parent: PoolMember | undefined;
+          if (params.parent_agent_id !== undefined) {
+            const parentHeader = await ctx.objectClient<AgentObject>({ name: AGENT_OBJECT }, params.parent_agent_id).header();
+            if (!parentHeader) throw refuse(`No parent agent "${params.parent_agent_id}".`);
+            parent = agents.build(memberSpecOf({ ...parentHeader, messages: [] }));
+          }
+          const request = {
+            preset: params.preset,
+            cwd: params.cwd,
+            allowedWritePaths: params.allowed_write_paths,
+            disableTools: params.disable_tools,
+          };
+          // Checks the file system: journaled, so a replay decides as the first run did.
+          const grant = await ctx.run('grant', () =>
+            decideGrant(
+              request,
+              parent && { id: parent.id, grant: parent.grant, permissions: parent.permissions, depth: parent.depth },
+              agents.base,
+            ),
+          );
+          const member = agents.build({
+            id: ctx.key,
+            createdAt: new Date(await ctx.date.now()).toISOString(),
+            parentId: parent?.id,
+            grant,
+            modelAlias: params.model ?? parent?.modelAlias,
+            systemPrompt: params.system_prompt,
+            messages: [],
+            rememberedApprovals: [],
+          });
+          agents.remember(member, store(ctx, member, 0, false));
+          return { agent_id: ctx.key, url: `/agent/${ctx.key}` };
+        }),
+
+      send: async (ctx: Exclusive, input: HandlerInput & { readonly requestId: string }) =>
+        answering(async () => {
+          const params = parseParams('send', input.params);
+          const member = await load(ctx, agents, urls);
+          if (input.requester.kind === 'agent') checkSend(await requesting(ctx, agents, input.requester.id), member);
+          const earlier = await ctx.get<{ content: string; reply: object }>(endedKey(input.requestId));
+          if (earlier) {
+            if (earlier.content !== params.content)
+              throw refuse(
+                `request_id ${JSON.stringify(params.request_id)} names an earlier turn with other content; use a new request_id.`,
+              );
+            return earlier.reply;
+          }
+          const before = member.agent.messages.length;
+          let rewritten = false;
+          agents.journalFor(ctx.key, (name, run) => ctx.run(name, run, { maxRetryAttempts: 3 }));
+          const result = await member.agent.send(params.content, {
+            requestId: input.requestId,
+            onEvent: (event) => {
+              if (event.type === 'compacted') rewritten = true;
+            },
+            ...(params.confirm ? { confirm: () => params.confirm === 'allow' } : {}),
+          });
+          member.usage = addUsage(member.usage, result.usage);
+          const reply = sendReply(member.id, result, params.request_id ?? input.requestId);
+          ctx.set(endedKey(input.requestId), { content: params.content, reply });
+          agents.remember(member, store(ctx, member, before, rewritten));
+          return reply;
+        }),
+
+      destroy: async (ctx: Exclusive, input: HandlerInput) =>
+        answering(async () => {
+          const member = await load(ctx, agents, urls);
+          checkDestroy(input.requester, member);
+          ctx.clearAll();
+          agents.forget(ctx.key);
+          return { success: true, agent_id: ctx.key };
+        }),
+
+      history: restate.handlers.object.shared(async (ctx: Shared) => storedMessages(ctx)),
+
+      header: restate.handlers.object.shared(async (ctx: Shared) => (await ctx.get<SessionHeader>(HEADER)) ?? null),
+
+      describe: restate.handlers.object.shared(async (ctx: Shared) =>
+        answering(async () => describeMember(await load(ctx, agents, urls), 0)),
+      ),
+
+      get_context: restate.handlers.object.shared(async (ctx: Shared, input: HandlerInput) =>
+        answering(async () => {
+          parseParams('get_context', input.params);
+          return contextReply(await load(ctx, agents, urls));
+        }),
+      ),
+
+      get_tokens: restate.handlers.object.shared(async (ctx: Shared, input: HandlerInput) =>
+        answering(async () => {
+          parseParams('get_tokens', input.params);
+          return (await load(ctx, agents, urls)).agent.tokens();
+        }),
+      ),
+
+      get_messages: restate.handlers.object.shared(async (ctx: Shared, input: HandlerInput) =>
+        answering(async () =>
+          messagesPage(await load(ctx, agents, urls), parseParams('get_messages', input.params) as MethodParams<'get_messages'>),
+        ),
+      ),
+    },
+  });
+}
+
+/** The agents' virtual object, as a typed client sees it. */
+export type AgentObject = ReturnType<typeof agentObject>;
+
+/** The agent asking (an agent's `nexus_*` skill), from its stored header. */
+async function requesting(ctx: Exclusive, agents: WorkerAgents, id: string): Promise<PoolMember> {
+  const header = await ctx.objectClient<AgentObject>({ name: AGENT_OBJECT }, id).header();
+  if (!header) throw refuse(`The requesting agent "${id}" no longer exists.`);
+  return agents.build(memberSpecOf({ ...header, messages: [] }));
+}

@@ -1,0 +1,64 @@
+import { decodeRefusal } from './refusals.js';
+
+/** Where a worker reaches the Restate cluster: its ingress (invocations) and admin (deployments, SQL introspection) URLs. */
+export interface RestateUrls {
+  /** e.g. `http://127.0.0.1:8080` */
+  readonly ingress: string;
+  /** e.g. `http://127.0.0.1:9070` */
+  readonly admin: string;
+}
+
+async function answerOf(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (response.ok) return text === '' ? null : JSON.parse(text);
+  let message = text;
+  try {
+    message = (JSON.parse(text) as { message?: string }).message ?? text;
+  } catch {}
+  throw decodeRefusal(message) ?? new Error(`Restate answered ${response.status}: ${message}`);
+}
+
+/**
+ * Calls handler `handler` of virtual object `service` for `key` through the ingress and waits for
+ * its answer; with `idempotencyKey`, a repeated call attaches to the first (Restate keeps its answer).
+ * A refusal the handler made rejects as that `AgentRpcError`.
+ */
+export async function invokeObject(
+  urls: RestateUrls,
+  target: { service: string; key: string; handler: string },
+  body: unknown,
+  options: { idempotencyKey?: string; oneWay?: boolean; signal?: AbortSignal } = {},
+): Promise<unknown> {
+  const path = `/${target.service}/${encodeURIComponent(target.key)}/${target.handler}${options.oneWay ? '/send' : ''}`;
+  const response = await fetch(new URL(path, urls.ingress), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {}) },
+    body: JSON.stringify(body),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  return answerOf(response);
+}
+
+/** Registers (or re-registers: `force`) the deployment at `uri` with the admin API; Restate discovers its services over HTTP/1.1. */
+export async function registerDeployment(urls: RestateUrls, uri: string): Promise<void> {
+  const response = await fetch(new URL('/deployments', urls.admin), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ uri, use_http_11: true, force: true }),
+  });
+  await answerOf(response);
+}
+
+/** The keys of a virtual object that hold `stateKey`, by the admin API's SQL introspection. */
+export async function objectKeys(urls: RestateUrls, service: string, stateKey: string): Promise<string[]> {
+  const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  const response = await fetch(new URL('/query', urls.admin), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({
+      query: `SELECT service_key FROM state WHERE service_name = ${quote(service)} AND key = ${quote(stateKey)} ORDER BY service_key`,
+    }),
+  });
+  const { rows } = (await answerOf(response)) as { rows: Array<{ service_key: string }> };
+  return rows.map((row) => row.service_key);
+}

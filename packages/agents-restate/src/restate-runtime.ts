@@ -1,0 +1,186 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { EventEmitter, once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AgentRuntime, PoolSendOptions, Requester } from '@nexus/agents';
+import { EVERYWHERE_METHODS, GLOBAL_METHODS, isMethodName, type MethodName, parseParams, refuse } from '@nexus/agents/kit';
+import { type AgentServerConnection, RPC_ERROR_CODES } from '@nexus/core/agent-server';
+import { createEndpointHandler, type LoggerTransport } from '@restatedev/restate-sdk';
+import { AGENT_OBJECT, agentObject, type HandlerInput } from './agent-object.js';
+import { invokeObject, objectKeys, type RestateUrls, registerDeployment } from './restate-client.js';
+import { type WorkerAgentOptions, WorkerAgents } from './worker-agents.js';
+
+/** How {@link startRestateRuntime} joins a Restate cluster. */
+export interface RestateRuntimeOptions extends WorkerAgentOptions, RestateUrls {
+  /** Port this worker serves Restate's invocations on (default 9080; 0 for any free one). */
+  endpointPort?: number;
+  /** Address it listens on for them (default `127.0.0.1`; the Restate servers must reach it). */
+  endpointHost?: string;
+  /**
+   * The URL registered as the deployment: one URL for every worker (a load balancer in front of
+   * them), since Restate sends each invocation, and its retries, to the deployment it started on.
+   * Default: this worker's own endpoint (one worker).
+   */
+  deploymentUrl?: string;
+}
+
+/** The agent methods the Restate runtime runs as handlers of the agents' virtual object, by their handler. */
+const AGENT_HANDLERS: Partial<Record<MethodName, string>> = {
+  send: 'send',
+  get_context: 'get_context',
+  get_tokens: 'get_tokens',
+  get_messages: 'get_messages',
+  shutdown: 'destroy',
+};
+
+/**
+ * The Restate runtime (specs/agent-server.md §10): each agent a Restate virtual object keyed by its
+ * id, whose turns run one at a time on whichever worker Restate reaches, each model step and tool
+ * call a journaled step. This process is one worker: it serves the object's handlers to Restate
+ * (its endpoint) and, as an {@link AgentRuntime}, sends the JSON-RPC front end's methods to them
+ * through Restate's ingress — so any worker's front end reaches every agent.
+ */
+export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements AgentRuntime {
+  readonly #urls: RestateUrls;
+  readonly #endpoint: Server;
+  readonly #agents: WorkerAgents;
+  #requestCount = 0;
+  /** The port agents' `nexus_*` skills see as this server's (set by `serveAgents`). */
+  port = 0;
+  /** Where this worker serves Restate's invocations (`http://host:port`). */
+  readonly endpointUrl: string;
+
+  /** Use {@link startRestateRuntime}. */
+  constructor(urls: RestateUrls, endpoint: Server, agents: WorkerAgents, endpointUrl: string) {
+    super();
+    this.#urls = urls;
+    this.#endpoint = endpoint;
+    this.#agents = agents;
+    this.endpointUrl = endpointUrl;
+  }
+
+  /** An in-process connection for agent `id`'s skills: its calls are that agent's. */
+  connectionFor(id: string): AgentServerConnection {
+    const requester: Requester = { kind: 'agent', id };
+    const runtime = this;
+    return {
+      get port() {
+        return runtime.port;
+      },
+      call: (method, params, agentId, options) => this.call(method, params, requester, agentId, options),
+    };
+  }
+
+  /** Runs a method as the local runtime does, its agents' state and turns in Restate. */
+  async call(method: string, params: unknown, requester: Requester, agentId?: string, options: PoolSendOptions = {}): Promise<unknown> {
+    if (!isMethodName(method)) throw refuse(`Method not found: ${method}.`, RPC_ERROR_CODES.methodNotFound);
+    if (!EVERYWHERE_METHODS.has(method) && GLOBAL_METHODS.has(method) !== (agentId === undefined)) {
+      const where = agentId === undefined ? 'POST /agent/<id>' : 'POST / (or /rpc)';
+      throw refuse(`Method not found: ${method} is called on ${where}.`, RPC_ERROR_CODES.methodNotFound);
+    }
+    switch (method) {
+      case 'create_agent':
+        return this.#create(params, requester);
+      case 'destroy_agent':
+        return this.#invoke(parseParams(method, params).agent_id, 'destroy', { params: {}, requester });
+      case 'list_agents':
+        parseParams(method, params);
+        return { agents: await this.#list() };
+      case 'shutdown_server':
+        parseParams(method, params);
+        setImmediate(() => this.emit('shutdown'));
+        return { success: true, message: 'The server is shutting down.' };
+      default:
+        break;
+    }
+    const handler = AGENT_HANDLERS[method];
+    if (handler === undefined || agentId === undefined)
+      throw refuse(`${method} is not available on the restate runtime yet.`, RPC_ERROR_CODES.methodNotFound);
+    if (method === 'send') return this.#send(agentId, params, requester, options);
+    return this.#invoke(agentId, handler, { params: params ?? {}, requester });
+  }
+
+  #invoke(agentId: string, handler: string, input: HandlerInput & Record<string, unknown>, idempotencyKey?: string): Promise<unknown> {
+    return invokeObject(this.#urls, { service: AGENT_OBJECT, key: agentId, handler }, input, idempotencyKey ? { idempotencyKey } : {});
+  }
+
+  async #create(raw: unknown, requester: Requester): Promise<unknown> {
+    const params = parseParams('create_agent', raw);
+    const id = params.agent_id ?? `.${randomUUID().slice(0, 8)}`;
+    const { initial_message, wait_for_initial_response, ...creation } = params;
+    const result = (await this.#invoke(id, 'create', { params: { ...creation, agent_id: id }, requester })) as Record<string, unknown>;
+    if (initial_message === undefined) return result;
+    const requestId = this.#newRequestId();
+    const turn = { params: { content: initial_message, request_id: requestId }, requester, requestId };
+    if (wait_for_initial_response)
+      return { ...result, initial_request_id: requestId, response: await this.#invoke(id, 'send', turn, requestId) };
+    await invokeObject(this.#urls, { service: AGENT_OBJECT, key: id, handler: 'send' }, turn, { idempotencyKey: requestId, oneWay: true });
+    return { ...result, initial_request_id: requestId, initial_status: 'queued' };
+  }
+
+  /**
+   * A turn: the request id is its idempotency key (with the content's digest, so that a repeated
+   * `send` with other content reaches the handler, which refuses it).
+   */
+  #send(agentId: string, raw: unknown, requester: Requester, options: PoolSendOptions): Promise<unknown> {
+    const params = parseParams('send', raw);
+    const requestId = params.request_id === undefined ? this.#newRequestId() : String(params.request_id);
+    const digest = createHash('sha256').update(params.content).digest('hex').slice(0, 16);
+    return invokeObject(
+      this.#urls,
+      { service: AGENT_OBJECT, key: agentId, handler: 'send' },
+      { params, requester, requestId },
+      { idempotencyKey: `${requestId}:${digest}`, ...(options.signal ? { signal: options.signal } : {}) },
+    );
+  }
+
+  async #list(): Promise<object[]> {
+    const ids = await objectKeys(this.#urls, AGENT_OBJECT, 'header');
+    const agents = (await Promise.all(
+      ids.map((id) => this.#invoke(id, 'describe', { params: {}, requester: { kind: 'token-holder' } })),
+    )) as Array<Record<string, unknown>>;
+    return agents.map((agent) => ({ ...agent, child_count: agents.filter((other) => other.parent_agent_id === agent.agent_id).length }));
+  }
+
+  #newRequestId(): string {
+    return `req-${Date.now().toString(36)}-${randomUUID().slice(0, 8)}-${++this.#requestCount}`;
+  }
+
+  /** Stops serving Restate's invocations (a turn running here resumes on another worker) and lets go of the agents. */
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.#endpoint.close(() => resolve()));
+    this.#endpoint.closeAllConnections();
+    await closed;
+    this.#agents.close();
+  }
+}
+
+/** The SDK's log lines a worker prints (on stderr): warnings and errors, not one line per invocation. */
+const warningsOnly: LoggerTransport = (meta, message, ...more) => {
+  if (meta.replaying || !['warn', 'error'].includes(String(meta.level))) return;
+  process.stderr.write(`nexus serve (restate) ${meta.level}: ${[message, ...more].map(String).join(' ')}\n`);
+};
+
+/**
+ * Starts a worker of the Restate runtime: serves the agents' virtual object on its endpoint,
+ * registers the deployment with the admin API, and returns the runtime for `serveAgents`.
+ */
+export async function startRestateRuntime(options: RestateRuntimeOptions): Promise<RestateRuntime> {
+  const { endpointPort = 9080, endpointHost = '127.0.0.1', ingress, admin } = options;
+  const urls = { ingress, admin };
+  let runtime: RestateRuntime | undefined;
+  const agents = new WorkerAgents(options, (id) => (runtime as RestateRuntime).connectionFor(id));
+  const endpoint = createServer(createEndpointHandler({ services: [agentObject(agents, urls)], logger: warningsOnly }));
+  endpoint.listen(endpointPort, endpointHost);
+  await once(endpoint, 'listening');
+  const host = endpointHost.includes(':') ? `[${endpointHost}]` : endpointHost;
+  const endpointUrl = `http://${host}:${(endpoint.address() as AddressInfo).port}`;
+  runtime = new RestateRuntime(urls, endpoint, agents, endpointUrl);
+  try {
+    await registerDeployment(urls, options.deploymentUrl ?? endpointUrl);
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+  return runtime;
+}

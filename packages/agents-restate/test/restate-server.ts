@@ -1,0 +1,82 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { waitUntil } from '@nexus/test-utils';
+
+/** A Restate server of the npm package `@restatedev/restate-server`, on loopback, its data in a test directory. */
+export interface RestateServer {
+  readonly ingress: string;
+  readonly admin: string;
+  /** Kills it with SIGKILL (nothing flushed), for a crash test. */
+  kill(): Promise<void>;
+  /** Starts it again on the same ports and data. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The native binary the npm package ships for this platform (its `bin` is a Node wrapper that would outlive a SIGKILL). */
+function restateBinary(): string {
+  const serverPackage = createRequire(import.meta.url).resolve('@restatedev/restate-server/package.json');
+  return createRequire(serverPackage).resolve(`@restatedev/restate-server-${process.platform}-${process.arch}/bin/restate-server`);
+}
+
+/** A port free on 127.0.0.1 now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts a Restate server (one node: ingress, admin, worker, log and metadata) on free loopback ports; offline, no telemetry. */
+export async function startRestateServer(dataDir: string): Promise<RestateServer> {
+  const [ingressPort, adminPort, fabricPort] = [await freePort(), await freePort(), await freePort()];
+  const ingress = `http://127.0.0.1:${ingressPort}`;
+  const admin = `http://127.0.0.1:${adminPort}`;
+  const env = {
+    PATH: process.env.PATH ?? '',
+    RESTATE_INGRESS__BIND_ADDRESS: `127.0.0.1:${ingressPort}`,
+    RESTATE_ADMIN__BIND_ADDRESS: `127.0.0.1:${adminPort}`,
+    RESTATE_BIND_ADDRESS: `127.0.0.1:${fabricPort}`,
+    RESTATE_LISTEN_MODE: 'tcp',
+    RESTATE_NODE_NAME: 'nexus-test',
+    RESTATE_DEFAULT_NUM_PARTITIONS: '2',
+    RESTATE_DISABLE_TELEMETRY: 'true',
+    RESTATE_LOG_FILTER: 'error',
+    // A killed worker's invocation is retried soon on the deployment's other workers.
+    RESTATE_DEFAULT_RETRY_POLICY__INITIAL_INTERVAL: '100ms',
+    RESTATE_DEFAULT_RETRY_POLICY__MAX_INTERVAL: '1s',
+  };
+  let child: ChildProcess | undefined;
+  let output = '';
+  const start = async () => {
+    child = spawn(restateBinary(), ['--no-logo', '--base-dir', dataDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+    child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+    const ready = async () => {
+      if (child?.exitCode !== null) throw new Error(`restate-server exited: ${output}`);
+      const [adminUp, ingressUp] = await Promise.all(
+        [`${admin}/health`, `${ingress}/restate/health`].map((url) =>
+          fetch(url).then(
+            (response) => response.ok,
+            () => false,
+          ),
+        ),
+      );
+      return adminUp === true && ingressUp === true;
+    };
+    await waitUntil(ready, 'the Restate server to answer on its admin and ingress ports', 30_000);
+  };
+  const stop = async (signal: NodeJS.Signals) => {
+    const running = child;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = once(running, 'exit');
+    running.kill(signal);
+    await exited;
+  };
+  await start();
+  return { ingress, admin, kill: () => stop('SIGKILL'), restart: start, close: () => stop('SIGTERM') };
+}
