@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { ElicitRequestParams } from '@modelcontextprotocol/client';
 import {
   type ConfirmFunction,
   defineSkill,
@@ -11,6 +12,7 @@ import {
   type SkillSpec,
 } from '@nexus/core';
 import type { ChangingSkillFamily } from '@nexus/registry';
+import { answerElicitation } from './answer-elicitation.js';
 import { importedToolNames } from './imported-tool-name.js';
 import { fromCallToolResult, MAX_IMPORTED_OUTPUT_BYTES } from './imported-tool-result.js';
 import { normaliseInputSchema } from './imported-tool-schema.js';
@@ -207,7 +209,9 @@ function importedToolSkill(
       if (!(await approve(services, name, context.confirm))) {
         throw new PermissionDeniedError(`Using the MCP server "${server}" was not approved; nothing was sent to it.`);
       }
-      return fromCallToolResult(await connection.callTool(tool.name, args, context), maxOutputBytes);
+      const ask = context.confirm ?? services.get('confirm');
+      const answer = (params: ElicitRequestParams) => answerElicitation(params, ask, { tool: name, server });
+      return fromCallToolResult(await connection.callTool(tool.name, args, context, answer), maxOutputBytes);
     },
   });
 }

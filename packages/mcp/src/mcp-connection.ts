@@ -1,6 +1,10 @@
 import {
   type CallToolResult,
   Client,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type InputResponses,
+  isInputRequiredResult,
   SdkError,
   SdkErrorCode,
   StreamableHTTPClientTransport,
@@ -37,6 +41,12 @@ const LenientListToolsResultSchema = z.looseObject({
   tools: z.array(z.looseObject({ name: z.string(), inputSchema: z.unknown() })),
   nextCursor: z.string().optional(),
 });
+
+/** How one call answers the server's questions during it (see `answerElicitation`). */
+export type AnswerElicitation = (params: ElicitRequestParams) => Promise<ElicitResult>;
+
+/** Most rounds of questions one call may take before it fails (a server asking forever). */
+const MAX_INPUT_ROUNDS = 8;
 
 /** Starting a server and listing its tools may take this long (`npx` may download it first), or the call limit when longer. */
 const START_TIMEOUT_MS = 60_000;
@@ -75,6 +85,8 @@ export class McpConnection {
   #toolsStale = true;
   #listing: Promise<void> | undefined;
   #onToolListChanged: (() => void) | undefined;
+  /** How each call in flight answers the server's questions. */
+  readonly #answering = new Set<AnswerElicitation>();
 
   constructor(name: string, config: McpServerConfig, limits: ConnectionLimits) {
     this.#name = name;
@@ -137,9 +149,12 @@ export class McpConnection {
   /**
    * Calls a tool by its original name. The call's `signal` cancels it on the server; each progress
    * notification resets its time limit (up to `maxTotalMs`), extends the registry's deadline as much,
-   * and reaches `onProgress`.
+   * and reaches `onProgress`. A question the server asks during the call goes to `answer`: a
+   * 2026-07-28 server's `input_required` (answered, then the call is retried with the answers), or a
+   * 2025-era server's `elicitation/create` — that one only while this is the server's one call in
+   * flight, since nothing says which call such a question belongs to (otherwise it is declined).
    */
-  async callTool(tool: string, args: Record<string, unknown>, context: SkillContext): Promise<CallToolResult> {
+  async callTool(tool: string, args: Record<string, unknown>, context: SkillContext, answer: AnswerElicitation): Promise<CallToolResult> {
     const { signal, onProgress, extendDeadline } = context;
     const client = await this.#connected();
     const { timeoutMs, maxTotalMs } = this.#limits;
@@ -147,22 +162,40 @@ export class McpConnection {
     const timer = setTimeout(() => total.abort(), maxTotalMs).unref();
     const cancel = () => total.abort();
     signal?.addEventListener('abort', cancel, { once: true });
+    this.#answering.add(answer);
+    const options = {
+      timeout: timeoutMs,
+      resetTimeoutOnProgress: true,
+      signal: total.signal,
+      allowInputRequired: true,
+      onprogress: ({ progress, total: of, message }: { progress: number; total?: number; message?: string }) => {
+        extendDeadline?.(timeoutMs);
+        onProgress?.({ current: progress, ...(of === undefined ? {} : { total: of }), ...(message ? { message } : {}) });
+      },
+    };
     try {
-      return (await client.callTool(
-        { name: tool, arguments: args },
-        {
-          timeout: timeoutMs,
-          resetTimeoutOnProgress: true,
-          signal: total.signal,
-          onprogress: ({ progress, total: of, message }) => {
-            extendDeadline?.(timeoutMs);
-            onProgress?.({ current: progress, ...(of === undefined ? {} : { total: of }), ...(message ? { message } : {}) });
-          },
-        },
-      )) as CallToolResult;
+      let params: Record<string, unknown> = { name: tool, arguments: args };
+      for (let round = 0; ; round++) {
+        const result: unknown = await client.callTool(params as { name: string }, options);
+        if (!isInputRequiredResult(result)) return result as CallToolResult;
+        if (round === MAX_INPUT_ROUNDS) throw new Error(`the server asked for input more than ${MAX_INPUT_ROUNDS} times`);
+        const inputResponses: InputResponses = {};
+        for (const [key, request] of Object.entries(result.inputRequests ?? {})) {
+          if (request.method !== 'elicitation/create')
+            throw new Error(`the server asked for ${request.method}, which Nexus does not answer`);
+          inputResponses[key] = await answer(request.params as ElicitRequestParams);
+        }
+        params = {
+          name: tool,
+          arguments: args,
+          inputResponses,
+          ...(result.requestState === undefined ? {} : { requestState: result.requestState }),
+        };
+      }
     } catch (error) {
       throw this.#callError(`"${tool}"`, error, signal, total.signal);
     } finally {
+      this.#answering.delete(answer);
       clearTimeout(timer);
       signal?.removeEventListener('abort', cancel);
     }
@@ -224,6 +257,9 @@ export class McpConnection {
     const client = new Client(
       { name: 'nexus', version: packageJson.version },
       {
+        // Questions are put to whoever made the call (callTool's `answer`), never answered here.
+        capabilities: { elicitation: { form: {} } },
+        inputRequired: { autoFulfill: false },
         versionNegotiation: { mode },
         listChanged: {
           tools: {
@@ -240,6 +276,10 @@ export class McpConnection {
         },
       },
     );
+    client.setRequestHandler('elicitation/create', (request) => {
+      const [only, ...others] = this.#answering;
+      return only && others.length === 0 ? only(request.params) : { action: 'decline' };
+    });
     client.onclose = () => this.#lost(client);
     try {
       await client.connect(createTransport(this.#config), { timeout: this.#startTimeoutMs });

@@ -1,9 +1,10 @@
-// A 2026-07-28-only MCP server on the v2 SDK (2025-era openings are refused): tool `shout`, and
-// `grow`, which adds tool `whisper` and announces the change. Over stdio, or with `--http` over
+// A 2026-07-28-only MCP server on the v2 SDK (2025-era openings are refused): tool `shout`;
+// `grow`, which adds tool `whisper` and announces the change; `remove`, which first asks the user
+// (`input_required`, a form with one `approve` checkbox) and answers `removed` or `kept`. Over stdio, or with `--http` over
 // Streamable HTTP on 127.0.0.1 (it prints its URL).
 import { createServer } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { acceptedContent, createMcpHandler, inputRequired, McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
 
@@ -28,6 +29,14 @@ function build() {
     return { content: [{ type: 'text', text: 'grown' }] };
   });
   if (grown) whisper();
+  server.registerTool('remove', { description: 'Removes, once the user agrees.', inputSchema: z.object({}) }, (_args, ctx) => {
+    if (ctx.mcpReq.inputResponses === undefined) {
+      const requestedSchema = { type: 'object', properties: { approve: { type: 'boolean' } }, required: ['approve'] };
+      return inputRequired({ inputRequests: { approve: inputRequired.elicit({ mode: 'form', message: 'Remove it?', requestedSchema }) } });
+    }
+    const answer = acceptedContent(ctx.mcpReq.inputResponses, 'approve');
+    return { content: [{ type: 'text', text: answer?.approve === true ? 'removed' : 'kept' }] };
+  });
   return server;
 }
 
