@@ -164,8 +164,12 @@ export class ExecutePipeline {
         callArgs = before;
         if (trail) trail.arguments = callArgs;
       }
-      const refused = await this.#decide(name, callArgs, options, trail);
-      if (refused) return refused;
+      const permissions = catalogue.services.getPermissions();
+      // Nothing to decide past the gate (no rules, no confirmation): no await on the way to the skill.
+      if (permissions?.rules?.length || permissions?.tools[name]?.requiresConfirmation) {
+        const refused = await this.#decide(name, callArgs, options, trail);
+        if (refused) return refused;
+      }
       const result = await this.#run(name, catalogue.instanceOf(entry), callArgs, options, trail);
       return hooks.afterCall.length > 0
         ? await this.#runAfterCall(hooks.afterCall, this.#callInfo(name, callArgs, options), result)
