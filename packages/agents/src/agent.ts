@@ -475,7 +475,11 @@ export class Agent {
           registry: this.registry,
           signal: turn.signal,
           timeoutMs: this.#toolTimeoutMs,
-          journal: (call, run) => this.#journal(`${turn.requestId} tool call ${call.id}`, run),
+          // A call run again once approved is another entry: the journal keeps its paused run apart.
+          journal: (call, run) => {
+            const approvals = turn.granted.get(call.id)?.length ?? 0;
+            return this.#journal(`${turn.requestId} tool call ${call.id}${approvals > 0 ? ` approved ${approvals}` : ''}`, run);
+          },
           confirmFor: (call) =>
             turn.asker ? { confirm: turn.asker } : pausingConfirm(call, turn.granted.get(call.id) ?? [], this.#remembered),
           onOutcome: (outcome) => this.#report(turn, outcome),

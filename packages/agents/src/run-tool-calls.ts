@@ -1,4 +1,4 @@
-import { type ConfirmationRequest, type ConfirmFunction, type ToolErrorKind, ToolResult } from '@nexus/core';
+import type { ConfirmationRequest, ConfirmFunction, ToolErrorKind } from '@nexus/core';
 import type { SkillRegistry } from '@nexus/registry';
 
 /** A tool call as the model made it. */
@@ -37,8 +37,14 @@ export interface ToolRunOptions {
    */
   readonly confirmFor: (call: RequestedToolCall) => { confirm?: ConfirmFunction; asked?: readonly ConfirmationRequest[] };
   readonly timeoutMs?: number;
-  /** Runs each call's `registry.execute` (the agent's turn journal); default: runs it. */
-  readonly journal?: (call: RequestedToolCall, run: () => Promise<ToolResult>) => Promise<ToolResult>;
+  /**
+   * Runs each call (the agent's turn journal), its answer what the model is told or the
+   * confirmation it paused at — so a replayed call that paused pauses again; default: runs it.
+   */
+  readonly journal?: (
+    call: RequestedToolCall,
+    run: () => Promise<ToolCallOutcome | PausedToolCall>,
+  ) => Promise<ToolCallOutcome | PausedToolCall>;
   /** Called as each call finishes. */
   readonly onOutcome: (outcome: ToolCallOutcome) => void;
 }
@@ -69,17 +75,17 @@ async function runOne(call: RequestedToolCall, options: ToolRunOptions): Promise
       `the arguments are not a JSON object (got ${JSON.stringify(call.rawArguments?.slice(0, 200) ?? '')}); call ${call.name} again with its arguments as one JSON object.`,
     );
   }
-  const { confirm, asked = [] } = options.confirmFor(call);
   const { arguments: input } = call;
-  const execute = () => registry.execute(call.name, input, { signal, confirm, ...(timeoutMs ? { timeoutMs } : {}) });
-  // A journal answering from its record gives the result's JSON form.
-  const journaled = await (options.journal ? options.journal(call, execute) : execute());
-  const result = ToolResult.isInstance(journaled) ? journaled : ToolResult.fromJSON(journaled);
-  const request = asked[0];
-  if (request && !result.success && !signal.aborted) return { call, request };
-  if (result.success) return { call, success: true, output: result.output || '(no output)' };
-  if (result.kind === 'cancelled' && signal.aborted) return cancelled(call);
-  return failedOutcome(call, result.kind ?? 'execution_failed', result.error);
+  const execute = async (): Promise<ToolCallOutcome | PausedToolCall> => {
+    const { confirm, asked = [] } = options.confirmFor(call);
+    const result = await registry.execute(call.name, input, { signal, confirm, ...(timeoutMs ? { timeoutMs } : {}) });
+    const request = asked[0];
+    if (request && !result.success && !signal.aborted) return { call, request };
+    if (result.success) return { call, success: true, output: result.output || '(no output)' };
+    if (result.kind === 'cancelled' && signal.aborted) return cancelled(call);
+    return failedOutcome(call, result.kind ?? 'execution_failed', result.error);
+  };
+  return options.journal ? options.journal(call, execute) : execute();
 }
 
 /**

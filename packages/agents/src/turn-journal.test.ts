@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { testdir } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../test/agent-fixture.js';
 import type { TurnJournal } from './index.js';
@@ -59,5 +60,36 @@ describe('a turn journal', () => {
     expect(await readFile(second.dir.join('log.txt'), 'utf8')).toBe('once\n');
     expect(second.llm.requests).toHaveLength(1);
     expect(result.toolCalls).toEqual([expect.objectContaining({ name: 'append_file', success: true })]);
+  });
+
+  it('keeps a call that paused for approval apart from its approved run: replayed, the pause pauses again and the approved run is not repeated', async () => {
+    const entries = new Map<string, unknown>();
+    const outside = await testdir({});
+    const target = outside.join('out.txt');
+    const write = { toolCalls: [{ name: 'write_file', arguments: { path: target, content: 'approved' } }] };
+    try {
+      const first = await createFixture({ journal: recordingJournal(entries) });
+      fixtures.push(first);
+      first.llm.script(write, { text: 'Written.' });
+      const paused = await first.agent.send('Write outside.', { requestId: 'r1' });
+      await first.agent.resolveApproval(paused.approvals[0]?.approvalId ?? '', { decision: 'approve' }).result;
+      expect(await readFile(target, 'utf8')).toBe('approved');
+      await writeFile(target, 'changed since');
+      entries.delete('r1 model step 2');
+
+      const ran: string[] = [];
+      const second = await createFixture({ journal: replayingJournal(entries, ran) });
+      fixtures.push(second);
+      second.llm.script({ text: 'Written, after all.' });
+      const replayed = await second.agent.send('Write outside.', { requestId: 'r1' });
+      expect(replayed.status).toBe('awaiting_approval');
+      const done = await second.agent.resolveApproval(replayed.approvals[0]?.approvalId ?? '', { decision: 'approve' }).result;
+
+      expect(done).toMatchObject({ status: 'completed', content: 'Written, after all.' });
+      expect(ran).toEqual(['r1 model step 2']);
+      expect(await readFile(target, 'utf8')).toBe('changed since');
+    } finally {
+      await outside.cleanup();
+    }
   });
 });
