@@ -139,4 +139,29 @@ describe('the Nexus console in Chromium', () => {
     expect(JSON.stringify(llm.requests.at(-1)?.body.messages)).toContain('denied by token holder: not there');
     await expect(readFile(second)).rejects.toThrow(/ENOENT/);
   });
+
+  it('the tools playground runs a tool from a form made from its JSON Schema, with no model configured', async () => {
+    const bare = await startConsole({ withModel: false });
+    try {
+      const page = await bare.open('#/tools');
+      const tools = page.getByRole('list', { name: 'Tools' });
+      await tools.getByRole('button', { name: 'read_file' }).waitFor();
+      expect(await tools.getByRole('button', { name: 'write_file' }).count()).toBe(0);
+
+      await tools.getByRole('button', { name: 'read_file' }).click();
+      await page.getByLabel(/^path/).fill('notes.md');
+      await page.getByRole('button', { name: 'Run read_file' }).click();
+      const result = page.getByRole('region', { name: 'Result' });
+      await result.getByText('success').waitFor();
+      expect(await result.locator('pre').first().textContent()).toContain('# Notes');
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(SCREENSHOTS, 'tools.png'), fullPage: true });
+
+      await page.getByLabel('Preset').selectOption('trusted');
+      await tools.getByRole('button', { name: 'write_file' }).waitFor();
+      await page.close();
+    } finally {
+      await bare.close();
+    }
+  });
 });
