@@ -42,9 +42,9 @@ const skillsSchema = z.strictObject({
   maxLoaded: z.int().min(1).optional(),
   /** Names of packages loaded from the start and never unloaded. */
   pinned: z.array(z.string().min(1)).optional(),
-});
   /** Default skill folders switched on or off by name (`"~/.claude/skills": false`); a project's file may only turn them off. */
   folders: z.record(z.string(), z.boolean()).optional(),
+});
 
 /** The shape of `nexus.config.json`. */
 const configFileSchema = z.strictObject({
@@ -95,9 +95,6 @@ async function parseConfigFile(value: unknown, file: string): Promise<ConfigFile
       throw new ConfigError(`${file}: \`gitlab\`: ${(error as Error).message}`, { cause: error });
     }
   }
-  if (result.data.mcpServers !== undefined) {
-    // Loaded only here: the MCP SDK is large, and most runs import no server.
-    const { checkMcpServers } = await import('./mcp-servers.js');
   if (result.data.skills?.folders !== undefined) {
     // Loaded only here: most runs name no skill folder.
     const { SKILL_FOLDER_NAMES } = await import('@nexus/skills-md');
@@ -107,6 +104,9 @@ async function parseConfigFile(value: unknown, file: string): Promise<ConfigFile
         `${file}: \`skills.folders\`: no skill folder is named "${unknown}" (the folders: ${SKILL_FOLDER_NAMES.join(', ')}).`,
       );
   }
+  if (result.data.mcpServers !== undefined) {
+    // Loaded only here: the MCP SDK is large, and most runs import no server.
+    const { checkMcpServers } = await import('./mcp-servers.js');
     checkMcpServers(result.data.mcpServers, file);
   }
   if (LLM_FIELDS.some((field) => result.data[field] !== undefined)) {
