@@ -330,6 +330,9 @@ describe('nexus mcp with the skills family, with the SDK client', () => {
     const text = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as { text: string }[])[0]?.text ?? '';
     const taken = await client.callTool({ name: 'skill', arguments: { name: 'reviewer' } });
     expect(text(taken)).toContain('only these tools are available: read_file, tail, file_info, grep, skill, skill_search.');
+    const offered = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(offered).toEqual(expect.arrayContaining(['read_file', 'grep', 'skill']));
+    expect(offered).not.toContain('write_file');
     const write = await client.callTool({ name: 'write_file', arguments: { path: 'notes.txt', content: 'changed' } });
     expect(write.isError).toBe(true);
     expect(text(write)).toContain('Tool "write_file" is not one of the tools the skill "reviewer" allows');

@@ -76,4 +76,20 @@ describe('allowed-tools', () => {
       ),
     ]);
   });
+
+  it('in a living library, tells the registry the listing changed, so an agent offers only the scope’s tools at its next step', async () => {
+    const library = await world.library();
+    const agent = createTestAgent({ cwd: world.cwd, preset: 'trusted', families: [utilitySkills, library.family] });
+    await agent.registry.refresh();
+    const before = agent.registry.version;
+    await agent.call('skill', { name: 'careful' });
+    expect(agent.registry.version).toBeGreaterThan(before);
+    expect(listed(agent as never).sort()).toEqual(['careful', 'echo', 'skill', 'skill_search']);
+    const narrowed = agent.registry.version;
+    await agent.call('skill', { name: 'careful' });
+    expect(agent.registry.version).toBe(narrowed);
+    await agent.call('skill', { name: 'open' });
+    expect(agent.registry.version).toBeGreaterThan(narrowed);
+    expect(listed(agent as never)).toContain('sleep');
+  });
 });

@@ -38,15 +38,32 @@ function describeTrust(skillPackage: ListedSkillPackage): string {
  * registry's gate and listings apply; a package without `allowed-tools` lifts an earlier narrowing.
  * The tools allowed, or undefined when none is narrowed.
  */
-function enterToolScope(services: ServiceContainer, skillPackage: ListedSkillPackage, allowedTools: unknown): string[] | undefined {
-  if (allowedTools === undefined) {
-    services.unregister('toolScope');
-    return undefined;
+function enterToolScope(
+  services: ServiceContainer,
+  skillPackage: ListedSkillPackage,
+  allowedTools: unknown,
+  onScopeChange: (() => void) | undefined,
+): string[] | undefined {
+  const before = services.get('toolScope');
+  let tools: string[] | undefined;
+  if (allowedTools === undefined) services.unregister('toolScope');
+  else {
+    const own = skillPackage.trusted ? skillPackage.tools : [];
+    tools = [...new Set([...mapAllowedTools(allowedTools).tools, ...own, SKILL_TOOL_NAME, SKILL_SEARCH_TOOL_NAME])];
+    services.register('toolScope', { skill: skillPackage.name, tools });
   }
-  const own = skillPackage.trusted ? skillPackage.tools : [];
-  const tools = [...new Set([...mapAllowedTools(allowedTools).tools, ...own, SKILL_TOOL_NAME, SKILL_SEARCH_TOOL_NAME])];
-  services.register('toolScope', { skill: skillPackage.name, tools });
+  const same = before?.skill === skillPackage.name && before.tools.join(' ') === tools?.join(' ');
+  if (!same && (before !== undefined || tools !== undefined)) onScopeChange?.();
   return tools;
+}
+
+/** Options of {@link skillInstructionsSkill}. */
+export interface SkillInstructionsOptions {
+  /**
+   * Called when a call narrowed the tools differently (`allowed-tools`) or lifted the narrowing: the
+   * tools an agent is offered changed, though no skill did — a living family tells its registries.
+   */
+  readonly onScopeChange?: () => void;
 }
 
 function escapeAttribute(value: string): string {
@@ -61,7 +78,7 @@ function escapeAttribute(value: string): string {
  * instructions point to. Level `sandboxed`: it only reads what the user installed or the project
  * brought, and marks untrusted project skills.
  */
-export function skillInstructionsSkill(packages: readonly ListedSkillPackage[]): SkillSpec {
+export function skillInstructionsSkill(packages: readonly ListedSkillPackage[], options: SkillInstructionsOptions = {}): SkillSpec {
   const words = [...new Set(packages.flatMap((skillPackage) => [skillPackage.name, skillPackage.folderName]))];
   const listing = packages
     .map((skillPackage) => `- ${skillPackage.name}: ${skillPackage.description}${describeTrust(skillPackage)}`)
@@ -84,7 +101,7 @@ export function skillInstructionsSkill(packages: readonly ListedSkillPackage[]):
       const { body, frontmatter } = await readSkillFile(skillPackage.skillFile);
       // Its references, assets and scripts are what the instructions point to: readable from now on, read-only.
       services.addReadOnlyPath(skillPackage.folder);
-      const scope = enterToolScope(services, skillPackage, frontmatter['allowed-tools']);
+      const scope = enterToolScope(services, skillPackage, frontmatter['allowed-tools'], options.onScopeChange);
       const files = (await listPackageFiles(skillPackage.folder)).filter((file) => file !== 'SKILL.md');
       const shown = files.slice(0, MAX_LISTED_FILES).map((file) => `- ${file}`);
       if (files.length > MAX_LISTED_FILES) shown.push(`- … and ${files.length - MAX_LISTED_FILES} more`);

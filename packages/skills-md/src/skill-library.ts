@@ -146,6 +146,11 @@ class Library {
       runGhost: (tool, args, context, services) => this.#runGhost(tool, args, context, services),
       refresh: (tool) => this.#serially(() => this.#refresh(tool, false)),
       problemPath: roots[0]?.path ?? settings.cwd,
+      // A skill narrowed an agent's tools (allowed-tools): registries list again, each under its own policy.
+      scopeChanged: () => {
+        this.#listing.renewInstructions();
+        this.#build(true);
+      },
     });
     this.#changes = new ChangeWatch({
       watch,

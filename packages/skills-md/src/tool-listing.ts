@@ -23,6 +23,8 @@ export interface ToolListingOptions {
   readonly refresh: SkillPackagesFamily['refresh'];
   /** Where a problem of the listing itself is reported. */
   readonly problemPath: string;
+  /** The `skill` tool narrowed an agent's tools or lifted that: its listing changed (see {@link ToolListing.renewInstructions}). */
+  readonly scopeChanged: () => void;
 }
 
 /** The packages a listing is made of, from the library's coordinator. */
@@ -134,6 +136,14 @@ export class ToolListing {
     }
   }
 
+  /**
+   * Makes the next listing carry a new `skill` tool of the same content, so the registries following
+   * the family see a change and list their tools again — under their agent's narrowed policy.
+   */
+  renewInstructions(): void {
+    this.#instructions = undefined;
+  }
+
   /** Stops telling the family's listeners. */
   close(): void {
     this.#listeners.clear();
@@ -158,7 +168,8 @@ export class ToolListing {
 
   #instructionsSpec(active: readonly IndexedSkillPackage[]): SkillSpec {
     const key = JSON.stringify(active.map((record) => [record.name, record.folderName, record.description, record.trust, record.tools]));
-    if (this.#instructions?.key !== key) this.#instructions = { key, spec: skillInstructionsSkill(active) };
+    if (this.#instructions?.key !== key)
+      this.#instructions = { key, spec: skillInstructionsSkill(active, { onScopeChange: this.#options.scopeChanged }) };
     return this.#instructions.spec;
   }
 
