@@ -12,7 +12,7 @@ describe('a tool scope (the tools a skill allows while the agent follows it)', (
     expect(findToolRefusal(narrowed, 'read_file')).toBeUndefined();
     expect(findToolRefusal(narrowed, 'git', 'trusted')).toBeUndefined();
     expect(findToolRefusal(narrowed, 'write_file')).toBe(
-      'Tool "write_file" is not one of the tools the skill "release-notes" allows (read_file, git) while the agent follows it; take another skill, or wait for the next turn.',
+      'Tool "write_file" is not one of the tools the skill "release-notes" allows (read_file, git) while the agent follows it; taking another skill leaves it.',
     );
     expect(services.getPermissions()).toBe(narrowed);
     expect(services.get('permissions')).toBe(base);

@@ -14,5 +14,5 @@ export interface ToolScope {
 /** Why `tool` is outside `scope`, or `undefined` when it is inside. */
 export function findScopeRefusal(scope: ToolScope | undefined, tool: string): string | undefined {
   if (!scope || scope.tools.includes(tool)) return undefined;
-  return `Tool "${tool}" is not one of the tools the skill "${scope.skill}" allows (${scope.tools.join(', ')}) while the agent follows it; take another skill, or wait for the next turn.`;
+  return `Tool "${tool}" is not one of the tools the skill "${scope.skill}" allows (${scope.tools.join(', ')}) while the agent follows it; taking another skill leaves it.`;
 }
