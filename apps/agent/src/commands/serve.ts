@@ -7,7 +7,7 @@ import { COMMON } from '../help-sections.js';
 import { type Io, warningsTo } from '../io.js';
 import { resolveSettings } from '../resolve-settings.js';
 
-const OPTIONS = { port: { type: 'string' } } as const;
+const OPTIONS = { port: { type: 'string' }, 'no-console': { type: 'boolean' } } as const;
 
 async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
   expectNoArguments(line);
@@ -24,11 +24,14 @@ async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
     tools: settings.tools,
     services: () => buildServices(settings),
   });
+  const consolePage = line['no-console'] ? undefined : { assetsDir: (await import('@nexus/console')).consoleAssetsDir };
   const server = await serveAgents(pool, {
     port: parsePort(line.port, '--port') ?? settings.servePort ?? DEFAULT_AGENT_SERVER_PORT,
     env: io.env,
+    ...(consolePage ? { console: consolePage } : {}),
   });
   io.stdout.write(`URL: ${server.url}\nToken: ${server.tokenFile ? `in ${server.tokenFile}` : 'NEXUS_API_KEY'}\n`);
+  if (server.consoleUrl) io.stdout.write(`Console: ${server.consoleUrl}\n`);
   io.stderr.write(`nexus serve: agents for ${settings.cwd} (Ctrl-C to stop)\n`);
   await Promise.race([server.closed, io.interrupted]);
   await server.close();
@@ -46,7 +49,7 @@ export const serveCommand = defineCommand({
   name: 'serve',
   summary: [{ usage: 'serve [--port N]', text: 'Run the agent server (JSON-RPC on 127.0.0.1, default port 8765)' }],
   options: OPTIONS,
-  help: () => `Usage: nexus serve [--port N]
+  help: () => `Usage: nexus serve [--port N] [--no-console]
 
 Run the agent server: agents that create and command agents, over JSON-RPC 2.0 on
 127.0.0.1 (default port 8765, 0 for any free one) until Ctrl-C or shutdown_server.
@@ -55,10 +58,13 @@ characters), else a fresh token written to $XDG_STATE_HOME/nexus/rpc-<port>.toke
 (mode 0600), where \`nexus agents\` and the nexus_* tools find it. Agents get the
 enabled families, the agent-control tools and the tools of your mcpServers (started
 once, ended with the server); a child agent's permissions stay below its parent's. Sessions are saved after every turn in
-$XDG_STATE_HOME/nexus/sessions/ and restored on demand.
+$XDG_STATE_HOME/nexus/sessions/ and restored on demand. The console, a web page to
+watch agents, answer approvals and try tools, is served at /console/: open the
+"Console:" link printed at start (it signs in once), or enter the token there.
 
 Options
   --port <N>         Port to listen on (default 8765)
+  --no-console       Serve no console page
 
 ${COMMON}`,
   run,

@@ -1,0 +1,66 @@
+import { readFile } from 'node:fs/promises';
+import { type TestDir, testdir, waitUntil } from '@nexus/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+import { memoryIo } from './testing/memory-io-fixture.js';
+
+let dir: TestDir | undefined;
+afterEach(() => dir?.cleanup());
+
+/** Runs `nexus serve --port 0 <args>` in this process until it prints its URL; `stop()` shuts it down. */
+async function serve(args: string[]) {
+  dir = await testdir({ project: {}, config: {}, state: {} });
+  const memory = memoryIo({
+    cwd: dir.join('project'),
+    configHome: dir.join('config'),
+    env: { XDG_STATE_HOME: dir.join('state'), HOME: dir.path },
+  });
+  const serving = runCli(['serve', '--port', '0', '--families', 'fs', ...args], memory.io);
+  await waitUntil(
+    () => /^Token: /m.test(memory.stdout()),
+    () => `nexus serve to listen: ${memory.stderr()}`,
+  );
+  const url = /^URL: +(\S+)$/m.exec(memory.stdout())?.[1] as string;
+  const tokenFile = /^Token: in (\S+)$/m.exec(memory.stdout())?.[1] as string;
+  const token = (await readFile(tokenFile, 'utf8')).trim();
+  return {
+    url,
+    token,
+    stdout: memory.stdout,
+    async stop() {
+      await fetch(`${url}/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'shutdown_server' }),
+      });
+      return serving;
+    },
+  };
+}
+
+describe('nexus serve and the console', () => {
+  it('serves the console and prints its one-time link, which gives the token once', async () => {
+    const server = await serve([]);
+    const link = /^Console: +(\S+)$/m.exec(server.stdout())?.[1] as string;
+    expect(link).toMatch(new RegExp(`^${server.url}/console/#code=[\\w-]+$`));
+
+    const page = await fetch(`${server.url}/console/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="app">');
+    const code = new URL(link).hash.slice('#code='.length);
+    const exchange = await fetch(`${server.url}/console/session`, {
+      method: 'POST',
+      headers: { origin: server.url, 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
+    expect(await exchange.json()).toEqual({ token: server.token });
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('--no-console leaves it out', async () => {
+    const server = await serve(['--no-console']);
+    expect(server.stdout()).not.toMatch(/Console:/);
+    expect((await fetch(`${server.url}/console/`)).status).toBe(401);
+    expect(await server.stop()).toBe(0);
+  });
+});
