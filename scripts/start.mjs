@@ -1,6 +1,7 @@
 // The main job: install and build on first use, then run the `nexus` command with the given
-// arguments (default: `nexus --help`). On a Node.js older than the repository needs, it first
-// re-runs itself under a new enough one from the npm registry (scripts/node-version.mjs).
+// arguments (default: `nexus serve`, the agent server with its console, whose link it prints). On
+// a Node.js older than the repository needs, it first re-runs itself under a new enough one from
+// the npm registry (scripts/node-version.mjs).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ensureNode } from './node-version.mjs';
@@ -16,5 +17,5 @@ try {
 }
 const cli = fileURLToPath(new URL('../apps/agent/dist/cli.js', import.meta.url));
 const args = process.argv.slice(2);
-const { status } = spawnSync(process.execPath, [cli, ...(args.length ? args : ['--help'])], { stdio: 'inherit' });
+const { status } = spawnSync(process.execPath, [cli, ...(args.length ? args : ['serve'])], { stdio: 'inherit' });
 process.exit(status ?? 1);
