@@ -25,6 +25,10 @@ export async function startRoundRobinProxy(backendPorts: readonly number[]): Pro
     const forwarded = httpRequest({ host: '127.0.0.1', port, method: request.method, path: request.url, headers }, (answer) => {
       response.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(response);
+      // A backend that dies mid-answer leaves the answer cut short, as a crashed server's would be.
+      answer.on('close', () => {
+        if (!answer.complete) response.destroy();
+      });
     });
     forwarded.on('error', () => response.destroy());
     request.pipe(forwarded);
