@@ -57,6 +57,14 @@ describe('the tools playground methods (docs/console.md)', () => {
       await pool.call('run_tool', { preset: 'trusted', name: 'write_file', arguments: { path: 'x.md', content: 'x' } }, TOKEN_HOLDER),
     ).toMatchObject({ success: true });
     expect(await readFile(dir.join('work', 'x.md'), 'utf8')).toBe('x');
+    // Outside the directory a trusted agent asks first; nobody is asked here, so it is refused.
+    const outside = dir.join('outside.md');
+    expect(
+      await pool.call('run_tool', { preset: 'trusted', name: 'write_file', arguments: { path: outside, content: 'x' } }, TOKEN_HOLDER),
+    ).toMatchObject({
+      success: false,
+    });
+    await expect(readFile(outside)).rejects.toThrow(/ENOENT/);
     expect(await pool.call('run_tool', { name: 'read_file', arguments: { nope: 1 } }, TOKEN_HOLDER)).toMatchObject({ success: false });
   });
 
