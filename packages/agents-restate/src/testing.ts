@@ -2,9 +2,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { waitUntil } from '@nexus/test-utils';
+import { setTimeout as delay } from 'node:timers/promises';
 
-/** A Restate server of the npm package `@restatedev/restate-server`, on loopback, its data in a test directory. */
+/*
+ * `@nexus/agents-restate/testing`: a Restate server for tests and trials, from the optional
+ * dependency `@restatedev/restate-server` (a native binary, BSL 1.1; see the README).
+ */
+
+/** A Restate server of the npm package `@restatedev/restate-server`, on loopback, its data in a directory of yours. */
 export interface RestateServer {
   readonly ingress: string;
   readonly admin: string;
@@ -31,7 +36,11 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts a Restate server (one node: ingress, admin, worker, log and metadata) on free loopback ports; offline, no telemetry. */
+/**
+ * Starts a Restate server (one node: ingress, admin, worker, log and metadata) on free loopback
+ * ports with its data in `dataDir`; offline, no telemetry. Invocations a worker dropped are retried
+ * within a second (the default waits longer), so a killed worker's turns go on soon elsewhere.
+ */
 export async function startRestateServer(dataDir: string): Promise<RestateServer> {
   const [ingressPort, adminPort, fabricPort] = [await freePort(), await freePort(), await freePort()];
   const ingress = `http://127.0.0.1:${ingressPort}`;
@@ -68,7 +77,8 @@ export async function startRestateServer(dataDir: string): Promise<RestateServer
       );
       return adminUp === true && ingressUp === true;
     };
-    await waitUntil(ready, 'the Restate server to answer on its admin and ingress ports', 30_000);
+    for (const deadline = Date.now() + 30_000; !(await ready()); await delay(20))
+      if (Date.now() > deadline) throw new Error(`The Restate server did not answer on ${admin} and ${ingress} within 30 s: ${output}`);
   };
   const stop = async (signal: NodeJS.Signals) => {
     const running = child;

@@ -2,7 +2,7 @@ import { type AgentServer, parseAgentSettings, serveAgents } from '@nexus/agents
 import { fsSkills } from '@nexus/skills-fs';
 import { type LlmStandIn, type RoundRobinProxy, startLlmStandIn, startRoundRobinProxy, type TestDir, testdir } from '@nexus/test-utils';
 import { type RestateRuntime, startRestateRuntime } from '../src/index.js';
-import { freePort, type RestateServer, startRestateServer } from './restate-server.js';
+import { freePort, type RestateServer, startRestateServer } from '../src/testing.js';
 
 const KEY_VARIABLE = 'NEXUS_TEST_LLM_KEY';
 

@@ -6,16 +6,17 @@ import type { FamilyName } from '../families.js';
 import { COMMON } from '../help-sections.js';
 import { type Io, warningsTo } from '../io.js';
 import { resolveSettings } from '../resolve-settings.js';
+import { openRuntime, RUNTIME_OPTIONS } from '../serve-runtime.js';
 
-const OPTIONS = { port: { type: 'string' }, 'no-console': { type: 'boolean' } } as const;
+const OPTIONS = { port: { type: 'string' }, 'no-console': { type: 'boolean' }, ...RUNTIME_OPTIONS } as const;
 
 async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
   expectNoArguments(line);
   const settings = await resolveSettings(line.common, io);
-  const { AgentPool, serveAgents } = await import('@nexus/agents');
+  const { serveAgents } = await import('@nexus/agents');
   const names: FamilyName[] = settings.families.includes('agents') ? settings.families : [...settings.families, 'agents'];
   await using opened = await openFamilies(settings, names, warningsTo(io));
-  const pool = new AgentPool({
+  const pool = await openRuntime(line, {
     settings: settings.llm,
     families: opened.families,
     cwd: settings.cwd,
@@ -47,9 +48,9 @@ async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
  */
 export const serveCommand = defineCommand({
   name: 'serve',
-  summary: [{ usage: 'serve [--port N]', text: 'Run the agent server (JSON-RPC on 127.0.0.1, default port 8765)' }],
+  summary: [{ usage: 'serve [--port N] [--runtime restate …]', text: 'Run the agent server (JSON-RPC on 127.0.0.1, default port 8765)' }],
   options: OPTIONS,
-  help: () => `Usage: nexus serve [--port N] [--no-console]
+  help: () => `Usage: nexus serve [--port N] [--no-console] [--runtime restate --restate <URL> --restate-admin <URL>]
 
 Run the agent server: agents that create and command agents, over JSON-RPC 2.0 on
 127.0.0.1 (default port 8765, 0 for any free one) until Ctrl-C or shutdown_server.
@@ -65,6 +66,15 @@ watch agents, answer approvals and try tools, is served at /console/: open the
 Options
   --port <N>         Port to listen on (default 8765)
   --no-console       Serve no console page
+  --runtime <name>   local (default: one process, sessions on disk) or restate:
+                     agents as Restate virtual objects shared by every worker
+  --restate <URL>    The Restate ingress (with --runtime restate)
+  --restate-admin <URL>
+                     The Restate admin API, where this worker registers
+  --restate-port <N> Port this worker serves Restate's calls on (default 9080)
+  --restate-deployment <URL>
+                     The URL Restate reaches the workers at: one for all of
+                     them, a load balancer (default this worker's own)
 
 ${COMMON}`,
   run,
