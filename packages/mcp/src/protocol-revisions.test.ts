@@ -121,6 +121,65 @@ describe('a changing tool list, to a 2026-07-28 client over HTTP', () => {
   });
 });
 
+describe('a changing tool list, to a 2026-07-28 client over stdio', () => {
+  it('announces each registry change on the listen stream of the connection', async () => {
+    const { registry } = createTestRegistry(dir.path);
+    let changes = 0;
+    const client = new (await import('@modelcontextprotocol/client')).Client(
+      { name: 'listening', version: '1' },
+      {
+        versionNegotiation: { mode: { pin: MODERN_REVISION } },
+        listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void changes++ } },
+      },
+    );
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const served = await serveStdio(registry, { stdin, stdout });
+    await client.connect(new PipeClientTransport(stdin, stdout));
+    registry.replace(
+      defineSkill({
+        name: 'shout',
+        description: 'Shouts.',
+        parameters: { type: 'object', properties: {} },
+        create: () => () => ToolResult.ok('HEY'),
+      }),
+    );
+    await expect.poll(() => changes, { timeout: 10_000 }).toBe(1);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('shout');
+    await client.close();
+    await served.closed;
+  });
+});
+
+describe('the HTTP guard, for 2026-07-28 requests too', () => {
+  it('answers 401 to a stateless request without the token, before anything runs', async () => {
+    const { registry, observations } = createTestRegistry(dir.path);
+    const server = await startHttp(registry);
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': MODERN_REVISION,
+        'mcp-method': 'tools/call',
+        'mcp-name': 'count',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'count',
+          arguments: {},
+          _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN_REVISION, 'io.modelcontextprotocol/clientCapabilities': {} },
+        },
+      }),
+    });
+    expect(response.status).toBe(401);
+    expect(observations.counted).toBe(0);
+  });
+});
+
 describe('confirmations to a 2026-07-28 client: input_required', () => {
   it('answers input_required with the question; the retry carrying approve runs the tool once', async () => {
     const { registry, observations } = confirmingRegistry();
