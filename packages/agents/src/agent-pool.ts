@@ -19,6 +19,7 @@ import {
   checkShutdownServer,
   deciderName,
   type Requester,
+  TOKEN_HOLDER,
 } from './requester-policy.js';
 import { type ResolvedModel, resolveModel } from './resolve-model.js';
 import { EVERYWHERE_METHODS, GLOBAL_METHODS, isMethodName, type MethodName, type MethodParams, parseParams } from './rpc-params.js';
@@ -84,6 +85,7 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
       families: options.families,
       base: this.#base,
       ...(options.services ? { services: options.services } : {}),
+      agentServer: this.#connectionAs(TOKEN_HOLDER),
     });
   }
 
@@ -172,7 +174,11 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
 
   /** An in-process connection for agent `id`'s skills: its calls are that agent's. */
   connectionFor(id: string): AgentServerConnection {
-    const requester: Requester = { kind: 'agent', id };
+    return this.#connectionAs({ kind: 'agent', id });
+  }
+
+  /** An in-process connection whose calls are `requester`'s. */
+  #connectionAs(requester: Requester): AgentServerConnection {
     const pool = this;
     return {
       get port() {

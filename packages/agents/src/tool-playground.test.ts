@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { agentSkills } from '@nexus/skills-agents';
 import { fsSkills } from '@nexus/skills-fs';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ async function modelless() {
   dir = await testdir({ work: { 'notes.md': '# Notes\n' }, state: {} });
   pool = new AgentPool({
     settings: parseAgentSettings({}),
-    families: [fsSkills],
+    families: [fsSkills, agentSkills],
     cwd: dir.join('work'),
     stateDir: dir.join('state'),
     env: {},
@@ -73,5 +74,19 @@ describe('the tools playground methods (docs/console.md)', () => {
     await expect(pool.call('list_tools', { preset: 'yolo' }, TOKEN_HOLDER)).rejects.toThrow(/yolo/);
     await expect(pool.call('run_tool', { name: 'read_file', extra: 1 }, TOKEN_HOLDER)).rejects.toThrow(/Invalid params/);
     await expect(pool.call('list_tools', {}, TOKEN_HOLDER, 'someone')).rejects.toThrow(/Method not found/);
+  });
+
+  it('the agent-control tools act on this server as the token holder', async () => {
+    const { pool } = await modelless();
+    const status = (await pool.call(
+      'run_tool',
+      { preset: 'trusted', name: 'nexus_status', arguments: { agent_id: 'ghost' } },
+      TOKEN_HOLDER,
+    )) as {
+      success: boolean;
+      error: string;
+    };
+    expect(status.success).toBe(false);
+    expect(status.error).toMatch(/No agent "ghost"/);
   });
 });

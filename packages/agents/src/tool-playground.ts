@@ -1,4 +1,5 @@
 import { type AgentPermissions, ServiceContainer, type SkillFamily, type ToolResult } from '@nexus/core';
+import type { AgentServerConnection } from '@nexus/core/agent-server';
 import { SkillRegistry } from '@nexus/registry';
 import { decideGrant, type PermissionBase, permissionsOf } from './child-permissions.js';
 import type { MethodParams } from './rpc-params.js';
@@ -8,6 +9,8 @@ export interface ToolPlaygroundOptions {
   readonly families: readonly SkillFamily[];
   readonly base: PermissionBase;
   readonly services?: () => ServiceContainer;
+  /** The server the agent-control tools (`nexus_*`) act on, as the token holder. */
+  readonly agentServer: AgentServerConnection;
 }
 
 interface PresetRegistry {
@@ -18,7 +21,8 @@ interface PresetRegistry {
 /**
  * The tools playground's methods (`list_tools`, `run_tool`; docs/console.md): the tools a preset
  * enables for an agent the token holder would create (the server's cwd, no write paths), and a call
- * of one through that registry's `execute` — the same policy and pipeline, no model involved. One
+ * of one through that registry's `execute` — the same policy and pipeline, no model involved; the
+ * agent-control tools act on this server as the token holder (who is asking). One
  * registry per preset, made on first use and closed with {@link close}.
  */
 export class ToolPlayground {
@@ -33,9 +37,11 @@ export class ToolPlayground {
     let made = this.#registries.get(preset);
     if (!made) {
       made = (async () => {
-        const { families, base, services = () => new ServiceContainer() } = this.#options;
+        const { families, base, services = () => new ServiceContainer(), agentServer } = this.#options;
         const permissions = permissionsOf(await decideGrant({ preset }, undefined, base), base);
-        const registry = new SkillRegistry(services().register('cwd', permissions.cwd).register('permissions', permissions));
+        const registry = new SkillRegistry(
+          services().register('cwd', permissions.cwd).register('permissions', permissions).register('agentServer', agentServer),
+        );
         return { registry: registry.use(...families), permissions };
       })();
       // A refusal (yolo) is not kept: it is the request's, not the preset's.
