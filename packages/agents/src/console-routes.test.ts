@@ -116,7 +116,7 @@ describe('the console on the agent server (docs/console.md)', () => {
     expect((await rpc('/', 'list_agents', {}, { origin: 'http://localhost:1' })).status).toBe(403);
   });
 
-  it('watch streams agent, turn and approval changes of every agent; list_agents tells each agent state', async () => {
+  it('watch streams agent, turn and approval changes of every agent; list_agents tells each agent state and usage', async () => {
     fixture = await createServerFixture();
     const { server, result, llm, dir } = fixture;
     const stream = await watch(`${server.url}/`, server.token);
@@ -131,6 +131,13 @@ describe('the console on the agent server (docs/console.md)', () => {
     await result('/agent/w', 'resolve_approval', { approval_id: paused.approvals[0]?.approval_id, decision: 'approve' });
     await result('/agent/w', 'wait_for', { request_id: 'r1' });
     expect(await stateOfW()).toBe('idle');
+    const [listed] = (await result<{ agents: Array<{ usage: Record<string, number> }> }>('/', 'list_agents')).agents;
+    expect(listed?.usage).toEqual({
+      input_tokens: expect.any(Number),
+      output_tokens: expect.any(Number),
+      total_tokens: expect.any(Number),
+    });
+    expect(listed?.usage.total_tokens).toBeGreaterThan(0);
     await result('/', 'destroy_agent', { agent_id: 'w' });
     await waitUntil(() => stream.events.some((event) => event.name === 'agent_destroyed'), 'the destroy to be streamed');
     await stream.close();

@@ -37,6 +37,7 @@ export function describeMember(member: PoolMember, childCount: number) {
     cwd: member.grant.cwd,
     write_paths: member.grant.writePaths,
     state: stateOf(member),
+    usage: { input_tokens: member.usage.inputTokens, output_tokens: member.usage.outputTokens, total_tokens: member.usage.totalTokens },
   };
 }
 
