@@ -51,3 +51,13 @@ describe.each([
     expect((await agent.call('mcp__modern__whisper', { text: 'HI' })).output).toBe('hi');
   });
 });
+
+describe('importMcpServer with a 2025-era stdio server that ignores the revision question', () => {
+  it('gives up asking after a few seconds and initializes', async () => {
+    const server = await importModern('quiet', {
+      command: process.execPath,
+      args: [join(import.meta.dirname, '..', 'test', 'probe-ignoring-mcp-server.mjs')],
+    });
+    expect((await agentUsing(server, dir.path, 'yolo').call('mcp__quiet__ping', {})).output).toBe('pong');
+  });
+});

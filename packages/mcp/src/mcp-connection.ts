@@ -45,6 +45,12 @@ const LenientListToolsResultSchema = z.looseObject({
 /** How one call answers the server's questions during it (see `answerElicitation`). */
 export type AnswerElicitation = (params: ElicitRequestParams) => Promise<ElicitResult>;
 
+/**
+ * How long a stdio server has to answer the revision question (`server/discover`): servers of some
+ * SDKs say nothing to any request before `initialize`, and are then started again for it.
+ */
+const STDIO_PROBE_TIMEOUT_MS = 3_000;
+
 /** Most rounds of questions one call may take before it fails (a server asking forever). */
 const MAX_INPUT_ROUNDS = 8;
 
@@ -228,7 +234,7 @@ export class McpConnection {
     let client: Client;
     try {
       client = await this.#connect(this.#legacy ? 'legacy' : 'auto').catch(async (error: unknown) => {
-        // A stdio server that exits on (or ignores) the era probe is a 2025-era one: start it again for `initialize`.
+        // A stdio server that exits on the revision question, or says nothing to it, is a 2025-era one: start it again for `initialize`.
         if (this.#legacy || !isStdioConfig(this.#config)) throw error;
         this.#legacy = true;
         return this.#connect('legacy');
@@ -260,7 +266,7 @@ export class McpConnection {
         // Questions are put to whoever made the call (callTool's `answer`), never answered here.
         capabilities: { elicitation: { form: {} } },
         inputRequired: { autoFulfill: false },
-        versionNegotiation: { mode },
+        versionNegotiation: { mode, ...(isStdioConfig(this.#config) ? { probe: { timeoutMs: STDIO_PROBE_TIMEOUT_MS } } : {}) },
         listChanged: {
           tools: {
             autoRefresh: false,
