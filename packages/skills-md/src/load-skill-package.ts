@@ -7,10 +7,11 @@ import { type CommandTemplate, CommandTemplateError, compileCommandTemplate } fr
 import { type PackageLocation, SKILL_FILE_NAME } from './discover-skill-packages.js';
 import { currentStamp } from './file-stamp.js';
 import { type CommandCategory, MAX_COMMAND_SECONDS, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, PORTABLE_KEYS } from './manifest-limits.js';
-import { type ManifestSource, readManifestSource, SIDE_FILE } from './manifest-source.js';
+import { type ManifestSource, readManifestSource } from './manifest-source.js';
+import { PYTHON_COMMANDS_FILE, SIDE_FILE } from './package-files.js';
 import { type PackageRunOptions, packageRunOptions } from './package-run-options.js';
 import { portableMetadata } from './portable-metadata.js';
-import { listPythonCommands, PYTHON_COMMANDS_FILE } from './python-commands.js';
+import { listPythonCommands } from './python-commands.js';
 import { readSkillFile, type SkillFile } from './read-skill-file.js';
 import { modulePosition, runScriptHost, SCRIPT_COMMANDS_FILE, type ScriptRunOptions } from './script-commands.js';
 import { diagnosticAt, FILE_START, type SkillDiagnostic } from './skill-diagnostic.js';

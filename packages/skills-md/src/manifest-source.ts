@@ -2,17 +2,11 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isWithin } from '@nexus/core';
 import { PORTABLE_KEYS } from './manifest-limits.js';
+import { SIDE_FILE } from './package-files.js';
 import { parseYamlMapping } from './parse-skill-file.js';
 import { MAX_SKILL_FILE_BYTES, type SkillFile } from './read-skill-file.js';
 import { diagnosticAt, FILE_START, type FilePosition, type SkillDiagnostic } from './skill-diagnostic.js';
 import { SkillFileError } from './skill-file-error.js';
-
-/**
- * Where a package may keep the keys only Nexus reads (`command`, `parameters`, `commands`, …),
- * beside `SKILL.md`, so that `SKILL.md` keeps to the portable keys every client accepts — as Codex
- * keeps its extras in `agents/openai.yaml`.
- */
-export const SIDE_FILE = join('agents', 'nexus.yaml');
 
 /** A package's manifest as read: `SKILL.md`'s frontmatter and its side file's keys, and where each value is. */
 export interface ManifestSource {

@@ -4,6 +4,7 @@ import { type Discovery, discoverSkillPackages, type PackageLocation } from './d
 import { currentStamp } from './file-stamp.js';
 import type { PackageLoadContext } from './load-skill-package.js';
 import { type LoadSettings, loadContextOf } from './load-skill-packages.js';
+import { PYTHON_COMMANDS_FILE } from './package-files.js';
 import {
   type IndexedSkillPackage,
   indexOfLoaded,
@@ -14,7 +15,7 @@ import {
   refreshLocation,
 } from './package-index.js';
 import { packageRunOptions } from './package-run-options.js';
-import { checkPythonSyntax, PYTHON_COMMANDS_FILE } from './python-commands.js';
+import { checkPythonSyntax } from './python-commands.js';
 import { checkScriptSyntax, SCRIPT_COMMANDS_FILE } from './script-commands.js';
 import { diagnosticAt, FILE_START, type SkillDiagnostic } from './skill-diagnostic.js';
 import type { SkillRoot } from './skill-locations.js';

@@ -8,8 +8,6 @@ import { PYTHON_COMPILE_SOURCE, PYTHON_LIST_SOURCE, PYTHON_RUN_SOURCE } from './
 import { answerMarker, readAnswer, type ScriptAnswer, type ScriptModule, type ScriptRunOptions } from './script-commands.js';
 import { diagnosticAt, type SkillDiagnostic } from './skill-diagnostic.js';
 
-/** Where a package's Python commands live, relative to its folder (seed 004). */
-export const PYTHON_COMMANDS_FILE = join('scripts', 'commands.py');
 /** The interpreter, looked up on `PATH`. */
 const PYTHON = 'python3';
 const CHECK_TIMEOUT_MS = 15_000;
