@@ -39,12 +39,12 @@ export async function invokeObject(
   return answerOf(response);
 }
 
-/** Registers (or re-registers: `force`) the deployment at `uri` with the admin API; Restate discovers its services over HTTP/1.1. */
-export async function registerDeployment(urls: RestateUrls, uri: string): Promise<void> {
+/** Registers (or re-registers: `force`) the deployment at `uri` with the admin API; Restate discovers its services over HTTP/2, or HTTP/1.1 with `http1`. */
+export async function registerDeployment(urls: RestateUrls, uri: string, options: { http1: boolean }): Promise<void> {
   const response = await fetch(new URL('/deployments', urls.admin), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ uri, use_http_11: true, force: true }),
+    body: JSON.stringify({ uri, use_http_11: options.http1, force: true }),
   });
   await answerOf(response);
 }

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { EventEmitter, once } from 'node:events';
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttp2Server, type Http2Server, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { AgentRuntime, PoolSendOptions, Requester } from '@nexus/agents';
 import { EVERYWHERE_METHODS, GLOBAL_METHODS, isMethodName, type MethodName, parseParams, refuse } from '@nexus/agents/kit';
@@ -19,7 +20,10 @@ export interface RestateRuntimeOptions extends WorkerAgentOptions, RestateUrls {
   /**
    * The URL registered as the deployment: one URL for every worker (a load balancer in front of
    * them), since Restate sends each invocation, and its retries, to the deployment it started on.
-   * Default: this worker's own endpoint (one worker).
+   * Default: this worker's own endpoint (one worker). Restate speaks HTTP/2 to a worker's own
+   * endpoint (each turn one bidirectional stream) and HTTP/1.1 to a deployment URL, which a plain
+   * load balancer forwards (request-response: the invocation is suspended and replayed at each
+   * journaled step, which costs more per step).
    */
   deploymentUrl?: string;
 }
@@ -42,7 +46,8 @@ const AGENT_HANDLERS: Partial<Record<MethodName, string>> = {
  */
 export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements AgentRuntime {
   readonly #urls: RestateUrls;
-  readonly #endpoint: Server;
+  readonly #endpoint: Server | Http2Server;
+  readonly #sessions: Set<Http2Session>;
   readonly #agents: WorkerAgents;
   #requestCount = 0;
   /** The port agents' `nexus_*` skills see as this server's (set by `serveAgents`). */
@@ -51,10 +56,11 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
   readonly endpointUrl: string;
 
   /** Use {@link startRestateRuntime}. */
-  constructor(urls: RestateUrls, endpoint: Server, agents: WorkerAgents, endpointUrl: string) {
+  constructor(urls: RestateUrls, endpoint: Server | Http2Server, agents: WorkerAgents, endpointUrl: string, sessions: Set<Http2Session>) {
     super();
     this.#urls = urls;
     this.#endpoint = endpoint;
+    this.#sessions = sessions;
     this.#agents = agents;
     this.endpointUrl = endpointUrl;
   }
@@ -149,7 +155,8 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
   /** Stops serving Restate's invocations (a turn running here resumes on another worker) and lets go of the agents. */
   async close(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.#endpoint.close(() => resolve()));
-    this.#endpoint.closeAllConnections();
+    if ('closeAllConnections' in this.#endpoint) this.#endpoint.closeAllConnections();
+    for (const session of this.#sessions) session.destroy();
     await closed;
     this.#agents.close();
   }
@@ -170,14 +177,21 @@ export async function startRestateRuntime(options: RestateRuntimeOptions): Promi
   const urls = { ingress, admin };
   let runtime: RestateRuntime | undefined;
   const agents = new WorkerAgents(options, (id) => (runtime as RestateRuntime).connectionFor(id));
-  const endpoint = createServer(createEndpointHandler({ services: [agentObject(agents, urls)], logger: warningsOnly }));
+  const handler = createEndpointHandler({ services: [agentObject(agents, urls)], logger: warningsOnly });
+  const http1 = options.deploymentUrl !== undefined;
+  const sessions = new Set<Http2Session>();
+  const endpoint = http1 ? createServer(handler) : createHttp2Server(handler);
+  endpoint.on('session', (session: Http2Session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+  });
   endpoint.listen(endpointPort, endpointHost);
   await once(endpoint, 'listening');
   const host = endpointHost.includes(':') ? `[${endpointHost}]` : endpointHost;
   const endpointUrl = `http://${host}:${(endpoint.address() as AddressInfo).port}`;
-  runtime = new RestateRuntime(urls, endpoint, agents, endpointUrl);
+  runtime = new RestateRuntime(urls, endpoint, agents, endpointUrl, sessions);
   try {
-    await registerDeployment(urls, options.deploymentUrl ?? endpointUrl);
+    await registerDeployment(urls, options.deploymentUrl ?? endpointUrl, { http1 });
   } catch (error) {
     await runtime.close();
     throw error;
