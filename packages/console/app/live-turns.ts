@@ -34,6 +34,8 @@ function applyToTurn(turn: LiveTurn, event: ServerEvent, now: number): LiveTurn 
       }));
     case 'approval_required':
       return { ...updateCall(turn, findCallOf(turn, data), (call) => ({ ...call, asked: true })), status: 'awaiting_approval' };
+    case 'usage':
+      return { ...turn, usage: data.usage as LiveTurn['usage'] };
     case 'approval_resolved':
       return { ...turn, status: 'running' };
     case 'turn_ended':

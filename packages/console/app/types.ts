@@ -8,6 +8,8 @@ export interface AgentInfo {
   write_paths: string[];
   message_count: number;
   state: 'idle' | 'running' | 'awaiting_approval';
+  /** Tokens over its turns. */
+  usage: { input_tokens: number; output_tokens: number; total_tokens: number };
 }
 
 /** A pending approval (specs/agent-server.md §8). */
@@ -46,4 +48,6 @@ export interface LiveTurn {
   calls: LiveCall[];
   status: 'running' | 'awaiting_approval' | 'ended';
   reply?: Record<string, unknown>;
+  /** Tokens so far, from the turn's `usage` events. */
+  usage?: { inputTokens: number; outputTokens: number };
 }

@@ -62,7 +62,7 @@ describe('the Nexus console in Chromium', () => {
     await again.close();
   });
 
-  it('a turn streams its tool calls live, and the agents tree shows the child nexus_create made under its parent', async () => {
+  it('a turn streams its tool calls live, usage is charted, and the agents tree shows the child nexus_create made under its parent', async () => {
     const { llm, call } = fixture;
     await call('create_agent', { agent_id: 'boss', preset: 'trusted' });
     llm.script(
@@ -82,6 +82,9 @@ describe('the Nexus console in Chromium', () => {
     await turn.getByText('Done').waitFor();
     await page.getByRole('heading', { name: 'History' }).waitFor();
     await page.locator('ol.history li').getByText('Made a helper.').waitFor();
+    const turnUsage = page.getByRole('img', { name: /Tokens per turn/ });
+    await turnUsage.waitFor();
+    expect(await turnUsage.locator('rect.input').count()).toBe(1);
     await page.screenshot({ path: join(SCREENSHOTS, 'agent-turn.png'), fullPage: true });
 
     await page.getByRole('link', { name: 'Agents' }).click();
@@ -92,6 +95,12 @@ describe('the Nexus console in Chromium', () => {
       .locator('.tokens')
       .getByText(/tokens/)
       .waitFor();
+    expect(
+      await page
+        .getByRole('img', { name: /Tokens per agent/ })
+        .locator('text.label')
+        .allTextContents(),
+    ).toContain('boss');
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'agents-tree.png'), fullPage: true });
     await page.close();

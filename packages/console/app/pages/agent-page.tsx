@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorLine, useAction } from '../action.js';
+import { BarChart } from '../bar-chart.js';
 import type { Rpc } from '../rpc.js';
 import type { AgentInfo, LiveCall, LiveTurn } from '../types.js';
 
@@ -78,6 +79,14 @@ export function AgentPage({
         <p>No turn since this page opened.</p>
       ) : (
         [...turns].reverse().map((turn) => <Turn key={turn.requestId} turn={turn} />)
+      )}
+      {turns.some((turn) => turn.usage) && (
+        <BarChart
+          title="Tokens per turn"
+          bars={turns
+            .filter((turn) => turn.usage)
+            .map((turn) => ({ label: turn.requestId, input: turn.usage?.inputTokens ?? 0, output: turn.usage?.outputTokens ?? 0 }))}
+        />
       )}
       <History rpc={rpc} agentId={agentId} version={turns.filter((turn) => turn.status === 'ended').length} />
     </section>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ErrorLine, useAction } from '../action.js';
+import { BarChart } from '../bar-chart.js';
 import type { Rpc } from '../rpc.js';
 import type { AgentInfo, Approval, Tokens } from '../types.js';
 
@@ -89,6 +90,7 @@ export function AgentsPage({
       <ErrorLine error={destroy.error} />
       {agents.length === 0 ? <p>No agents yet.</p> : branch(null, 1)}
       <CreateAgent rpc={rpc} agents={agents} onCreated={onChanged} />
+      <UsageChart agents={agents} />
     </section>
   );
 }
@@ -148,5 +150,23 @@ function CreateAgent({ rpc, agents, onCreated }: { rpc: Rpc; agents: AgentInfo[]
       <button type="submit">Create</button>
       <ErrorLine error={create.error} />
     </form>
+  );
+}
+
+/** The agents that used the most tokens over their turns (at most 20). */
+function UsageChart({ agents }: { agents: AgentInfo[] }) {
+  const used = agents
+    .filter((agent) => agent.usage.total_tokens > 0)
+    .sort((a, b) => b.usage.total_tokens - a.usage.total_tokens)
+    .slice(0, 20);
+  if (used.length === 0) return null;
+  return (
+    <section aria-labelledby="usage-heading">
+      <h2 id="usage-heading">Usage</h2>
+      <BarChart
+        title="Tokens per agent"
+        bars={used.map((agent) => ({ label: agent.agent_id, input: agent.usage.input_tokens, output: agent.usage.output_tokens }))}
+      />
+    </section>
   );
 }
