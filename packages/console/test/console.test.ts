@@ -25,6 +25,15 @@ async function seriousViolations(page: Awaited<ReturnType<ConsoleFixture['open']
   return results;
 }
 
+/** Presses Tab until the focused element matches `selector` (at most 40 times). */
+async function tabTo(page: Awaited<ReturnType<ConsoleFixture['open']>>, selector: string): Promise<void> {
+  for (let presses = 0; presses < 40; presses++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((wanted) => document.activeElement?.matches(wanted) === true, selector)) return;
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
 describe('the Nexus console in Chromium', () => {
   it('the one-time link gives the token, which leaves the address; the page loads only its own files under its CSP', async () => {
     const { browser, server } = fixture;
@@ -106,7 +115,7 @@ describe('the Nexus console in Chromium', () => {
     await page.close();
   });
 
-  it('a pending approval is approved from the Approvals page and the turn resumes; another is denied with a note', async () => {
+  it('a pending approval is approved from the Approvals page and the turn resumes; another is denied with a note, by keyboard only', async () => {
     const { llm, call, dir } = fixture;
     await call('create_agent', { agent_id: 'writer', preset: 'trusted' });
     const first = dir.join('approved.txt');
@@ -139,9 +148,15 @@ describe('the Nexus console in Chromium', () => {
     await page.getByLabel('Message').fill('And another.');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByText('Waiting for approval').waitFor();
-    await page.getByRole('link', { name: /Approvals/ }).click();
-    await page.locator('li.approval').getByLabel('Note').fill('not there');
-    await page.locator('li.approval').getByRole('button', { name: 'Deny' }).click();
+    // Keyboard only, from the top of the page: Tab to the Approvals link, then to the note and Deny.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await tabTo(page, 'nav a[href="#/approvals"]');
+    await page.keyboard.press('Enter');
+    await page.locator('li.approval').waitFor();
+    await tabTo(page, 'li.approval label:first-of-type input');
+    await page.keyboard.type('not there');
+    await tabTo(page, 'li.approval button.danger');
+    await page.keyboard.press('Enter');
     await page.getByText('Nothing waits for you.').waitFor();
     await page.goBack();
     await page.locator('article.turn').first().getByText('Could not write it.').waitFor();
