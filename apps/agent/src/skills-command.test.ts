@@ -222,6 +222,10 @@ describe('nexus skills', () => {
     });
     const tools = JSON.parse((await run(['tools', '--json', '--families', 'skills', '--preset', 'trusted'])).stdout);
     expect(tools.map((tool: { function: { name: string } }) => tool.function.name)).toEqual(['skill', 'skill_search', 'greeter']);
+    const listed = await run(['skills', 'list']);
+    expect(listed.stdout.split('\n').find((line) => line.startsWith('deploy'))).toMatch(/ deploy \(people only\) /);
+    const json = JSON.parse((await run(['skills', 'list', '--json'])).stdout) as { name: string; hiddenFromModel: boolean }[];
+    expect(json.find((entry) => entry.name === 'deploy')?.hiddenFromModel).toBe(true);
     const ran = await run(['skills', 'run', 'deploy', '--preset', 'trusted']);
     expect(ran.stderr).toBe('');
     expect(ran.stdout.split('\n')[0]).toBe('✅ skills deploy: run → deployed');

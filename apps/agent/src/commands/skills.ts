@@ -45,7 +45,8 @@ function trustCell(entry: Listed): string {
 
 function commandsCell(entry: Listed): string {
   if (!isLoaded(entry)) return '-';
-  const tools = entry.commands.map((command) => command.tool);
+  // disable-model-invocation: only a person runs them (nexus skills run).
+  const tools = entry.commands.map((command) => (entry.hiddenFromModel ? `${command.tool} (people only)` : command.tool));
   const unlisted = entry.scriptCommands === 'not inspected' ? ['scripts not listed'] : [];
   return [...tools, ...unlisted].join(', ') || '-';
 }
@@ -84,6 +85,7 @@ async function listAction(loaded: LoadedSkillPackages, settings: Settings, line:
       root: entry.root,
       source: entry.root.source ?? null,
       shadows: shadows(entry).map((hidden) => hidden.folder),
+      hiddenFromModel: isLoaded(entry) && entry.hiddenFromModel,
       loaded: isLoaded(entry) && loaded.packages.includes(entry),
       trust: isLoaded(entry) ? entry.trust : null,
       commands: isLoaded(entry) ? entry.commands.map((command) => command.tool) : [],
