@@ -77,9 +77,11 @@ function checkTimeout(timeoutMs: unknown, option: 'timeoutMs' | 'maxTotalMs' = '
 }
 
 /**
- * The one way a call reaches a skill: look-up → permission gate → validation → confirmation where
- * the policy asks → the skill, with the caller's signal, a time limit and the caller's `confirm` →
- * anything thrown turned into a {@link ToolResult}. Policy is decided here, once, for every caller.
+ * The one way a call reaches a skill: look-up → permission gate → validation → `beforeCall` hooks
+ * (rewritten arguments validated again) → the policy's rules and confirmation where the policy asks
+ * → the skill, with the caller's signal, a time limit and the caller's `confirm` → `afterCall`
+ * hooks → anything thrown turned into a {@link ToolResult}. Policy is decided here, once, for every
+ * caller; the call's audit record and trace span are made here too, when someone records them.
  */
 export class ExecutePipeline {
   readonly #catalogue: PipelineCatalogue;
@@ -143,7 +145,7 @@ export class ExecutePipeline {
         trail?.decide('deny', 'lookup');
         return ToolResult.fail(`Unknown tool "${name}". Available tools: ${catalogue.names().join(', ') || 'none'}.`, 'not_found');
       }
-      if (trail) trail.packageDigest = (entry.spec as SkillSpec & { packageDigest?: string }).packageDigest;
+      if (trail) trail.packageDigest = entry.spec.packageDigest;
       const refusal = findToolRefusal(catalogue.services.getPermissions(), name, entry.spec);
       if (refusal !== undefined) {
         trail?.decide('deny', 'preset', refusal);

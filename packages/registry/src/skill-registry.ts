@@ -35,8 +35,9 @@ export class SkillRegistry extends SkillCatalogue {
   /**
    * Runs a tool through the pipeline: look-up → permission gate → validation (`null` of an
    * optional parameter read as "not given", defaults, coercion, errors naming the parameter) →
-   * confirmation where the policy asks → the skill, with the caller's `signal` and a time limit.
-   * Never throws.
+   * `beforeCall` hooks → the policy's rules and confirmation where it asks → the skill, with the
+   * caller's `signal` and a time limit → `afterCall` hooks; `onAudit` sinks get its record and an
+   * OpenTelemetry SDK its span. Never throws.
    */
   execute(name: string, args: Record<string, unknown> = {}, options: ExecuteOptions = {}): Promise<ToolResult> {
     return this.#pipeline.execute(name, args, options);
