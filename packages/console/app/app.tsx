@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import { Console } from './console.js';
 import { Rpc, RpcError, tokenFromLink } from './rpc.js';
 
@@ -19,6 +19,11 @@ export function App() {
     }
   };
 
+  const onRefused = useCallback(() => {
+    setRpc(undefined);
+    setError('The server refused the token (it may have restarted with a new one); enter it again.');
+  }, []);
+
   useEffect(() => {
     const hadCode = location.hash.includes('code=');
     tokenFromLink()
@@ -29,7 +34,7 @@ export function App() {
       .finally(() => setChecking(false));
   }, []);
 
-  if (rpc) return <Console rpc={rpc} />;
+  if (rpc) return <Console rpc={rpc} onRefused={onRefused} />;
   if (checking) return <p class="loading">Connecting…</p>;
   return <TokenForm onToken={tryToken} error={error} />;
 }

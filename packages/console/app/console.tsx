@@ -4,7 +4,7 @@ import { AgentPage } from './pages/agent-page.js';
 import { AgentsPage } from './pages/agents-page.js';
 import { ApprovalsPage } from './pages/approvals-page.js';
 import { ToolsPage } from './pages/tools-page.js';
-import type { Rpc, ServerEvent } from './rpc.js';
+import { type Rpc, RpcError, type ServerEvent } from './rpc.js';
 import type { AgentInfo, Approval } from './types.js';
 
 /** The page named by the address's hash: `#/agents`, `#/agent/<id>`, `#/approvals`, `#/tools`. */
@@ -36,7 +36,7 @@ const AGENT_CHANGES = new Set(['agent_created', 'agent_destroyed', 'turn_started
 const APPROVAL_CHANGES = new Set(['approval_required', 'approval_resolved', 'turn_ended', 'agent_destroyed']);
 
 /** The console once it has the token: navigation, live state from `watch`, and the pages. */
-export function Console({ rpc }: { rpc: Rpc }) {
+export function Console({ rpc, onRefused }: { rpc: Rpc; onRefused: () => void }) {
   const route = useRoute();
   const [agents, setAgents] = useState<AgentInfo[] | undefined>();
   const [approvals, setApprovals] = useState<Approval[]>([]);
@@ -60,8 +60,12 @@ export function Console({ rpc }: { rpc: Rpc }) {
 
   useEffect(() => {
     const stop = new AbortController();
+    // A stream that ends or fails is opened again, a little later each time (at most every 10 s);
+    // a refused token (the server restarted with a new one) sends the person back to the token form.
+    let delay = 500;
     const onEvent = (event: ServerEvent) => {
       if (event.name === 'ready') {
+        delay = 500;
         setConnection('live');
         loadAgents();
         loadApprovals();
@@ -72,14 +76,23 @@ export function Console({ rpc }: { rpc: Rpc }) {
       if (APPROVAL_CHANGES.has(event.name)) refreshApprovals();
     };
     const connect = (): void => {
-      rpc.watch(onEvent, stop.signal).then(
-        () => setConnection('closed'),
-        () => setConnection(stop.signal.aborted ? 'closed' : 'lost'),
-      );
+      rpc
+        .watch(onEvent, stop.signal)
+        .then(
+          () => undefined,
+          (failure: unknown) => failure,
+        )
+        .then((failure) => {
+          if (stop.signal.aborted) return;
+          if (failure instanceof RpcError && (failure.status === 401 || failure.status === 403)) return onRefused();
+          setConnection('reconnecting');
+          setTimeout(connect, delay);
+          delay = Math.min(delay * 2, 10_000);
+        });
     };
     connect();
     return () => stop.abort();
-  }, [rpc, loadAgents, loadApprovals, refreshAgents, refreshApprovals]);
+  }, [rpc, onRefused, loadAgents, loadApprovals, refreshAgents, refreshApprovals]);
 
   const [page = 'agents', id] = route;
   const link = (target: string, label: string, extra?: string) => (
