@@ -68,8 +68,9 @@ export interface AgentOptions {
 }
 
 /**
- * Runs one step of a turn, named `<request id> model step <n>` or `<request id> tool call <call id>`
- * (the same names when the turn is run again); its answer must survive a JSON round trip.
+ * Runs one step of a turn, named `<request id> model step <n>`, `<request id> tool call <call id>`
+ * or `<request id> approval ids <call ids>` (the same names when the turn is run again); its answer
+ * must survive a JSON round trip.
  */
 export type TurnJournal = <T>(name: string, run: () => Promise<T>) => Promise<T>;
 
@@ -487,9 +488,16 @@ export class Agent {
         step.outcomes.push(...report.outcomes);
         if (report.paused.length === 0) continue;
         const digest = policyDigest(this.registry.services);
-        turn.approvals = report.paused.map(({ call, request }) =>
+        // Journaled: a turn replayed after a crash asks the same approvals, by the same ids.
+        const pausedIds = report.paused.map(({ call }) => call.id);
+        const asked = await this.#journal(`${turn.requestId} approval ids ${pausedIds.join(',')}`, async () => ({
+          approvalIds: pausedIds.map(() => `ap-${randomUUID()}`),
+          createdAt: new Date().toISOString(),
+        }));
+        turn.approvals = report.paused.map(({ call, request }, index) =>
           approvalFor(call, request, {
-            approvalId: `ap-${randomUUID()}`,
+            approvalId: asked.approvalIds[index] as string,
+            createdAt: asked.createdAt,
             requestId: turn.requestId,
             policyDigest: digest,
             packageDigest: this.registry.getSpec(call.name)?.packageDigest,

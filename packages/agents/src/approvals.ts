@@ -62,7 +62,7 @@ export interface TakenDecision {
 export function approvalFor(
   call: RequestedToolCall,
   request: ConfirmationRequest,
-  context: { approvalId: string; requestId: string; policyDigest: string; packageDigest: string | undefined },
+  context: { approvalId: string; requestId: string; createdAt: string; policyDigest: string; packageDigest: string | undefined },
 ): PendingApproval {
   return {
     approvalId: context.approvalId,
@@ -73,7 +73,7 @@ export function approvalFor(
     question: request.action,
     ...(request.detail === undefined ? {} : { detail: request.detail }),
     request,
-    createdAt: new Date().toISOString(),
+    createdAt: context.createdAt,
     policyDigest: context.policyDigest,
     ...(context.packageDigest === undefined ? {} : { packageDigest: context.packageDigest }),
   };
