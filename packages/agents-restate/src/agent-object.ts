@@ -1,10 +1,13 @@
-import type { Requester } from '@nexus/agents';
+import { type ApprovalDecision, MAX_AGENT_DEPTH, type Requester, type TurnResult } from '@nexus/agents';
 import {
   addUsage,
+  approvalReply,
+  checkApprover,
   checkDestroy,
   checkSend,
   contextReply,
   decideGrant,
+  deciderName,
   describeMember,
   type MethodParams,
   memberSpecOf,
@@ -18,6 +21,7 @@ import {
   sendReply,
   sessionOf,
 } from '@nexus/agents/kit';
+import { policyDigest } from '@nexus/core';
 import { AgentRpcError } from '@nexus/core/agent-server';
 import * as restate from '@restatedev/restate-sdk';
 import { encodeRefusal } from './refusals.js';
@@ -37,6 +41,10 @@ export interface HandlerInput {
 const HEADER = 'header';
 const COUNT = 'message_count';
 const messageKey = (index: number) => `message:${index}`;
+/** The approvals the running turn waits on, each with the awakeable that resumes it. */
+const PENDING = 'pending_approvals';
+/** An approval as the wire shows it, with the id of the awakeable its decision resolves. */
+type PendingEntry = ReturnType<typeof approvalReply> & { awakeable_id: string };
 /** Past turns' content and answers by request id, for a repeated `send` with other content. */
 const endedKey = (requestId: string) => `ended:${requestId}`;
 
@@ -158,13 +166,14 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
           const before = member.agent.messages.length;
           let rewritten = false;
           agents.journalFor(ctx.key, (name, run) => ctx.run(name, run, { maxRetryAttempts: 3 }));
-          const result = await member.agent.send(params.content, {
+          let result = await member.agent.send(params.content, {
             requestId: input.requestId,
             onEvent: (event) => {
               if (event.type === 'compacted') rewritten = true;
             },
             ...(params.confirm ? { confirm: () => params.confirm === 'allow' } : {}),
           });
+          result = await approvalsDecided(ctx, member, result);
           member.usage = addUsage(member.usage, result.usage);
           const reply = sendReply(member.id, result, params.request_id ?? input.requestId);
           ctx.set(endedKey(input.requestId), { content: params.content, reply });
@@ -180,6 +189,39 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
           agents.forget(ctx.key);
           return { success: true, agent_id: ctx.key };
         }),
+
+      list_approvals: restate.handlers.object.shared(async (ctx: Shared, input: HandlerInput) =>
+        answering(async () => {
+          if (parseParams('list_approvals', input.params).agent_id !== undefined)
+            throw refuse('Invalid params for list_approvals: agent_id is for POST / (an agent lists its own approvals).');
+          checkApprover(input.requester, ctx.key, await ancestry(ctx));
+          const pending = (await ctx.get<PendingEntry[]>(PENDING)) ?? [];
+          return { approvals: pending.map(({ awakeable_id: _id, ...approval }) => approval) };
+        }),
+      ),
+
+      resolve_approval: restate.handlers.object.shared(async (ctx: Shared, input: HandlerInput) =>
+        answering(async () => {
+          const params = parseParams('resolve_approval', input.params);
+          checkApprover(input.requester, ctx.key, await ancestry(ctx));
+          const entry = ((await ctx.get<PendingEntry[]>(PENDING)) ?? []).find((pending) => pending.approval_id === params.approval_id);
+          if (!entry) throw refuse(`Agent "${ctx.key}" has no pending approval "${params.approval_id}".`);
+          const decision: ApprovalDecision = {
+            decision: params.decision,
+            by: deciderName(input.requester),
+            ...(params.remember === undefined ? {} : { remember: params.remember }),
+            ...(params.note === undefined ? {} : { note: params.note }),
+          };
+          // What the turn will decide, told now: it checks the same digests where it runs.
+          const { agent } = await load(ctx, agents, urls);
+          const stale =
+            policyDigest(agent.registry.services) !== entry.policy_digest ||
+            agent.registry.getSpec(entry.tool)?.packageDigest !== entry.package_digest;
+          ctx.resolveAwakeable(entry.awakeable_id, decision);
+          const status = params.decision === 'deny' ? 'denied' : stale ? 'stale' : 'approved';
+          return { resolved: true, request_id: entry.request_id, status };
+        }),
+      ),
 
       history: restate.handlers.object.shared(async (ctx: Shared) => storedMessages(ctx)),
 
@@ -220,4 +262,36 @@ async function requesting(ctx: Exclusive, agents: WorkerAgents, id: string): Pro
   const header = await ctx.objectClient<AgentObject>({ name: AGENT_OBJECT }, id).header();
   if (!header) throw refuse(`The requesting agent "${id}" no longer exists.`);
   return agents.build(memberSpecOf({ ...header, messages: [] }));
+}
+
+/**
+ * Waits, as long as it takes, for a person to decide each approval a paused turn asks (a
+ * durable awakeable each, resolved by `resolve_approval` through any worker), and lets the turn go
+ * on; settles with the turn's end.
+ */
+async function approvalsDecided(ctx: Exclusive, member: PoolMember, paused: TurnResult): Promise<TurnResult> {
+  let result = paused;
+  while (result.status === 'awaiting_approval') {
+    const waiting = result.approvals.map((approval) => ({ approval, awakeable: ctx.awakeable<ApprovalDecision>() }));
+    ctx.set(
+      PENDING,
+      waiting.map(({ approval, awakeable }) => ({ ...approvalReply(member.id, approval), awakeable_id: awakeable.id })),
+    );
+    let next: Promise<TurnResult> = Promise.resolve(result);
+    for (const { approval, awakeable } of waiting) next = member.agent.resolveApproval(approval.approvalId, await awakeable.promise).result;
+    result = await next;
+    ctx.clear(PENDING);
+  }
+  return result;
+}
+
+/** The ids of this agent's parent, its parent's parent, …, from their stored headers. */
+async function ancestry(ctx: Shared): Promise<string[]> {
+  const chain: string[] = [];
+  let parent = (await ctx.get<SessionHeader>(HEADER))?.parent_agent_id ?? undefined;
+  while (parent && !chain.includes(parent) && chain.length <= MAX_AGENT_DEPTH) {
+    chain.push(parent);
+    parent = (await ctx.objectClient<AgentObject>({ name: AGENT_OBJECT }, parent).header())?.parent_agent_id ?? undefined;
+  }
+  return chain;
 }

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, startCluster } from '../test/cluster-fixture.js';
 
@@ -43,5 +44,36 @@ describe('the restate runtime', () => {
     expect(listed.agents.filter((agent) => agent.agent_id.startsWith('shared-')).map((agent) => agent.message_count)).toEqual(
       ids.map(() => 4),
     );
+  });
+
+  it('keeps a turn paused for approval waiting in Restate; resolved through the other worker, it goes on and answers', async () => {
+    const [first, second] = await cluster.startWorkers(2);
+    if (!first || !second) throw new Error('two workers');
+    const target = cluster.dir.join('outside.txt');
+    await first.result('/', 'create_agent', { agent_id: 'careful', preset: 'trusted' });
+    cluster.llm.script({ toolCalls: [{ name: 'write_file', arguments: { path: target, content: 'approved' } }] }, { text: 'Written.' });
+    const turn = { content: 'Write outside.', request_id: 'r1' };
+
+    const paused = await first.result<{ approvals: Array<{ approval_id: string }> }>('/agent/careful', 'send', turn);
+
+    expect(paused).toMatchObject({
+      status: 'awaiting_approval',
+      request_id: 'r1',
+      approvals: [{ agent_id: 'careful', request_id: 'r1', tool: 'write_file', arguments: { path: target, content: 'approved' } }],
+    });
+    expect(await second.result('/', 'list_approvals')).toEqual({ approvals: paused.approvals });
+    const approvalId = paused.approvals[0]?.approval_id;
+    expect(await second.result('/agent/careful', 'resolve_approval', { approval_id: approvalId, decision: 'approve' })).toEqual({
+      resolved: true,
+      request_id: 'r1',
+      status: 'approved',
+    });
+    expect(await second.result('/agent/careful', 'send', turn)).toEqual({
+      content: 'Written.',
+      request_id: 'r1',
+      halted_at_iteration_limit: false,
+    });
+    expect(await readFile(target, 'utf8')).toBe('approved');
+    expect(await first.result('/agent/careful', 'list_approvals')).toEqual({ approvals: [] });
   });
 });

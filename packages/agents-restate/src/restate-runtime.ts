@@ -3,7 +3,8 @@ import { EventEmitter, once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttp2Server, type Http2Server, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import type { AgentRuntime, PoolSendOptions, Requester } from '@nexus/agents';
+import { setTimeout as delay } from 'node:timers/promises';
+import { type AgentRuntime, type PoolSendOptions, type Requester, TOKEN_HOLDER } from '@nexus/agents';
 import { EVERYWHERE_METHODS, GLOBAL_METHODS, isMethodName, type MethodName, parseParams, refuse } from '@nexus/agents/kit';
 import { type AgentServerConnection, RPC_ERROR_CODES } from '@nexus/core/agent-server';
 import { createEndpointHandler, type LoggerTransport } from '@restatedev/restate-sdk';
@@ -28,12 +29,17 @@ export interface RestateRuntimeOptions extends WorkerAgentOptions, RestateUrls {
   deploymentUrl?: string;
 }
 
+/** How long `resolve_approval` waits for the turn to take the decision before it answers anyway. */
+const DECISION_TAKEN_WITHIN_MS = 30_000;
+
 /** The agent methods the Restate runtime runs as handlers of the agents' virtual object, by their handler. */
 const AGENT_HANDLERS: Partial<Record<MethodName, string>> = {
   send: 'send',
   get_context: 'get_context',
   get_tokens: 'get_tokens',
   get_messages: 'get_messages',
+  list_approvals: 'list_approvals',
+  resolve_approval: 'resolve_approval',
   shutdown: 'destroy',
 };
 
@@ -92,6 +98,9 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
       case 'list_agents':
         parseParams(method, params);
         return { agents: await this.#list() };
+      case 'list_approvals':
+        if (agentId !== undefined) break;
+        return { approvals: await this.#allApprovals(parseParams(method, params).agent_id, requester) };
       case 'shutdown_server':
         parseParams(method, params);
         setImmediate(() => this.emit('shutdown'));
@@ -103,6 +112,7 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
     if (handler === undefined || agentId === undefined)
       throw refuse(`${method} is not available on the restate runtime yet.`, RPC_ERROR_CODES.methodNotFound);
     if (method === 'send') return this.#send(agentId, params, requester, options);
+    if (method === 'resolve_approval') return this.#resolveApproval(agentId, params, requester);
     return this.#invoke(agentId, handler, { params: params ?? {}, requester });
   }
 
@@ -126,18 +136,89 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
 
   /**
    * A turn: the request id is its idempotency key (with the content's digest, so that a repeated
-   * `send` with other content reaches the handler, which refuses it).
+   * `send` with other content reaches the handler, which refuses it). Answers at the turn's end,
+   * or once it waits for approvals (the turn goes on waiting in Restate).
    */
-  #send(agentId: string, raw: unknown, requester: Requester, options: PoolSendOptions): Promise<unknown> {
+  async #send(agentId: string, raw: unknown, requester: Requester, options: PoolSendOptions): Promise<unknown> {
     const params = parseParams('send', raw);
     const requestId = params.request_id === undefined ? this.#newRequestId() : String(params.request_id);
     const digest = createHash('sha256').update(params.content).digest('hex').slice(0, 16);
-    return invokeObject(
+    const attached = new AbortController();
+    const stop = () => attached.abort();
+    options.signal?.addEventListener('abort', stop);
+    const ended = invokeObject(
       this.#urls,
       { service: AGENT_OBJECT, key: agentId, handler: 'send' },
       { params, requester, requestId },
-      { idempotencyKey: `${requestId}:${digest}`, ...(options.signal ? { signal: options.signal } : {}) },
+      { idempotencyKey: `${requestId}:${digest}`, signal: attached.signal },
     );
+    try {
+      return await Promise.race([ended, this.#paused(agentId, requestId, params.request_id ?? requestId, ended)]);
+    } finally {
+      options.signal?.removeEventListener('abort', stop);
+      // A turn that paused goes on in Restate; this request stops waiting for its end.
+      attached.abort();
+      ended.catch(() => {});
+    }
+  }
+
+  /**
+   * The answer of a turn that pauses for approval, once its approvals are published; never settles
+   * when the turn ends first. Restate has no way to tell a waiting caller of a step inside an
+   * invocation, so the front end asks the agent's shared handler, more rarely as the turn goes on.
+   */
+  async #paused(agentId: string, requestId: string, wireId: string | number, ended: Promise<unknown>): Promise<unknown> {
+    let over = false;
+    ended.then(
+      () => (over = true),
+      () => (over = true),
+    );
+    for (let wait = 20; !over; wait = Math.min(wait * 2, 250)) {
+      await delay(wait);
+      if (over) break;
+      const { approvals } = (await this.#invoke(agentId, 'list_approvals', { params: {}, requester: TOKEN_HOLDER })) as {
+        approvals: Array<{ request_id: string }>;
+      };
+      const mine = approvals.filter((approval) => approval.request_id === requestId);
+      if (mine.length > 0) return { status: 'awaiting_approval', request_id: wireId, approvals: mine };
+    }
+    return new Promise(() => {});
+  }
+
+  /**
+   * Resolves an approval (its awakeable, wherever the turn waits) and answers once the turn has
+   * taken the decision — as on the local runtime, a `send` or `wait_for` after the answer sees the
+   * turn going on, not the approval.
+   */
+  async #resolveApproval(agentId: string, params: unknown, requester: Requester): Promise<unknown> {
+    const answer = await this.#invoke(agentId, 'resolve_approval', { params, requester });
+    const { approval_id } = parseParams('resolve_approval', params);
+    const stillPending = async () => {
+      const { approvals } = (await this.#invoke(agentId, 'list_approvals', { params: {}, requester: TOKEN_HOLDER })) as {
+        approvals: Array<{ approval_id: string }>;
+      };
+      return approvals.some((approval) => approval.approval_id === approval_id);
+    };
+    for (
+      let wait = 10, waited = 0;
+      waited < DECISION_TAKEN_WITHIN_MS && (await stillPending());
+      waited += wait, wait = Math.min(wait * 2, 250)
+    )
+      await delay(wait);
+    return answer;
+  }
+
+  async #allApprovals(only: string | undefined, requester: Requester): Promise<object[]> {
+    const ids = only === undefined ? await objectKeys(this.#urls, AGENT_OBJECT, 'header') : [only];
+    const lists = await Promise.all(
+      ids.map((id) =>
+        (this.#invoke(id, 'list_approvals', { params: {}, requester }) as Promise<{ approvals: object[] }>).then(
+          (answer) => answer.approvals,
+          () => [],
+        ),
+      ),
+    );
+    return lists.flat();
   }
 
   async #list(): Promise<object[]> {
