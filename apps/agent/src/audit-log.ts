@@ -72,7 +72,8 @@ export class AuditLogWriter {
 
   async #write(records: readonly AuditRecord[]): Promise<void> {
     const isolation = await this.#isolation;
-    const lines = records.map((record) => Buffer.from(`${JSON.stringify({ ...record, isolation })}\n`));
+    // A call's own isolation (its command's run) wins over the run's setting.
+    const lines = records.map((record) => Buffer.from(`${JSON.stringify({ ...record, isolation: record.isolation ?? isolation })}\n`));
     const { file } = this.#settings;
     await mkdir(dirname(file), { recursive: true, mode: 0o700 });
     await withFileLocks([file], async () => {

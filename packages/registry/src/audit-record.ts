@@ -33,7 +33,10 @@ export interface AuditRecord {
   policyDigest: string;
   /** The SHA-256 of the skill package a package tool comes from. */
   packageDigest?: string;
-  /** How commands of the call were isolated (`bubblewrap`, `none`), where the application knows it. */
+  /**
+   * How the call's command was isolated (`bubblewrap`, `none`), where its result says so
+   * (`data.sandboxed` of `@nexus/process`'s runs); an application may add its own for other calls.
+   */
   isolation?: string;
   /** `ok`, or the failed result's kind. */
   result: 'ok' | ToolErrorKind;
@@ -100,6 +103,12 @@ export function cachedPolicyDigest(services: ServiceContainer): string {
   return digest;
 }
 
+/** How the command of a call was isolated, when its result carries a run (`data.sandboxed`). */
+export function isolationOf(result: ToolResult): 'bubblewrap' | 'none' | undefined {
+  const sandboxed = (result.data as { sandboxed?: unknown } | undefined)?.sandboxed;
+  return typeof sandboxed === 'boolean' ? (sandboxed ? 'bubblewrap' : 'none') : undefined;
+}
+
 /** The audit record of a call that ended with `result`. */
 export function auditRecordOf(trail: CallTrail, result: ToolResult, services: ServiceContainer): AuditRecord {
   return {
@@ -113,6 +122,7 @@ export function auditRecordOf(trail: CallTrail, result: ToolResult, services: Se
     ...(trail.confirmation ? { confirmation: trail.confirmation } : {}),
     policyDigest: cachedPolicyDigest(services),
     ...(trail.packageDigest ? { packageDigest: trail.packageDigest } : {}),
+    ...(isolationOf(result) ? { isolation: isolationOf(result) } : {}),
     result: result.success ? 'ok' : (result.kind ?? 'execution_failed'),
     durationMs: Math.round((performance.now() - trail.started) * 1000) / 1000,
   };

@@ -57,5 +57,16 @@ describe('the span of a call', () => {
     expect(denied.attributes).toMatchObject({ 'nexus.decision': 'deny', 'nexus.decided_by': 'rule 1', 'error.type': 'forbidden' });
     expect(denied.status).toEqual({ code: SpanStatusCode.ERROR, message: 'probe was denied by rule 1.' });
     expect(JSON.stringify(spans.map((span) => span.attributes))).not.toContain('sk-proj');
+    registry.register(
+      defineSkill({
+        name: 'run',
+        description: 'Runs.',
+        parameters: { type: 'object' },
+        create: () => () => ToolResult.ok('', { sandboxed: true }),
+      }),
+    );
+    await registry.execute('run', {});
+    await provider.forceFlush();
+    expect(exporter.getFinishedSpans().find((span) => span.name === 'execute_tool run')?.attributes['nexus.isolation']).toBe('bubblewrap');
   });
 });

@@ -1,7 +1,7 @@
 import { redactSecrets, type ServiceContainer, type ToolResult } from '@nexus/core';
 import { context, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { CallTrail } from './audit-record.js';
-import { cachedPolicyDigest } from './audit-record.js';
+import { cachedPolicyDigest, isolationOf } from './audit-record.js';
 
 const tracer = trace.getTracer('@nexus/registry');
 
@@ -36,6 +36,7 @@ export function endToolSpan(span: Span, trail: CallTrail, result: ToolResult, se
     'nexus.decided_by': trail.decidedBy,
     'nexus.policy_digest': cachedPolicyDigest(services),
     ...(trail.packageDigest ? { 'nexus.package_digest': trail.packageDigest } : {}),
+    ...(isolationOf(result) ? { 'nexus.isolation': isolationOf(result) } : {}),
     ...(trail.confirmation ? { 'nexus.confirmation.given': trail.confirmation.given, 'nexus.confirmation.by': trail.confirmation.by } : {}),
   });
   if (!result.success) {
