@@ -91,4 +91,28 @@ describe('nexus serve --runtime restate', () => {
     expect(page.total).toBe(4);
     expect((await rpc(survivor, '/agent/a', 'send', turn)).result).toEqual(answer);
   });
+
+  it('keeps a pending approval across a killed and restarted Restate server; resolved, the turn goes on', async () => {
+    const survivor = workers.find((worker) => worker.child.exitCode === null && worker.child.signalCode === null) as ServingNexus;
+    const target = dir.join('outside.txt');
+    await rpc(survivor, '/', 'create_agent', { agent_id: 'careful', preset: 'trusted' });
+    llm.script({ toolCalls: [{ name: 'write_file', arguments: { path: target, content: 'approved' } }] }, { text: 'Written.' });
+    const turn = { content: 'Write outside.', request_id: 'r1' };
+    const paused = (await rpc(survivor, '/agent/careful', 'send', turn)).result as { approvals: Array<{ approval_id: string }> };
+
+    await restate.kill();
+    await restate.restart();
+
+    expect((await rpc(survivor, '/', 'list_approvals')).result).toEqual({ approvals: paused.approvals });
+    const approval_id = paused.approvals[0]?.approval_id;
+    expect((await rpc(survivor, '/agent/careful', 'resolve_approval', { approval_id, decision: 'approve' })).result).toMatchObject({
+      status: 'approved',
+    });
+    expect((await rpc(survivor, '/agent/careful', 'send', turn)).result).toEqual({
+      content: 'Written.',
+      request_id: 'r1',
+      halted_at_iteration_limit: false,
+    });
+    expect(await readFile(target, 'utf8')).toBe('approved');
+  });
 });

@@ -65,17 +65,20 @@ export async function startRestateServer(dataDir: string): Promise<RestateServer
     child = spawn(restateBinary(), ['--no-logo', '--base-dir', dataDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
     child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+    // Ready once both APIs answer and the partitions are up (an introspection query over them succeeds).
+    const answers = (url: string, init?: RequestInit) =>
+      fetch(url, init).then(
+        (response) => response.ok,
+        () => false,
+      );
     const ready = async () => {
       if (child?.exitCode !== null) throw new Error(`restate-server exited: ${output}`);
-      const [adminUp, ingressUp] = await Promise.all(
-        [`${admin}/health`, `${ingress}/restate/health`].map((url) =>
-          fetch(url).then(
-            (response) => response.ok,
-            () => false,
-          ),
-        ),
-      );
-      return adminUp === true && ingressUp === true;
+      if (!(await answers(`${admin}/health`)) || !(await answers(`${ingress}/restate/health`))) return false;
+      return answers(`${admin}/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ query: 'SELECT service_key FROM state LIMIT 1' }),
+      });
     };
     for (const deadline = Date.now() + 30_000; !(await ready()); await delay(20))
       if (Date.now() > deadline) throw new Error(`The Restate server did not answer on ${admin} and ${ingress} within 30 s: ${output}`);
