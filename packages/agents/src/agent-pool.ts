@@ -7,6 +7,7 @@ import type { AgentSettings } from './agent-settings.js';
 import type { PausedTurn } from './agent-turn.js';
 import { addUsage, emptyUsage } from './agent-usage.js';
 import { assembleAgent } from './assemble-agent.js';
+import { CallDecisions, withCallDecisions } from './call-decisions.js';
 import { decideGrant, MAX_AGENT_DEPTH, type PermissionBase, permissionsOf } from './child-permissions.js';
 import { type PoolChange, turnEventChange } from './pool-events.js';
 import { ENDED_TURNS_KEPT, type EndedTurn, isTemporary, type MemberSpec, type PoolMember } from './pool-member.js';
@@ -67,6 +68,8 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
   readonly #sessions: SessionStore;
   readonly #base: PermissionBase;
   readonly #playground: ToolPlayground;
+  /** Each agent's calls' decisions, until `watch` reports their results. */
+  readonly #decisions = new Map<string, CallDecisions>();
   #temporaryCount = 0;
   #requestCount = 0;
   /** The port agents' `nexus_*` skills see as this server's (set by `serveAgents`). */
@@ -356,7 +359,9 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
       model,
       families,
       permissions,
-      services: services().register('agentId', spec.id).register('agentServer', this.connectionFor(spec.id)),
+      services: withCallDecisions(services(), this.#newDecisions(spec.id))
+        .register('agentId', spec.id)
+        .register('agentServer', this.connectionFor(spec.id)),
       ...(spec.systemPrompt === undefined ? {} : { systemPrompt: spec.systemPrompt }),
       messages: spec.messages,
       rememberedApprovals: spec.rememberedApprovals,
@@ -423,11 +428,21 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
     }
   }
 
+  #newDecisions(agentId: string): CallDecisions {
+    const decisions = new CallDecisions();
+    this.#decisions.set(agentId, decisions);
+    return decisions;
+  }
+
   /** A turn's `onEvent`: `listener`'s, and the pool's `change` events for `watch`. */
   #eventsOf(agentId: string, requestId: string, listener?: (event: AgentEvent) => void): (event: AgentEvent) => void {
     return (event) => {
       listener?.(event);
-      const change = turnEventChange(agentId, requestId, event);
+      const decisions = this.#decisions.get(agentId);
+      // A paused call has no result yet: its record (asked, not given) is not its final decision.
+      if (event.type === 'approval-required') decisions?.take(event.approval.tool);
+      const decision = event.type === 'tool-result' ? decisions?.take(event.name) : undefined;
+      const change = turnEventChange(agentId, requestId, event, decision);
       if (change) this.emit('change', change);
     };
   }
@@ -472,6 +487,7 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
     checkDestroy(requester, member);
     for (const turn of member.turns.values()) turn.abort.abort();
     this.#members.delete(agentId);
+    this.#decisions.delete(agentId);
     member.agent.registry.close();
     await this.#sessions.delete(agentId);
     this.emit('change', { name: 'agent_destroyed', data: { agent_id: agentId } });

@@ -165,12 +165,39 @@ describe('the console on the agent server (docs/console.md)', () => {
       approval_id: paused.approvals[0]?.approval_id,
       status: 'approved',
     });
-    expect(byName('tool_result')).toMatchObject({ agent_id: 'w', request_id: 'r1', success: true });
+    expect(byName('tool_result')).toMatchObject({
+      agent_id: 'w',
+      request_id: 'r1',
+      success: true,
+      decision: 'ask',
+      confirmation: { given: true },
+    });
     expect(byName('turn_ended')).toEqual({
       agent_id: 'w',
       request_id: 'r1',
       reply: { content: 'Written.', request_id: 'r1', halted_at_iteration_limit: false },
     });
+  });
+
+  it("watch's tool_result tells the policy decision and what made it", async () => {
+    fixture = await createServerFixture({ files: { 'notes.md': '# Notes\n' } });
+    const { server, result, llm } = fixture;
+    const stream = await watch(`${server.url}/`, server.token);
+    await result('/', 'create_agent', { agent_id: 'r' });
+    llm.script(
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] },
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'x.md', content: 'x' } }] },
+      { text: 'Done.' },
+    );
+    await result('/agent/r', 'send', { content: 'read, then write' });
+    await waitUntil(() => stream.events.some((event) => event.name === 'turn_ended'), 'the turn to end');
+    await stream.close();
+
+    const results = stream.events.filter((event) => event.name === 'tool_result').map((event) => event.data);
+    expect(results).toEqual([
+      expect.objectContaining({ name: 'read_file', success: true, decision: 'allow', decided_by: 'preset' }),
+      expect.objectContaining({ name: 'write_file', success: false, decision: 'deny', decided_by: expect.any(String) }),
+    ]);
   });
 
   it('watch takes no params and is a global method', async () => {

@@ -1,4 +1,5 @@
 import type { AgentEvent } from './agent.js';
+import type { CallDecision } from './call-decisions.js';
 import { approvalReply } from './rpc-replies.js';
 
 /** Length a streamed tool result's output is cut to. */
@@ -52,12 +53,15 @@ export function streamedTurnEvent(agentId: string, event: AgentEvent): [name: st
   }
 }
 
-/** A turn's event as `watch` streams it: the streamed `send`'s events, its usage and compactions, each naming the agent and turn. */
-export function turnEventChange(agentId: string, requestId: string, event: AgentEvent): PoolChange | undefined {
+/**
+ * A turn's event as `watch` streams it: the streamed `send`'s events, its usage and compactions,
+ * each naming the agent and turn; a tool result with its call's policy `decision`, when known.
+ */
+export function turnEventChange(agentId: string, requestId: string, event: AgentEvent, decision?: CallDecision): PoolChange | undefined {
   const where = { agent_id: agentId, request_id: requestId };
   if (event.type === 'usage') return { name: 'usage', data: { ...where, usage: event.usage } };
   if (event.type === 'compacted')
     return { name: 'compacted', data: { ...where, tokens_before: event.tokensBefore, tokens_after: event.tokensAfter } };
   const streamed = streamedTurnEvent(agentId, event);
-  return streamed && { name: streamed[0] as PoolChange['name'], data: { ...where, ...streamed[1] } };
+  return streamed && { name: streamed[0] as PoolChange['name'], data: { ...where, ...streamed[1], ...decision } };
 }
