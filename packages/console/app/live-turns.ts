@@ -31,6 +31,16 @@ function applyToTurn(turn: LiveTurn, event: ServerEvent, now: number): LiveTurn 
           output: String(data.output),
           durationMs: now - call.startedAt,
         },
+        ...(typeof data.decision === 'string'
+          ? {
+              decision: {
+                decision: data.decision,
+                decidedBy: String(data.decided_by),
+                ...(typeof data.reason === 'string' ? { reason: data.reason } : {}),
+                ...(data.confirmation ? { confirmed: (data.confirmation as { given: boolean }).given } : {}),
+              },
+            }
+          : {}),
       }));
     case 'approval_required':
       return { ...updateCall(turn, findCallOf(turn, data), (call) => ({ ...call, asked: true })), status: 'awaiting_approval' };

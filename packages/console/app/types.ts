@@ -36,6 +36,8 @@ export interface LiveCall {
   arguments: unknown;
   startedAt: number;
   result?: { success: boolean; kind?: string; output: string; durationMs: number };
+  /** The policy's decision, what made it (`preset`, `rule 3`, a hook) and the confirmation, as the server reported with the result. */
+  decision?: { decision: string; decidedBy: string; reason?: string; confirmed?: boolean };
   /** An approval was asked for it. */
   asked?: boolean;
 }

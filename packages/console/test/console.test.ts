@@ -87,7 +87,7 @@ describe('the Nexus console in Chromium', () => {
     await turn.getByText('Made a helper.').waitFor();
     await expect.poll(() => turn.locator('li.call .tool').allTextContents()).toEqual(['read_file', 'nexus_create']);
     expect(await turn.locator('li.call[data-call="read_file"] .output').textContent()).toContain('# Notes');
-    expect(await turn.locator('li.call .decision').allTextContents()).toEqual(['allowed', 'allowed']);
+    expect(await turn.locator('li.call .decision').allTextContents()).toEqual(['allowed by preset', 'allowed by preset']);
     await turn.getByText('Done').waitFor();
     await page.getByRole('heading', { name: 'History' }).waitFor();
     await page.locator('ol.history li').getByText('Made a helper.').waitFor();
@@ -142,7 +142,7 @@ describe('the Nexus console in Chromium', () => {
     await page.goBack();
     const turn = page.locator('article.turn').first();
     await turn.getByText('Wrote it.').waitFor();
-    expect(await turn.locator('li.call .decision').allTextContents()).toEqual(['asked → approved']);
+    expect(await turn.locator('li.call .decision').allTextContents()).toEqual([expect.stringMatching(/^asked by \S.* → approved$/)]);
     expect(await readFile(first, 'utf8')).toBe('yes');
 
     await page.getByLabel('Message').fill('And another.');

@@ -122,9 +122,17 @@ function Turn({ turn }: { turn: LiveTurn }) {
   );
 }
 
-/** The decision behind a call, as far as the page can tell it: allowed, asked (then approved or denied), or refused. */
+/**
+ * The decision behind a call: allowed, asked (then approved or denied) or refused, and by what (the
+ * preset, a rule, a hook) as the server reported it; before its result, what the stream told so far.
+ */
 function decisionOf(call: LiveCall): string {
-  const { result } = call;
+  const { result, decision } = call;
+  if (decision) {
+    if (decision.decision === 'allow') return `allowed by ${decision.decidedBy}`;
+    if (decision.decision === 'ask') return `asked by ${decision.decidedBy} → ${decision.confirmed ? 'approved' : 'denied'}`;
+    return `refused by ${decision.decidedBy}${decision.reason ? `: ${decision.reason}` : ''}`;
+  }
   if (call.asked) return result ? (result.kind === 'forbidden' ? 'asked → denied' : 'asked → approved') : 'asked';
   if (!result) return '';
   return result.kind === 'forbidden' ? 'refused' : 'allowed';
