@@ -47,8 +47,8 @@ const DIRECTION: readonly DirectionRule[] = [
   { from: /^@nexus\/skills-/, may: ['@nexus/core', '@nexus/process'], rule: 'skill families → core and process only' },
   {
     from: '@nexus/mcp',
-    may: ['@nexus/core', '@nexus/process', '@nexus/registry'],
-    rule: 'mcp → core, process (stdio servers it imports) and registry',
+    may: ['@nexus/core', '@nexus/process', '@nexus/registry', '@nexus/auth'],
+    rule: 'mcp → core, process (stdio servers it imports), registry and auth (who calls it over HTTP)',
   },
   {
     from: '@nexus/agents',

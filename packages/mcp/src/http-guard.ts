@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { hasBearerToken } from '@nexus/core/http';
 
 /** Why a request is turned away before it reaches MCP. */
 export interface Refusal {
@@ -7,14 +6,12 @@ export interface Refusal {
   message: string;
 }
 
-/** What {@link guardRequest} checks a request against. */
+/** What {@link guardOrigin} and {@link guardRoute} check a request against. */
 export interface GuardPolicy {
   /** Accepted `Host` header values (`name:port`), lower case. */
   hosts: ReadonlySet<string>;
   /** Accepted `Origin` header values; a request without `Origin` (not from a browser) passes. */
   origins: ReadonlySet<string>;
-  /** SHA-256 of the bearer token (core's `tokenDigest`). */
-  tokenDigest: Buffer;
   /** The one path MCP is served on. */
   path: string;
 }
@@ -27,22 +24,28 @@ function isJsonContentType(contentType: string | undefined): boolean {
 }
 
 /**
- * Checks everything about a request that does not need its body, most telling refusal first:
- * the `Host` (DNS rebinding) and `Origin` (browser pages) headers → 403, the bearer token → 401,
- * the path → 404, the method → 405, a POST body that is not JSON → 415. Returns `undefined` for
- * a request that may proceed.
+ * Checks where a request comes from, before anything else: the `Host` (DNS rebinding) and
+ * `Origin` (browser pages) headers → 403. Returns `undefined` for a request that may proceed (to
+ * its bearer token, then {@link guardRoute}).
  */
-export function guardRequest(
+export function guardOrigin(headers: IncomingHttpHeaders, policy: GuardPolicy): Refusal | undefined {
+  if (!policy.hosts.has((headers.host ?? '').toLowerCase()))
+    return { status: 403, message: `Host "${headers.host ?? ''}" is not allowed.` };
+  if (headers.origin !== undefined && !policy.origins.has(headers.origin))
+    return { status: 403, message: `Origin "${headers.origin}" is not allowed.` };
+  return undefined;
+}
+
+/**
+ * Checks what an authorized request asks for, without its body: the path → 404, the method →
+ * 405, a POST body that is not JSON → 415. Returns `undefined` for a request that may proceed.
+ */
+export function guardRoute(
   method: string | undefined,
   url: string | undefined,
   headers: IncomingHttpHeaders,
   policy: GuardPolicy,
 ): Refusal | undefined {
-  if (!policy.hosts.has((headers.host ?? '').toLowerCase()))
-    return { status: 403, message: `Host "${headers.host ?? ''}" is not allowed.` };
-  if (headers.origin !== undefined && !policy.origins.has(headers.origin))
-    return { status: 403, message: `Origin "${headers.origin}" is not allowed.` };
-  if (!hasBearerToken(headers.authorization, policy.tokenDigest)) return { status: 401, message: 'Missing or wrong bearer token.' };
   if (new URL(url ?? '/', 'http://localhost').pathname !== policy.path)
     return { status: 404, message: `Not found; MCP is served on ${policy.path}.` };
   if (!METHODS.has(method ?? '')) return { status: 405, message: `Method ${method ?? ''} is not allowed; use POST, GET or DELETE.` };

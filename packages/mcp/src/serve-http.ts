@@ -3,11 +3,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, isJSONRPCNotification, isJSONRPCRequest } from '@modelcontextprotocol/server';
+import { type BearerAuthOptions, bearerChallenge, createBearerAuth } from '@nexus/auth';
 import { expectOption, isPositiveNumber } from '@nexus/core';
-import { isLoopbackHost, readBody, tokenDigest } from '@nexus/core/http';
+import { isLoopbackHost, readBody } from '@nexus/core/http';
 import type { SkillRegistry } from '@nexus/registry';
 import { buildMcpServer, type McpServerOptions, serverSettings } from './create-mcp-server.js';
-import { type GuardPolicy, guardRequest } from './http-guard.js';
+import { type GuardPolicy, guardOrigin, guardRoute } from './http-guard.js';
 import { SessionPool } from './session-pool.js';
 
 /** Options of {@link serveHttp}. */
@@ -20,6 +21,18 @@ export interface HttpServeOptions extends McpServerOptions {
   path?: string;
   /** Bearer token every request must carry, at least 16 characters (default: 32 random bytes, base64url). */
   token?: string;
+  /**
+   * An OpenID Connect issuer whose JWT access tokens for `audience` are accepted too (the static
+   * token keeps working): the server is then an OAuth resource server as MCP's authorization spec
+   * says — its protected resource metadata (RFC 9728) at `/.well-known/oauth-protected-resource`
+   * names the issuer, and a 401 points to it.
+   */
+  auth?: Omit<BearerAuthOptions, 'token'> & {
+    issuer: string;
+    audience: string;
+    /** The scopes clients should ask the issuer for, published as the metadata's `scopes_supported`. */
+    scopes?: readonly string[];
+  };
   /** Further `Host` header values to accept (`name` or `name:port`); the listening address and, on loopback, `localhost`, `127.0.0.1` and `[::1]` always are. */
   allowedHosts?: readonly string[];
   /**
@@ -84,6 +97,7 @@ function normalizeOptions(options: HttpServeOptions) {
     port = 0,
     path = '/mcp',
     token = randomBytes(32).toString('base64url'),
+    auth,
     allowedHosts = [],
     allowedOrigins = [],
     maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
@@ -117,6 +131,7 @@ function normalizeOptions(options: HttpServeOptions) {
     port,
     path,
     token,
+    auth,
     allowedHosts,
     allowedOrigins: allowedOrigins.map((origin) => browserOrigin(origin) as string),
     maxBodyBytes,
@@ -124,6 +139,11 @@ function normalizeOptions(options: HttpServeOptions) {
     sessionIdleTimeoutMs,
     server: serverSettings(serverOptions),
   };
+}
+
+/** The scheme, host and port a request was made to (its `Host` was checked first). */
+function origin(request: IncomingMessage): string {
+  return `http://${request.headers.host ?? 'localhost'}`;
 }
 
 function sendError(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
@@ -168,12 +188,11 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
   const stopAnnouncing = registry.onChange(() => modern.notify.toolsChanged());
   const hosts = new Set<string>();
   const origins = new Set(settings.allowedOrigins);
-  const policy: GuardPolicy = {
-    hosts,
-    origins,
-    tokenDigest: tokenDigest(settings.token),
-    path: settings.path,
-  };
+  const policy: GuardPolicy = { hosts, origins, path: settings.path };
+  const { scopes: _scopes, ...verification } = settings.auth ?? {};
+  const bearer = createBearerAuth({ token: settings.token, ...verification });
+  // RFC 9728: the metadata of the resource at `path` is at the well-known name with that path appended (and, for clients that look there, without).
+  const metadataPaths = new Set([`/.well-known/oauth-protected-resource${settings.path}`, '/.well-known/oauth-protected-resource']);
 
   /**
    * Tells the pool what a request means for its session's idleness: any request is activity; each
@@ -216,14 +235,36 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const refusal = guardRequest(request.method, request.url, request.headers, policy);
-    if (refusal)
+    const foreign = guardOrigin(request.headers, policy);
+    if (foreign) return sendError(response, foreign.status, foreign.message);
+    const { auth } = settings;
+    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (auth && request.method === 'GET' && metadataPaths.has(pathname)) {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      return void response.end(
+        JSON.stringify({
+          resource: auth.audience,
+          authorization_servers: [auth.issuer],
+          ...(auth.scopes?.length ? { scopes_supported: auth.scopes } : {}),
+          bearer_methods_supported: ['header'],
+        }),
+      );
+    }
+    const checked = await bearer.check(request.headers.authorization);
+    if (!checked.ok) {
+      const challenge = bearerChallenge({
+        ...(auth ? { resourceMetadata: `${origin(request)}/.well-known/oauth-protected-resource${settings.path}` } : {}),
+        ...(request.headers.authorization === undefined ? {} : { error: 'invalid_token' as const, description: checked.reason }),
+      });
       return sendError(
         response,
-        refusal.status,
-        refusal.message,
-        refusal.status === 401 ? { 'www-authenticate': 'Bearer realm="nexus"' } : {},
+        checked.status,
+        `Unauthorized: ${checked.reason}.`,
+        checked.status === 401 ? { 'www-authenticate': challenge } : {},
       );
+    }
+    const refusal = guardRoute(request.method, request.url, request.headers, policy);
+    if (refusal) return sendError(response, refusal.status, refusal.message);
     let body: unknown;
     if (request.method === 'POST') {
       const text = await readBody(request, settings.maxBodyBytes);

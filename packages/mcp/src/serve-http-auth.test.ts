@@ -1,0 +1,109 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { FileOAuthClient } from '@nexus/auth';
+import { type OidcStandIn, startOidcProvider, type TestDir, testdir } from '@nexus/test-utils';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type McpHttpServer, serveHttp } from './index.js';
+import { createModernClient, createTestRegistry } from './mcp-fixture.js';
+
+let dir: TestDir;
+let idp: OidcStandIn;
+let server: McpHttpServer;
+let audience: string;
+
+/** A port nothing listens on now: the server's URL is its audience, so it is known before it starts. */
+async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+beforeEach(async () => {
+  dir = await testdir({ 'a.txt': 'alpha' });
+  const port = await freePort();
+  audience = `http://127.0.0.1:${port}/mcp`;
+  idp = await startOidcProvider({ audience, users: { alice: { email: 'alice@example.com' } } });
+  server = await serveHttp(createTestRegistry(dir.path).registry, {
+    port,
+    auth: { issuer: idp.issuer, audience, scopes: ['api'], keyRefetchCooldownSeconds: 0 },
+  });
+});
+
+afterEach(async () => {
+  await server.close();
+  await idp.close();
+  await dir.cleanup();
+});
+
+const post = (headers: Record<string, string> = {}) =>
+  fetch(server.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+  });
+
+describe('nexus mcp --http as an OAuth resource server (MCP authorization)', () => {
+  it('publishes its protected resource metadata, naming the issuer', async () => {
+    const base = new URL(server.url).origin;
+    for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
+      const response = await fetch(`${base}${path}`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({
+        resource: audience,
+        authorization_servers: [idp.issuer],
+        scopes_supported: ['api'],
+        bearer_methods_supported: ['header'],
+      });
+    }
+  });
+
+  it('answers 401 with a challenge that points to the metadata, and says why a token was refused', async () => {
+    const metadata = `${new URL(server.url).origin}/.well-known/oauth-protected-resource/mcp`;
+
+    const bare = await post();
+    expect(bare.status).toBe(401);
+    expect(bare.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${metadata}"`);
+
+    const expired = await idp.sign({ iss: idp.issuer, aud: audience, sub: 'alice', exp: Math.floor(Date.now() / 1000) - 600 });
+    const refused = await post({ authorization: `Bearer ${expired}` });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${metadata}", error="invalid_token", error_description="the token has expired"`,
+    );
+    const other = await idp.sign({
+      iss: idp.issuer,
+      aud: 'https://another.example',
+      sub: 'alice',
+      exp: Math.floor(Date.now() / 1000) + 60,
+    });
+    expect((await post({ authorization: `Bearer ${other}` })).status).toBe(401);
+  });
+
+  it("accepts the issuer's tokens and the static token", async () => {
+    // Past the bearer check, a 2025-era request without a session is MCP's own 400.
+    for (const token of [await idp.token('alice'), server.token]) {
+      const response = await post({ authorization: `Bearer ${token}` });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain('Missing Mcp-Session-Id');
+    }
+  });
+
+  it('lets a 2026-07-28 client find the issuer, sign in and call tools, with nothing set up but the server URL', async () => {
+    const login = new FileOAuthClient({ serverUrl: server.url, file: dir.join('oauth', 'nexus.json') });
+    await login.login(async (url) => {
+      await fetch(await idp.authorizeAs('alice', url));
+    });
+    const client = createModernClient();
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { authProvider: login }));
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.length).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+    }
+  });
+});
