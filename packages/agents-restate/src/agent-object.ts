@@ -5,6 +5,7 @@ import {
   checkApprover,
   checkDestroy,
   checkSend,
+  closeInterruptedCalls,
   contextReply,
   decideGrant,
   deciderName,
@@ -93,8 +94,9 @@ async function load(ctx: Shared, agents: WorkerAgents, urls: RestateUrls): Promi
 }
 
 /** Stores what a turn changed: the new messages (all of them after a compaction), the count and the header. */
-function store(ctx: Exclusive, member: PoolMember, before: number, rewritten: boolean): number {
-  const { messages, ...header } = sessionOf(member);
+function store(ctx: Exclusive, member: PoolMember, before: number, rewritten: boolean, conversation?: Session['messages']): number {
+  const { messages: held, ...header } = sessionOf(member);
+  const messages = conversation ?? held;
   for (let index = rewritten ? 0 : before; index < messages.length; index++) ctx.set(messageKey(index), messages[index]);
   for (let index = messages.length; index < before; index++) ctx.clear(messageKey(index));
   ctx.set(COUNT, messages.length);
@@ -165,17 +167,44 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
           }
           const before = member.agent.messages.length;
           let rewritten = false;
-          agents.journalFor(ctx.key, (name, run) => ctx.run(name, run, { maxRetryAttempts: 3 }));
-          let result = await member.agent.send(params.content, {
-            requestId: input.requestId,
-            onEvent: (event) => {
-              if (event.type === 'compacted') rewritten = true;
-            },
-            ...(params.confirm ? { confirm: () => params.confirm === 'allow' } : {}),
+          // Restate's cancellation reaches the turn at its next journaled step: the turn then stops.
+          let cancelled = false;
+          const abort = new AbortController();
+          agents.journalFor(ctx.key, async (name, run) => {
+            try {
+              return await ctx.run(name, run, { maxRetryAttempts: 3 });
+            } catch (error) {
+              if (isCancellation(error)) {
+                cancelled = true;
+                abort.abort();
+              }
+              throw error;
+            }
           });
-          result = await approvalsDecided(ctx, member, result);
+          const wireId = params.request_id ?? input.requestId;
+          let result: TurnResult;
+          try {
+            result = await member.agent.send(params.content, {
+              requestId: input.requestId,
+              signal: abort.signal,
+              onEvent: (event) => {
+                if (event.type === 'compacted') rewritten = true;
+              },
+              ...(params.confirm ? { confirm: () => params.confirm === 'allow' } : {}),
+            });
+            result = await approvalsDecided(ctx, member, result);
+          } catch (error) {
+            if (!cancelled && !isCancellation(error)) throw error;
+            const reply = { cancelled: true, request_id: wireId };
+            ctx.clear(PENDING);
+            ctx.set(endedKey(input.requestId), { content: params.content, reply });
+            store(ctx, member, before, rewritten, closeInterruptedCalls(member.agent.messages, 'cancelled by the user'));
+            // This worker's copy stopped mid-turn: the next invocation rebuilds it from the stored state.
+            agents.forget(ctx.key);
+            return reply;
+          }
           member.usage = addUsage(member.usage, result.usage);
-          const reply = sendReply(member.id, result, params.request_id ?? input.requestId);
+          const reply = sendReply(member.id, result, wireId);
           ctx.set(endedKey(input.requestId), { content: params.content, reply });
           agents.remember(member, store(ctx, member, before, rewritten));
           return reply;
@@ -294,4 +323,9 @@ async function ancestry(ctx: Shared): Promise<string[]> {
     parent = (await ctx.objectClient<AgentObject>({ name: AGENT_OBJECT }, parent).header())?.parent_agent_id ?? undefined;
   }
   return chain;
+}
+
+/** Whether an error is Restate's cancellation of the invocation. */
+function isCancellation(error: unknown): boolean {
+  return error instanceof restate.CancelledError || (error instanceof restate.TerminalError && error.code === 409);
 }

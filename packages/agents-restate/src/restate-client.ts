@@ -8,9 +8,13 @@ export interface RestateUrls {
   readonly admin: string;
 }
 
+/** An invocation Restate cancelled (before it started, or one whose handler let the cancellation through). */
+export class InvocationCancelled extends Error {}
+
 async function answerOf(response: Response): Promise<unknown> {
   const text = await response.text();
   if (response.ok) return text === '' ? null : JSON.parse(text);
+  if (response.status === 409) throw new InvocationCancelled(text);
   let message = text;
   try {
     message = (JSON.parse(text) as { message?: string }).message ?? text;
@@ -49,16 +53,36 @@ export async function registerDeployment(urls: RestateUrls, uri: string, options
   await answerOf(response);
 }
 
-/** The keys of a virtual object that hold `stateKey`, by the admin API's SQL introspection. */
-export async function objectKeys(urls: RestateUrls, service: string, stateKey: string): Promise<string[]> {
-  const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
+/** A SQL string literal. */
+export function sqlText(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** The rows of a query of the admin API's SQL introspection. */
+export async function queryRows<Row>(urls: RestateUrls, query: string): Promise<Row[]> {
   const response = await fetch(new URL('/query', urls.admin), {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({
-      query: `SELECT service_key FROM state WHERE service_name = ${quote(service)} AND key = ${quote(stateKey)} ORDER BY service_key`,
-    }),
+    body: JSON.stringify({ query }),
   });
-  const { rows } = (await answerOf(response)) as { rows: Array<{ service_key: string }> };
+  return ((await answerOf(response)) as { rows: Row[] }).rows;
+}
+
+/** The keys of a virtual object that hold `stateKey`. */
+export async function objectKeys(urls: RestateUrls, service: string, stateKey: string): Promise<string[]> {
+  const rows = await queryRows<{ service_key: string }>(
+    urls,
+    `SELECT service_key FROM state WHERE service_name = ${sqlText(service)} AND key = ${sqlText(stateKey)} ORDER BY service_key`,
+  );
   return rows.map((row) => row.service_key);
+}
+
+/** Cancels an invocation (Restate delivers the cancellation at its next journaled step). */
+export async function cancelInvocation(urls: RestateUrls, invocationId: string): Promise<void> {
+  await answerOf(await fetch(new URL(`/invocations/${encodeURIComponent(invocationId)}/cancel`, urls.admin), { method: 'PATCH' }));
+}
+
+/** Waits for an invocation's answer (one that ended is answered at once, while Restate keeps it). */
+export async function attachInvocation(urls: RestateUrls, invocationId: string, signal: AbortSignal): Promise<unknown> {
+  return answerOf(await fetch(new URL(`/restate/invocation/${encodeURIComponent(invocationId)}/attach`, urls.ingress), { signal }));
 }

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { waitUntil } from '@nexus/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, startCluster } from '../test/cluster-fixture.js';
 
@@ -75,5 +76,30 @@ describe('the restate runtime', () => {
     });
     expect(await readFile(target, 'utf8')).toBe('approved');
     expect(await first.result('/agent/careful', 'list_approvals')).toEqual({ approvals: [] });
+  });
+
+  it('cancels a turn waiting on an approval and one queued behind it, through the other worker; wait_for tells where a turn stands', async () => {
+    const [first, second] = await cluster.startWorkers(2);
+    if (!first || !second) throw new Error('two workers');
+    await first.result('/', 'create_agent', { agent_id: 'stopped', preset: 'trusted' });
+    cluster.llm.script({ toolCalls: [{ name: 'write_file', arguments: { path: cluster.dir.join('never.txt'), content: 'no' } }] });
+    const paused = await first.result('/agent/stopped', 'send', { content: 'Write outside.', request_id: 'r1' });
+    const queued = first.result('/agent/stopped', 'send', { content: 'Then this.', request_id: 'r2' });
+
+    expect(await second.result('/agent/stopped', 'wait_for', { request_id: 'r1', timeout_ms: 0 })).toEqual(paused);
+    await waitUntil(
+      async () => (await second.result('/agent/stopped', 'cancel', { request_id: 'r2' })).cancelled === true,
+      'the queued turn to be cancelled',
+    );
+    expect(await queued).toEqual({ cancelled: true, request_id: 'r2' });
+    expect(await second.result('/agent/stopped', 'cancel', { request_id: 'r1' })).toEqual({ cancelled: true, request_id: 'r1' });
+    expect(await first.result('/agent/stopped', 'wait_for', { request_id: 'r1' })).toEqual({ cancelled: true, request_id: 'r1' });
+    expect(await first.result('/agent/stopped', 'list_approvals')).toEqual({ approvals: [] });
+    expect(await second.result('/agent/stopped', 'cancel', { request_id: 'r1' })).toEqual({
+      cancelled: false,
+      request_id: 'r1',
+      reason: 'not_found_or_completed',
+    });
+    await expect(readFile(cluster.dir.join('never.txt'), 'utf8')).rejects.toThrow();
   });
 });

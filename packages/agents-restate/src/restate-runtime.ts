@@ -9,7 +9,17 @@ import { EVERYWHERE_METHODS, GLOBAL_METHODS, isMethodName, type MethodName, pars
 import { type AgentServerConnection, RPC_ERROR_CODES } from '@nexus/core/agent-server';
 import { createEndpointHandler, type LoggerTransport } from '@restatedev/restate-sdk';
 import { AGENT_OBJECT, agentObject, type HandlerInput } from './agent-object.js';
-import { invokeObject, objectKeys, type RestateUrls, registerDeployment } from './restate-client.js';
+import {
+  attachInvocation,
+  cancelInvocation,
+  InvocationCancelled,
+  invokeObject,
+  objectKeys,
+  queryRows,
+  type RestateUrls,
+  registerDeployment,
+  sqlText,
+} from './restate-client.js';
 import { type WorkerAgentOptions, WorkerAgents } from './worker-agents.js';
 
 /** How {@link startRestateRuntime} joins a Restate cluster. */
@@ -29,6 +39,9 @@ export interface RestateRuntimeOptions extends WorkerAgentOptions, RestateUrls {
   deploymentUrl?: string;
 }
 
+/** How long `wait_for` waits when not told (specs/agent-server.md §8). */
+const DEFAULT_WAIT_MS = 30_000;
+
 /** How long `resolve_approval` waits for the turn to take the decision before it answers anyway. */
 const DECISION_TAKEN_WITHIN_MS = 30_000;
 
@@ -41,6 +54,8 @@ const AGENT_HANDLERS: Partial<Record<MethodName, string>> = {
   list_approvals: 'list_approvals',
   resolve_approval: 'resolve_approval',
   shutdown: 'destroy',
+  cancel: 'send',
+  wait_for: 'send',
 };
 
 /**
@@ -113,6 +128,8 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
       throw refuse(`${method} is not available on the restate runtime yet.`, RPC_ERROR_CODES.methodNotFound);
     if (method === 'send') return this.#send(agentId, params, requester, options);
     if (method === 'resolve_approval') return this.#resolveApproval(agentId, params, requester);
+    if (method === 'cancel') return this.#cancel(agentId, params);
+    if (method === 'wait_for') return this.#waitFor(agentId, params);
     return this.#invoke(agentId, handler, { params: params ?? {}, requester });
   }
 
@@ -154,6 +171,10 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
     );
     try {
       return await Promise.race([ended, this.#paused(agentId, requestId, params.request_id ?? requestId, ended)]);
+    } catch (error) {
+      // Cancelled while it was queued: Restate ended it before the handler ran.
+      if (error instanceof InvocationCancelled) return { cancelled: true, request_id: params.request_id ?? requestId };
+      throw error;
     } finally {
       options.signal?.removeEventListener('abort', stop);
       // A turn that paused goes on in Restate; this request stops waiting for its end.
@@ -206,6 +227,44 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
     )
       await delay(wait);
     return answer;
+  }
+
+  /** The `send` invocations of a turn (by its idempotency key), those not ended only unless `all`. */
+  async #turnInvocations(agentId: string, requestId: string, all: boolean): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(
+      this.#urls,
+      `SELECT id FROM sys_invocation WHERE target_service_name = ${sqlText(AGENT_OBJECT)} AND target_service_key = ${sqlText(agentId)}` +
+        ` AND target_handler_name = 'send' AND starts_with(idempotency_key, ${sqlText(`${requestId}:`)})${all ? '' : " AND status != 'completed'"}`,
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Cancels a queued, running or paused turn through Restate's cancellation, wherever it runs. */
+  async #cancel(agentId: string, raw: unknown): Promise<unknown> {
+    const { request_id } = parseParams('cancel', raw);
+    const open = await this.#turnInvocations(agentId, String(request_id), false);
+    if (open.length === 0) return { cancelled: false, request_id, reason: 'not_found_or_completed' };
+    await Promise.all(open.map((id) => cancelInvocation(this.#urls, id)));
+    return { cancelled: true, request_id };
+  }
+
+  /** `wait_for`: the turn's answer once it ends or, at `timeout_ms`, where it stands. */
+  async #waitFor(agentId: string, raw: unknown): Promise<unknown> {
+    const { request_id, timeout_ms = DEFAULT_WAIT_MS } = parseParams('wait_for', raw);
+    const [invocation] = await this.#turnInvocations(agentId, String(request_id), true);
+    if (invocation === undefined) throw refuse(`Agent "${agentId}" has no turn with request_id ${JSON.stringify(request_id)}.`);
+    const timer = AbortSignal.timeout(timeout_ms);
+    try {
+      return await attachInvocation(this.#urls, invocation, timer);
+    } catch (error) {
+      if (error instanceof InvocationCancelled) return { cancelled: true, request_id };
+      if (!timer.aborted) throw error;
+    }
+    const { approvals } = (await this.#invoke(agentId, 'list_approvals', { params: {}, requester: TOKEN_HOLDER })) as {
+      approvals: Array<{ request_id: string }>;
+    };
+    const mine = approvals.filter((approval) => approval.request_id === String(request_id));
+    return mine.length > 0 ? { status: 'awaiting_approval', request_id, approvals: mine } : { status: 'running', request_id };
   }
 
   async #allApprovals(only: string | undefined, requester: Requester): Promise<object[]> {

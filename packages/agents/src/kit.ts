@@ -3,14 +3,15 @@
  * `@nexus/agents-restate`'s), so that every method's params, rules and answers are the ones the
  * local runtime uses — one place for each rule (specs/agent-server.md §10).
  */
+
+export { addUsage, emptyUsage } from './agent-usage.js';
 export type { AgentGrant, ParentAgent, PermissionBase } from './child-permissions.js';
 export { decideGrant, permissionsOf } from './child-permissions.js';
 export type { MemberSpec, PoolMember } from './pool-member.js';
 export { isTemporary } from './pool-member.js';
-export { memberSpecOf, sessionOf } from './pool-sessions.js';
+export { closeInterruptedCalls, memberSpecOf, sessionOf } from './pool-sessions.js';
 export { checkApprover, checkDestroy, checkParentChoice, checkSend, deciderName } from './requester-policy.js';
 export type { MethodName, MethodParams } from './rpc-params.js';
 export { EVERYWHERE_METHODS, GLOBAL_METHODS, isMethodName, parseParams } from './rpc-params.js';
 export { approvalReply, contextReply, describeMember, messagesPage, noSuchAgent, refuse, sendReply } from './rpc-replies.js';
 export type { Session, SessionHeader } from './session-store.js';
-export { addUsage, emptyUsage } from './agent-usage.js';

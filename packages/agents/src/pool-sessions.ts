@@ -41,9 +41,9 @@ export function memberSpecOf(session: Session): MemberSpec {
 
 /**
  * The conversation of a turn the server died in, made whole again: a tool call without a result
- * gets "interrupted: the server restarted" (specs/agent-server.md §8), so the next turn is valid.
+ * gets "interrupted: the server restarted" (specs/agent-server.md §8; or `why`), so the next turn is valid.
  */
-export function closeInterruptedCalls(messages: readonly ModelMessage[]): ModelMessage[] {
+export function closeInterruptedCalls(messages: readonly ModelMessage[], why = 'interrupted: the server restarted'): ModelMessage[] {
   const last = messages.at(-1);
   if (last?.role !== 'assistant' || typeof last.content === 'string') return [...messages];
   const open = last.content.flatMap((part) => (part.type === 'tool-call' ? [part] : []));
@@ -56,7 +56,7 @@ export function closeInterruptedCalls(messages: readonly ModelMessage[]): ModelM
         type: 'tool-result',
         toolCallId: call.toolCallId,
         toolName: call.toolName,
-        output: { type: 'error-text', value: 'Error (cancelled): interrupted: the server restarted' },
+        output: { type: 'error-text', value: `Error (cancelled): ${why}` },
       })),
     },
   ];
