@@ -160,6 +160,11 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
     return chain;
   }
 
+  /** `parentId` and the ids above it: the ancestry of an agent whose parent it is. */
+  async #lineOf(parentId: string | undefined): Promise<string[]> {
+    return parentId === undefined ? [] : [parentId, ...(await this.#ancestry(parentId))];
+  }
+
   async #parentOf(agentId: string): Promise<string | undefined> {
     const member = this.#members.get(agentId);
     return member ? member.parentId : ((await this.#savedHeader(agentId))?.parent_agent_id ?? undefined);
@@ -317,16 +322,19 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
       parent && { id: parent.id, grant: parent.grant, permissions: parent.permissions, depth: parent.depth },
       this.#base,
     );
-    const member = this.#build({
-      id,
-      createdAt: new Date().toISOString(),
-      parentId: parent?.id,
-      grant,
-      modelAlias: params.model ?? parent?.modelAlias,
-      systemPrompt: params.system_prompt,
-      messages: [],
-      rememberedApprovals: [],
-    });
+    const member = this.#build(
+      {
+        id,
+        createdAt: new Date().toISOString(),
+        parentId: parent?.id,
+        grant,
+        modelAlias: params.model ?? parent?.modelAlias,
+        systemPrompt: params.system_prompt,
+        messages: [],
+        rememberedApprovals: [],
+      },
+      await this.#lineOf(parent?.id),
+    );
     await this.#save(member);
     const result: Record<string, unknown> = { agent_id: id, url: `/agent/${id}` };
     if (params.initial_message !== undefined) {
@@ -343,8 +351,8 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
     return result;
   }
 
-  /** Assembles the agent a spec describes, with its own services, and adds it to the pool. */
-  #build(spec: MemberSpec): PoolMember {
+  /** Assembles the agent a spec describes, with its own services, and adds it to the pool; `ancestry` names its calls' caller. */
+  #build(spec: MemberSpec, ancestry: readonly string[]): PoolMember {
     const { settings, env, families, services = () => new ServiceContainer() } = this.#options;
     let model: ResolvedModel;
     try {
@@ -366,6 +374,7 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
       messages: spec.messages,
       rememberedApprovals: spec.rememberedApprovals,
       onCheckpoint: (checkpoint) => this.#checkpoint(member, checkpoint),
+      caller: { agentId: spec.id, ancestry },
     });
     const parent = spec.parentId === undefined ? undefined : this.#members.get(spec.parentId);
     const member: PoolMember = {
@@ -504,7 +513,8 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
     if (!restored || this.#members.has(agentId)) return this.#members.get(agentId);
     const { session } = restored;
     const interrupted = session.turn?.status === 'running' ? session.turn.requestId : undefined;
-    const member = this.#build(memberSpecOf(interrupted ? { ...session, messages: closeInterruptedCalls(session.messages) } : session));
+    const spec = memberSpecOf(interrupted ? { ...session, messages: closeInterruptedCalls(session.messages) } : session);
+    const member = this.#build(spec, await this.#lineOf(spec.parentId));
     member.usage = session.token_usage;
     member.restoreWarnings = restored.warnings;
     // specs/agent-server.md §9: reported once, on the server's stderr and in get_context.

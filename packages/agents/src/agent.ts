@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type ConfirmFunction, expectOption, InvalidOptionError, isPositiveNumber, policyDigest, type ToolErrorKind } from '@nexus/core';
-import type { SkillRegistry } from '@nexus/registry';
+import type { CallerIdentity, SkillRegistry } from '@nexus/registry';
 import type { LanguageModelUsage, ModelMessage, ToolModelMessage } from 'ai';
 import { ActiveTurn, type PausedTurn, type TurnSetup, type TurnState } from './agent-turn.js';
 import { addUsage, emptyUsage, type TurnUsage, usageOf } from './agent-usage.js';
@@ -65,6 +65,11 @@ export interface AgentOptions {
    * from its record instead of running the step again — so a finished tool call is not repeated.
    */
   journal?: TurnJournal;
+  /**
+   * Who this agent is, as the audit log and traces name the caller of its tool calls (`agentId`,
+   * `ancestry`); the agent pool sets it. Without it, calls name no caller.
+   */
+  caller?: CallerIdentity;
 }
 
 /**
@@ -196,6 +201,7 @@ export class Agent {
   readonly #confirm: ConfirmFunction | undefined;
   readonly #onCheckpoint: AgentOptions['onCheckpoint'];
   readonly #journal: TurnJournal;
+  readonly #caller: CallerIdentity | undefined;
   #messages: ModelMessage[];
   #remembered: RememberedApproval[];
   #haltedAtIterationLimit = false;
@@ -231,6 +237,7 @@ export class Agent {
     this.#confirm = options.confirm;
     this.#onCheckpoint = options.onCheckpoint;
     this.#journal = options.journal ?? runEveryStep;
+    this.#caller = options.caller;
     this.#messages = [...(options.messages ?? [])];
     this.#remembered = [...(options.rememberedApprovals ?? [])];
     // Warnings reach the caller as `warning` events; the AI SDK would print them to the console.
@@ -476,6 +483,7 @@ export class Agent {
           registry: this.registry,
           signal: turn.signal,
           timeoutMs: this.#toolTimeoutMs,
+          ...(this.#caller ? { caller: this.#caller } : {}),
           // A call run again once approved is another entry: the journal keeps its paused run apart.
           journal: (call, run) => {
             const approvals = turn.granted.get(call.id)?.length ?? 0;

@@ -6,9 +6,9 @@ import { type ResolvedModel, resolveModel } from './resolve-model.js';
 
 /**
  * What {@link assembleAgent} builds an agent from; `messages` (the conversation so far),
- * `rememberedApprovals`, `onCheckpoint` and `journal` go to the agent as they are.
+ * `rememberedApprovals`, `onCheckpoint`, `journal` and `caller` go to the agent as they are.
  */
-export interface AgentAssembly extends Pick<AgentOptions, 'messages' | 'rememberedApprovals' | 'onCheckpoint' | 'journal'> {
+export interface AgentAssembly extends Pick<AgentOptions, 'messages' | 'rememberedApprovals' | 'onCheckpoint' | 'journal' | 'caller'> {
   /** Providers, models, the default model and the `agent` defaults (turn limit, tool time limit, compaction, system prompt). */
   settings: AgentSettings;
   /** The model: an alias of the settings (default: their `defaultModel`), or one already resolved (`resolveModel`). */

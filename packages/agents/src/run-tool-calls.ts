@@ -1,5 +1,5 @@
 import type { ConfirmationRequest, ConfirmFunction, ToolErrorKind } from '@nexus/core';
-import type { SkillRegistry } from '@nexus/registry';
+import type { CallerIdentity, SkillRegistry } from '@nexus/registry';
 
 /** A tool call as the model made it. */
 export interface RequestedToolCall {
@@ -37,6 +37,8 @@ export interface ToolRunOptions {
    */
   readonly confirmFor: (call: RequestedToolCall) => { confirm?: ConfirmFunction; asked?: readonly ConfirmationRequest[] };
   readonly timeoutMs?: number;
+  /** Who makes the calls, as the audit log and traces name them (`registry.execute`'s `caller`). */
+  readonly caller?: CallerIdentity;
   /**
    * Runs each call (the agent's turn journal), its answer what the model is told or the
    * confirmation it paused at — so a replayed call that paused pauses again; default: runs it.
@@ -66,7 +68,7 @@ export function failedOutcome(call: RequestedToolCall, kind: ToolErrorKind, mess
 }
 
 async function runOne(call: RequestedToolCall, options: ToolRunOptions): Promise<ToolCallOutcome | PausedToolCall> {
-  const { registry, signal, timeoutMs } = options;
+  const { registry, signal, timeoutMs, caller } = options;
   if (signal.aborted) return cancelled(call);
   if (call.arguments === undefined) {
     return failedOutcome(
@@ -78,7 +80,13 @@ async function runOne(call: RequestedToolCall, options: ToolRunOptions): Promise
   const { arguments: input } = call;
   const execute = async (): Promise<ToolCallOutcome | PausedToolCall> => {
     const { confirm, asked = [] } = options.confirmFor(call);
-    const result = await registry.execute(call.name, input, { signal, confirm, ...(timeoutMs ? { timeoutMs } : {}) });
+    const result = await registry.execute(call.name, input, {
+      signal,
+      confirm,
+      toolCallId: call.id,
+      ...(timeoutMs ? { timeoutMs } : {}),
+      ...(caller ? { caller } : {}),
+    });
     const request = asked[0];
     if (request && !result.success && !signal.aborted) return { call, request };
     if (result.success) return { call, success: true, output: result.output || '(no output)' };

@@ -1,0 +1,36 @@
+import { ServiceContainer } from '@nexus/core';
+import type { AuditRecord } from '@nexus/registry';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
+import { TOKEN_HOLDER } from './index.js';
+
+let fixture: ServerFixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+/** A server fixture whose registries send their audit records to `records`. */
+function auditedFixture(records: AuditRecord[]): Promise<ServerFixture> {
+  return createServerFixture({
+    files: { 'notes.md': 'hello' },
+    services: () => new ServiceContainer().register('callHooks', { onAudit: (record) => records.push(record) }),
+  });
+}
+
+describe('audit records name who called', () => {
+  it("an agent's tool call is the agent's, with its parent as its ancestry", async () => {
+    const records: AuditRecord[] = [];
+    fixture = await auditedFixture(records);
+    const { pool, llm } = fixture;
+    await pool.call('create_agent', { agent_id: 'boss', preset: 'trusted' }, TOKEN_HOLDER);
+    await pool.call('create_agent', { agent_id: 'helper', preset: 'sandboxed' }, { kind: 'agent', id: 'boss' });
+    llm.script({ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] }, { text: 'Read.' });
+
+    await pool.call('send', { content: 'read the notes' }, TOKEN_HOLDER, 'helper');
+
+    expect(records.map(({ tool, caller }) => ({ tool, caller }))).toEqual([
+      { tool: 'read_file', caller: { agentId: 'helper', ancestry: ['boss'] } },
+    ]);
+  });
+});
