@@ -1,17 +1,21 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { Console } from './console.js';
 import { Rpc, RpcError, tokenFromLink } from './rpc.js';
+import type { AgentInfo } from './types.js';
 
 /** Asks for the token once (or takes it from the one-time link), then shows the console. */
 export function App() {
   const [rpc, setRpc] = useState<Rpc | undefined>();
+  // The token is checked with list_agents, whose answer paints the first page at once.
+  const [firstAgents, setFirstAgents] = useState<AgentInfo[] | undefined>();
   const [checking, setChecking] = useState(true);
   const [error, setError] = useState('');
 
   const tryToken = async (token: string) => {
     const candidate = new Rpc(token);
     try {
-      await candidate.call('list_agents');
+      const { agents } = await candidate.call<{ agents: AgentInfo[] }>('list_agents');
+      setFirstAgents(agents);
       setRpc(candidate);
       setError('');
     } catch (failure) {
@@ -34,7 +38,7 @@ export function App() {
       .finally(() => setChecking(false));
   }, []);
 
-  if (rpc) return <Console rpc={rpc} onRefused={onRefused} />;
+  if (rpc) return <Console rpc={rpc} firstAgents={firstAgents} onRefused={onRefused} />;
   if (checking) return <p class="loading">Connecting…</p>;
   return <TokenForm onToken={tryToken} error={error} />;
 }

@@ -36,9 +36,9 @@ const AGENT_CHANGES = new Set(['agent_created', 'agent_destroyed', 'turn_started
 const APPROVAL_CHANGES = new Set(['approval_required', 'approval_resolved', 'turn_ended', 'agent_destroyed']);
 
 /** The console once it has the token: navigation, live state from `watch`, and the pages. */
-export function Console({ rpc, onRefused }: { rpc: Rpc; onRefused: () => void }) {
+export function Console({ rpc, firstAgents, onRefused }: { rpc: Rpc; firstAgents: AgentInfo[] | undefined; onRefused: () => void }) {
   const route = useRoute();
-  const [agents, setAgents] = useState<AgentInfo[] | undefined>();
+  const [agents, setAgents] = useState<AgentInfo[] | undefined>(firstAgents);
   const [approvals, setApprovals] = useState<Approval[]>([]);
   const [turns, setTurns] = useState<LiveTurns>({});
   const [connection, setConnection] = useState('connecting');
