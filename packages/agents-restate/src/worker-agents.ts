@@ -36,6 +36,8 @@ export interface WorkerAgentOptions {
 interface WorkerAgent {
   readonly member: PoolMember;
   readonly stored: number;
+  /** The conversation as stored when it was kept. */
+  readonly messages: Session['messages'];
 }
 
 const runIt: TurnJournal = (_name, run) => run();
@@ -67,13 +69,15 @@ export class WorkerAgents {
   /** The agent a stored header and conversation describe: this worker's copy when it is up to date, else a new one. */
   async get(header: SessionHeader, count: number, messages: () => Promise<Session['messages']>): Promise<PoolMember> {
     const known = this.#agents.get(header.agent_id);
-    if (known && known.stored === count && known.member.agent.messages.length === count) return known.member;
+    if (known?.stored === count && known.member.agent.messages.length === count) return known.member;
     // specs/agent-server.md §10: every worker must see the agents' working directories (shared storage).
     if (!existsSync(header.cwd))
       throw refuse(
         `This worker cannot see agent "${header.agent_id}"'s working directory ${header.cwd}; put it on storage every worker shares.`,
       );
-    const member = this.build(memberSpecOf({ ...header, messages: await messages() }));
+    // A copy that went on with a turn (replayed after a suspension) is rebuilt from what was stored, without reading it again.
+    const stored = known?.stored === count ? known.messages : await messages();
+    const member = this.build(memberSpecOf({ ...header, messages: stored }));
     member.usage = header.token_usage;
     this.remember(member, count);
     return member;
@@ -83,7 +87,7 @@ export class WorkerAgents {
   remember(member: PoolMember, count: number): void {
     const known = this.#agents.get(member.id);
     if (known && known.member !== member) known.member.agent.registry.close();
-    this.#agents.set(member.id, { member, stored: count });
+    this.#agents.set(member.id, { member, stored: count, messages: member.agent.messages });
   }
 
   /** Builds an agent from its spec (a `create_agent` call or its stored state). */
