@@ -53,6 +53,24 @@ export interface SkillMetadata {
   readOnly?: boolean;
   /** May destroy or overwrite data (MCP `destructiveHint`). */
   destructive?: boolean;
+  /** A name for people, e.g. `File info` (MCP `title`); the tool's name when absent. */
+  title?: string;
+  /**
+   * Calling it again with the same arguments changes nothing more (MCP `idempotentHint`): reads,
+   * and writes such as `mkdir`. Declared only where true.
+   */
+  idempotent?: boolean;
+  /**
+   * Reaches beyond the agent's machine — a GitLab instance, an imported MCP server (MCP
+   * `openWorldHint`). Declared only where true.
+   */
+  openWorld?: boolean;
+  /**
+   * JSON Schema (an object root) of the `data` of every successful result: declared, the tool is
+   * listed with it as MCP `outputSchema` and `nexus mcp` returns that `data` as
+   * `structuredContent`, the text output staying for clients that ignore it.
+   */
+  outputSchema?: JsonSchemaObject;
   /**
    * Lowest permission level at which the skill is offered and runs (default `sandboxed`); the exec
    * and GitLab families use `trusted`. Enforced by the registry's gate for its calls, and by every

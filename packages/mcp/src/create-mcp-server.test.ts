@@ -85,6 +85,36 @@ describe('createMcpServer — tools/call', () => {
     expect(list.structuredContent).toBeUndefined();
   });
 
+  it('lists a declared outputSchema and title, returns the data as structuredContent, and keeps error data out of a failure', async () => {
+    const { registry } = createTestRegistry(dir.path);
+    registry.register(
+      defineSkill<{ fail?: boolean }>({
+        name: 'measure',
+        title: 'Measure',
+        description: 'Measures.',
+        readOnly: true,
+        idempotent: true,
+        parameters: { type: 'object', properties: { fail: { type: 'boolean' } } },
+        outputSchema: { type: 'object', properties: { size: { type: 'integer' } }, required: ['size'], additionalProperties: false },
+        create:
+          () =>
+          ({ fail }) =>
+            fail ? ToolResult.fail('Too big.', 'execution_failed', { data: { limit: 3 } }) : ToolResult.ok('size 2', { size: 2 }),
+      }),
+    );
+    // The 1.x client validates structuredContent against the listed outputSchema, failures included.
+    const client = await connect(registry);
+    const measure = (await client.listTools()).tools.find((tool) => tool.name === 'measure');
+    expect(measure).toMatchObject({ title: 'Measure', outputSchema: registry.getSpec('measure')?.outputSchema });
+    expect(measure?.annotations).toEqual({ title: 'Measure', readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    const ok = await client.callTool({ name: 'measure', arguments: {} });
+    expect(ok).toMatchObject({ structuredContent: { size: 2 }, content: [{ type: 'text', text: 'size 2' }] });
+    const failed = await client.callTool({ name: 'measure', arguments: { fail: true } });
+    expect(failed.isError).toBe(true);
+    expect(textOf(failed)).toBe('Too big.');
+    expect(failed.structuredContent).toBeUndefined();
+  });
+
   it('turns a failed result into isError with the message naming the parameter', async () => {
     const { registry } = createTestRegistry(dir.path);
     const result = await (await connect(registry)).callTool({ name: 'echo', arguments: {} });

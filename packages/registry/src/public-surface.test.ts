@@ -20,7 +20,7 @@ describe('the @nexus/registry surface', () => {
   });
 
   it('exports the test agent and the changing test family from ./testing, and the manifest maps both entry points', () => {
-    expect(Object.keys(testing).sort()).toEqual(['createChangingTestFamily', 'createTestAgent']);
+    expect(Object.keys(testing).sort()).toEqual(['createChangingTestFamily', 'createTestAgent', 'outputSchemaProblems']);
     const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
     expect(Object.keys(manifest.exports)).toEqual(['.', './testing', './package.json']);
   });

@@ -1,6 +1,7 @@
 import {
   type ConfirmationRequest,
   type ConfirmFunction,
+  type JsonSchemaObject,
   type PresetName,
   resolvePreset,
   ServiceContainer,
@@ -13,6 +14,7 @@ import {
 } from '@nexus/core';
 import type { ChangingSkillFamily } from './changing-family.js';
 import type { ExecuteOptions } from './execute-pipeline.js';
+import { schemaDialectOf } from './schema-dialect.js';
 import { SkillRegistry } from './skill-registry.js';
 
 /** Options of {@link createTestAgent}. */
@@ -139,4 +141,34 @@ export function createChangingTestFamily(options: { name?: string; skills?: read
       for (const listener of [...listeners]) listener();
     },
   };
+}
+
+/**
+ * What is wrong with a result's `data` against the `outputSchema` its tool declares, as sentences
+ * (`[]` when it matches): the check each family's tests make on real output, so a declared schema
+ * never promises MCP clients (which validate `structuredContent` against it) what the tool does not
+ * return. ajv in the schema's dialect, as the registry validates arguments, but nothing is
+ * coerced or filled in.
+ *
+ * ```ts
+ * const result = await agent.call('file_info', { path: 'a.txt' });
+ * expect(await outputSchemaProblems(agent.registry, 'file_info', result)).toEqual([]);
+ * ```
+ */
+export async function outputSchemaProblems(registry: SkillRegistry, tool: string, result: ToolResult): Promise<string[]> {
+  const schema = registry.getSpec(tool)?.outputSchema;
+  if (!schema) return [`${tool} declares no outputSchema.`];
+  if (!result.success) return [`${tool} failed: ${result.error}`];
+  if (result.data === undefined) return [`${tool} returned no data.`];
+  const Ajv = await schemaDialectOf(tool, schema).loadAjv();
+  const { $schema, ...rest } = schema as JsonSchemaObject & { $schema?: unknown };
+  const validate = new Ajv({
+    strict: true,
+    strictTypes: false,
+    strictRequired: false,
+    allowUnionTypes: true,
+    validateFormats: false,
+  }).compile(rest);
+  if (validate(result.data)) return [];
+  return (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message}`);
 }

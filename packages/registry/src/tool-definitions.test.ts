@@ -2,6 +2,7 @@ import { defineSkill, type JsonSchemaObject, ToolResult } from '@nexus/core';
 import { type LlmStandIn, startLlmStandIn } from '@nexus/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DefinitionFormat, SkillRegistry } from './index.js';
+import { outputSchemaProblems } from './testing.js';
 
 const closed = (properties: Record<string, unknown>, required: string[]) => ({
   type: 'object',
@@ -150,5 +151,59 @@ describe('the providers take the definitions (the LLM stand-in’s rules)', () =
     const tools = registry.getDefinitions({ format: 'anthropic', strict });
     const response = await post('/messages', { model: 'claude-sonnet-4-5', max_tokens: 64, messages, tools });
     expect([response.status, await response.json()]).toMatchObject([200, { content: [{ type: 'text', text: 'Fine.' }] }]);
+  });
+});
+
+describe('MCP definitions of a skill declaring a title, hints and an output schema', () => {
+  const outputSchema: JsonSchemaObject = { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] };
+  const counted = (metadata: Partial<Parameters<typeof defineSkill>[0]>) =>
+    new SkillRegistry().register(
+      defineSkill({
+        name: 'count',
+        description: 'Counts.',
+        parameters: { type: 'object' },
+        create: () => () => ToolResult.ok('1', { count: 1 }),
+        ...metadata,
+      }),
+    );
+
+  it('carry the title, the idempotent and open-world hints and the output schema', () => {
+    const [definition] = counted({ title: 'Count', readOnly: true, idempotent: true, openWorld: true, outputSchema }).getDefinitions({
+      format: 'mcp',
+    });
+    expect(definition).toEqual({
+      name: 'count',
+      title: 'Count',
+      description: 'Counts.',
+      inputSchema: { type: 'object' },
+      outputSchema,
+      annotations: { title: 'Count', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    });
+  });
+
+  it('say nothing of what the skill does not declare', () => {
+    const [definition] = counted({}).getDefinitions({ format: 'mcp' });
+    expect(definition).toEqual({
+      name: 'count',
+      description: 'Counts.',
+      inputSchema: { type: 'object' },
+      annotations: { readOnlyHint: false, destructiveHint: false },
+    });
+  });
+
+  it('leave the output schema out of the OpenAI and Anthropic formats', () => {
+    const registry = counted({ title: 'Count', outputSchema });
+    expect(JSON.stringify(registry.getDefinitions({ format: 'openai' }))).not.toContain('Count"');
+    expect(registry.getDefinitions({ format: 'anthropic' })).toEqual([
+      { name: 'count', description: 'Counts.', input_schema: { type: 'object' } },
+    ]);
+  });
+
+  it('are checked by outputSchemaProblems against the data a call returns', async () => {
+    const registry = counted({ outputSchema });
+    expect(await outputSchemaProblems(registry, 'count', await registry.execute('count'))).toEqual([]);
+    expect(await outputSchemaProblems(registry, 'count', ToolResult.ok('1', { count: 'one' }))).toEqual(['/count must be integer']);
+    expect(await outputSchemaProblems(registry, 'count', ToolResult.ok('1'))).toEqual(['count returned no data.']);
+    expect(await outputSchemaProblems(counted({}), 'count', ToolResult.ok('1', { count: 1 }))).toEqual(['count declares no outputSchema.']);
   });
 });

@@ -19,12 +19,14 @@ export interface AnthropicToolDefinition {
   strict?: true;
 }
 
-/** MCP `tools/list` entry. */
+/** MCP `tools/list` entry. `title`, `outputSchema` and the idempotent and open-world hints are there when the skill declares them. */
 export interface McpToolDefinition {
   name: string;
+  title?: string;
   description: string;
   inputSchema: JsonSchemaObject;
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean };
+  outputSchema?: JsonSchemaObject;
+  annotations: { title?: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint?: true; openWorldHint?: true };
 }
 
 /** The definition type of each format. */
@@ -34,7 +36,10 @@ export interface ToolDefinitionByFormat {
   mcp: McpToolDefinition;
 }
 
-type Metadata = Pick<SkillSpec, 'name' | 'description' | 'parameters' | 'readOnly' | 'destructive'>;
+type Metadata = Pick<
+  SkillSpec,
+  'name' | 'description' | 'parameters' | 'readOnly' | 'destructive' | 'title' | 'idempotent' | 'openWorld' | 'outputSchema'
+>;
 
 /** The parameters schema to send, and sentences about the arguments it does not say, for the description. */
 type SentSchema = Pick<StrictSchema, 'schema' | 'rules'>;
@@ -55,11 +60,19 @@ const FORMATTERS: { [F in DefinitionFormat]: Formatter<F> } = {
     input_schema: schema,
     ...(strict ? { strict: true as const } : {}),
   }),
-  mcp: ({ name, description, readOnly = false, destructive = false }, { schema, rules }) => ({
+  mcp: ({ name, description, readOnly = false, destructive = false, title, idempotent, openWorld, outputSchema }, { schema, rules }) => ({
     name,
+    ...(title === undefined ? {} : { title }),
     description: withRules(description, rules),
     inputSchema: schema,
-    annotations: { readOnlyHint: readOnly, destructiveHint: destructive },
+    ...(outputSchema === undefined ? {} : { outputSchema }),
+    annotations: {
+      ...(title === undefined ? {} : { title }),
+      readOnlyHint: readOnly,
+      destructiveHint: destructive,
+      ...(idempotent ? { idempotentHint: true as const } : {}),
+      ...(openWorld ? { openWorldHint: true as const } : {}),
+    },
   }),
 };
 
