@@ -71,7 +71,7 @@ describe('the Nexus console in Chromium', () => {
     await again.close();
   });
 
-  it('a turn streams its tool calls live, usage is charted, and the agents tree shows the child nexus_create made under its parent', async () => {
+  it('a turn streams its tool calls live, usage is charted, a compaction is marked in the history, and the agents tree shows the child nexus_create made under its parent', async () => {
     const { llm, call } = fixture;
     await call('create_agent', { agent_id: 'boss', preset: 'trusted' });
     llm.script(
@@ -95,6 +95,11 @@ describe('the Nexus console in Chromium', () => {
     await turnUsage.waitFor();
     expect(await turnUsage.locator('rect.input').count()).toBe(1);
     await page.screenshot({ path: join(SCREENSHOTS, 'agent-turn.png'), fullPage: true });
+
+    // Compacting marks the summary in the history.
+    llm.script({ text: 'Short summary.' });
+    await page.getByRole('button', { name: 'Compact' }).click();
+    await page.locator('ol.history li.compaction').getByText('Short summary.').waitFor();
 
     await page.getByRole('link', { name: 'Agents' }).click();
     await page.locator('li[data-agent="boss"] li[data-agent="kid"]').waitFor();

@@ -32,8 +32,17 @@ export function AgentPage({
   const cancel = useAction(async (requestId: string) => {
     await rpc.call('cancel', { request_id: requestId }, agentId);
   });
+  const [compacted, setCompacted] = useState({ count: 0, note: '' });
   const compact = useAction(async () => {
-    await rpc.call('compact', {}, agentId);
+    const answer = await rpc.call<{ compacted: boolean; reason?: string; tokens_before?: number; tokens_after?: number }>(
+      'compact',
+      {},
+      agentId,
+    );
+    setCompacted((last) => ({
+      count: last.count + 1,
+      note: answer.compacted ? `Compacted: ${answer.tokens_before} → ${answer.tokens_after} tokens.` : `Not compacted: ${answer.reason}.`,
+    }));
   });
   return (
     <section aria-labelledby="agent-heading">
@@ -73,6 +82,11 @@ export function AgentPage({
           </button>
         </div>
         <ErrorLine error={send.error || cancel.error || compact.error} />
+        {compacted.note && (
+          <p class="meta" role="status">
+            {compacted.note}
+          </p>
+        )}
       </form>
       <h2>Live</h2>
       {turns.length === 0 ? (
@@ -88,7 +102,7 @@ export function AgentPage({
             .map((turn) => ({ label: turn.requestId, input: turn.usage?.inputTokens ?? 0, output: turn.usage?.outputTokens ?? 0 }))}
         />
       )}
-      <History rpc={rpc} agentId={agentId} version={turns.filter((turn) => turn.status === 'ended').length} />
+      <History rpc={rpc} agentId={agentId} version={turns.filter((turn) => turn.status === 'ended').length + compacted.count} />
     </section>
   );
 }
