@@ -4,6 +4,7 @@ import {
   approvalReply,
   checkApprover,
   checkDestroy,
+  checkParentChoice,
   checkSend,
   closeInterruptedCalls,
   contextReply,
@@ -52,7 +53,10 @@ const endedKey = (requestId: string) => `ended:${requestId}`;
 type Shared = restate.ObjectSharedContext;
 type Exclusive = restate.ObjectContext;
 
-/** Runs a handler's body; an `AgentRpcError` (a refusal, an unknown agent) ends the invocation for good, as its JSON-RPC error. */
+/**
+ * Runs a handler's body (or a journaled step); an `AgentRpcError` (a refusal, an unknown agent)
+ * ends the invocation for good, as its JSON-RPC error — Restate would retry any other error.
+ */
 async function answering<T>(body: () => Promise<T>): Promise<T> {
   try {
     return await body();
@@ -118,11 +122,14 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
         answering(async () => {
           const params = parseParams('create_agent', input.params);
           if (await ctx.get(HEADER)) throw refuse(`Agent "${ctx.key}" already exists.`);
-          let parent: PoolMember | undefined;
+          // §5: an agent's child is its own (below it); the token holder's has the parent it names, or none.
+          const requestingAgent = input.requester.kind === 'agent' ? await requesting(ctx, agents, input.requester.id) : undefined;
+          let parent = requestingAgent;
           if (params.parent_agent_id !== undefined) {
+            checkParentChoice(requestingAgent, params.parent_agent_id);
             const parentHeader = await ctx.objectClient<AgentObject>({ name: AGENT_OBJECT }, params.parent_agent_id).header();
             if (!parentHeader) throw refuse(`No parent agent "${params.parent_agent_id}".`);
-            parent = agents.build(memberSpecOf({ ...parentHeader, messages: [] }));
+            parent = await memberWithDepth(ctx, agents, parentHeader);
           }
           const request = {
             preset: params.preset,
@@ -132,10 +139,12 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
           };
           // Checks the file system: journaled, so a replay decides as the first run did.
           const grant = await ctx.run('grant', () =>
-            decideGrant(
-              request,
-              parent && { id: parent.id, grant: parent.grant, permissions: parent.permissions, depth: parent.depth },
-              agents.base,
+            answering(() =>
+              decideGrant(
+                request,
+                parent && { id: parent.id, grant: parent.grant, permissions: parent.permissions, depth: parent.depth },
+                agents.base,
+              ),
             ),
           );
           const member = agents.build({
@@ -290,7 +299,15 @@ export type AgentObject = ReturnType<typeof agentObject>;
 async function requesting(ctx: Exclusive, agents: WorkerAgents, id: string): Promise<PoolMember> {
   const header = await ctx.objectClient<AgentObject>({ name: AGENT_OBJECT }, id).header();
   if (!header) throw refuse(`The requesting agent "${id}" no longer exists.`);
-  return agents.build(memberSpecOf({ ...header, messages: [] }));
+  return memberWithDepth(ctx, agents, header);
+}
+
+/** An agent built from its stored header (no conversation), at its depth: 1 plus its ancestors (the depth limit of §5). */
+async function memberWithDepth(ctx: Exclusive, agents: WorkerAgents, header: SessionHeader): Promise<PoolMember> {
+  let depth = 1;
+  for (let parent = header.parent_agent_id ?? undefined; parent && depth <= MAX_AGENT_DEPTH; depth++)
+    parent = (await ctx.objectClient<AgentObject>({ name: AGENT_OBJECT }, parent).header())?.parent_agent_id ?? undefined;
+  return { ...agents.build(memberSpecOf({ ...header, messages: [] })), depth };
 }
 
 /**

@@ -2,22 +2,22 @@ import type { ToolErrorKind } from '@nexus/core';
 import { AgentRpcError } from '@nexus/core/agent-server';
 
 /** Marks a Restate terminal error's message as a JSON-RPC refusal carried through the ingress. */
-const MARK = 'nexus-rpc-error:';
+export const REFUSAL_MARK = 'nexus-rpc-error:';
 
 /** A refusal as a Restate terminal error's message: what the front end needs to answer it as the local runtime would. */
 export function encodeRefusal(error: AgentRpcError): string {
-  return `${MARK}${JSON.stringify({ message: error.message, rpcCode: error.rpcCode, kind: error.kind })}`;
+  return `${REFUSAL_MARK}${JSON.stringify({ message: error.message, rpcCode: error.rpcCode, kind: error.kind })}`;
 }
 
 /** The refusal a Restate error message carries, or `undefined` when it carries none. */
 export function decodeRefusal(message: string): AgentRpcError | undefined {
-  const at = message.indexOf(MARK);
+  const at = message.indexOf(REFUSAL_MARK);
   if (at < 0) return undefined;
   const {
     message: text,
     rpcCode,
     kind,
-  } = JSON.parse(message.slice(at + MARK.length)) as {
+  } = JSON.parse(message.slice(at + REFUSAL_MARK.length)) as {
     message: string;
     rpcCode: number;
     kind: ToolErrorKind;

@@ -102,4 +102,25 @@ describe('the restate runtime', () => {
     });
     await expect(readFile(cluster.dir.join('never.txt'), 'utf8')).rejects.toThrow();
   });
+
+  it("keeps §5's rules for an agent's own calls: its children are below it, a sandboxed agent creates nothing and may not shut the server down", async () => {
+    const [worker] = await cluster.startWorkers(1);
+    if (!worker) throw new Error('a worker');
+    await worker.result('/', 'create_agent', { agent_id: 'lead', preset: 'trusted' });
+    const lead = worker.runtime.connectionFor('lead');
+
+    expect(await lead.call('create_agent', { agent_id: 'helper' })).toEqual({ agent_id: 'helper', url: '/agent/helper' });
+    const listed = await worker.result<{ agents: Array<{ agent_id: string; parent_agent_id: string | null; permission_level: string }> }>(
+      '/',
+      'list_agents',
+    );
+    expect(listed.agents.find((agent) => agent.agent_id === 'helper')).toMatchObject({
+      parent_agent_id: 'lead',
+      permission_level: 'sandboxed',
+    });
+    const helper = worker.runtime.connectionFor('helper');
+    await expect(helper.call('create_agent', { agent_id: 'grandchild' })).rejects.toThrow(/sandboxed/);
+    await expect(helper.call('shutdown_server', {})).rejects.toThrow(/sandboxed agent may not shut the server down/);
+    await expect(lead.call('create_agent', { agent_id: 'other', parent_agent_id: 'helper' })).rejects.toThrow(/only its own children/);
+  });
 });

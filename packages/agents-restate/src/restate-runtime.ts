@@ -5,10 +5,22 @@ import { createServer as createHttp2Server, type Http2Server, type Http2Session 
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type AgentRuntime, type PoolSendOptions, type Requester, TOKEN_HOLDER } from '@nexus/agents';
-import { EVERYWHERE_METHODS, GLOBAL_METHODS, isMethodName, type MethodName, parseParams, refuse } from '@nexus/agents/kit';
+import {
+  checkShutdownServer,
+  EVERYWHERE_METHODS,
+  GLOBAL_METHODS,
+  isMethodName,
+  type MethodName,
+  memberSpecOf,
+  type PoolMember,
+  parseParams,
+  refuse,
+  type SessionHeader,
+} from '@nexus/agents/kit';
 import { type AgentServerConnection, RPC_ERROR_CODES } from '@nexus/core/agent-server';
 import { createEndpointHandler, type LoggerTransport } from '@restatedev/restate-sdk';
 import { AGENT_OBJECT, agentObject, type HandlerInput } from './agent-object.js';
+import { REFUSAL_MARK } from './refusals.js';
 import {
   attachInvocation,
   cancelInvocation,
@@ -118,6 +130,7 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
         return { approvals: await this.#allApprovals(parseParams(method, params).agent_id, requester) };
       case 'shutdown_server':
         parseParams(method, params);
+        if (requester.kind === 'agent') checkShutdownServer(await this.#storedAgent(requester.id));
         setImmediate(() => this.emit('shutdown'));
         return { success: true, message: 'The server is shutting down.' };
       default:
@@ -131,6 +144,13 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
     if (method === 'cancel') return this.#cancel(agentId, params);
     if (method === 'wait_for') return this.#waitFor(agentId, params);
     return this.#invoke(agentId, handler, { params: params ?? {}, requester });
+  }
+
+  /** An agent as stored (no conversation), to decide what it may do. */
+  async #storedAgent(id: string): Promise<PoolMember> {
+    const header = (await this.#invoke(id, 'header', { params: {}, requester: TOKEN_HOLDER })) as SessionHeader | null;
+    if (!header) throw refuse(`The requesting agent "${id}" no longer exists.`);
+    return this.#agents.build(memberSpecOf({ ...header, messages: [] }));
   }
 
   #invoke(agentId: string, handler: string, input: HandlerInput & Record<string, unknown>, idempotencyKey?: string): Promise<unknown> {
@@ -305,6 +325,8 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
 /** The SDK's log lines a worker prints (on stderr): warnings and errors, not one line per invocation. */
 const warningsOnly: LoggerTransport = (meta, message, ...more) => {
   if (meta.replaying || !['warn', 'error'].includes(String(meta.level))) return;
+  // A refusal is the caller's answer, not the worker's trouble.
+  if ([message, ...more].some((part) => String(part).includes(REFUSAL_MARK))) return;
   process.stderr.write(`nexus serve (restate) ${meta.level}: ${[message, ...more].map(String).join(' ')}\n`);
 };
 

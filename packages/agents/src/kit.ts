@@ -10,7 +10,7 @@ export { decideGrant, permissionsOf } from './child-permissions.js';
 export type { MemberSpec, PoolMember } from './pool-member.js';
 export { isTemporary } from './pool-member.js';
 export { closeInterruptedCalls, memberSpecOf, sessionOf } from './pool-sessions.js';
-export { checkApprover, checkDestroy, checkParentChoice, checkSend, deciderName } from './requester-policy.js';
+export { checkApprover, checkDestroy, checkParentChoice, checkSend, checkShutdownServer, deciderName } from './requester-policy.js';
 export type { MethodName, MethodParams } from './rpc-params.js';
 export { EVERYWHERE_METHODS, GLOBAL_METHODS, isMethodName, parseParams } from './rpc-params.js';
 export { approvalReply, contextReply, describeMember, messagesPage, noSuchAgent, refuse, sendReply } from './rpc-replies.js';
