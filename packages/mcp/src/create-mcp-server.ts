@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { type CallToolResult, isInputRequiredResult, Server, type Tool } from '@modelcontextprotocol/server';
-import { type ConfirmFunction, expectOption, isPositiveNumber, type JsonSchemaObject, type ToolResult } from '@nexus/core';
+import { type ConfirmFunction, expectOption, isPositiveNumber } from '@nexus/core';
 import type { SkillRegistry } from '@nexus/registry';
 import packageJson from '../package.json' with { type: 'json' };
 import { type ClientLog, followClientLog } from './client-log.js';
 import { ConfirmationRounds, policyDigest } from './confirmation-rounds.js';
+import { mcpCaller } from './mcp-caller.js';
 import { forwardProgress } from './progress-forwarder.js';
 import { toCallToolResult } from './tool-call-result.js';
 
@@ -145,20 +146,25 @@ export function buildMcpServer(registry: SkillRegistry, settings: ServerSettings
     const { name: tool, arguments: args = {}, _meta } = request.params;
     const { signal } = ctx.mcpReq;
     const onProgress = forwardProgress(_meta?.progressToken, ctx.mcpReq);
+    const caller = mcpCaller(server, ctx);
     const execute = (confirm?: ConfirmFunction) =>
-      registry.execute(tool, args, { signal, ...(onProgress ? { onProgress } : {}), ...(confirm ? { confirm } : {}) });
-    const outputSchema = registry.getSpec(tool)?.outputSchema;
-    if (!ConfirmationRounds.canAsk(server, ctx)) return project(server, await execute(), outputSchema);
+      registry.execute(tool, args, {
+        signal,
+        ...(onProgress ? { onProgress } : {}),
+        ...(confirm ? { confirm } : {}),
+        ...(caller ? { caller } : {}),
+      });
+    if (!ConfirmationRounds.canAsk(server, ctx)) return project(server, await execute());
     const call = { tool, args, policyDigest: policyDigest(registry.services.getPermissions()) };
     const outcome = await rounds.run(call, ctx, execute);
-    return isInputRequiredResult(outcome) ? outcome : project(server, outcome, outputSchema);
+    return isInputRequiredResult(outcome) ? outcome : project(server, outcome);
   });
 
   return server;
 }
 
-function project(server: Server, result: ToolResult, outputSchema: JsonSchemaObject | undefined): CallToolResult {
-  return server.projectCallToolResult(toCallToolResult(result, outputSchema), outputSchema);
+function project(server: Server, result: Parameters<typeof toCallToolResult>[0]): CallToolResult {
+  return server.projectCallToolResult(toCallToolResult(result), undefined);
 }
 
 /**
@@ -166,12 +172,10 @@ function project(server: Server, result: ToolResult, outputSchema: JsonSchemaObj
  * for one 2025-era connection (`server.connect(transport)`); {@link serveStdio} and
  * {@link serveHttp} also serve 2026-07-28 clients, and are what hosts normally use.
  * - `tools/list` lists the skills the registry's permission policy enables, with their JSON
- *   Schema, `readOnlyHint` / `destructiveHint` annotations, and the `title`, `outputSchema`,
- *   `idempotentHint` and `openWorldHint` a skill declares;
+ *   Schema and `readOnlyHint` / `destructiveHint` annotations;
  * - `tools/call` runs through `registry.execute` only — validation, permission gate and
- *   confirmation included. The output comes back as text and object `data` as
- *   `structuredContent` (a failure: `isError: true`, its message, and its data only when the tool
- *   declares no `outputSchema`); the client's cancellation aborts the skill's signal;
+ *   confirmation included. A failed result comes back with `isError: true` and its message,
+ *   object `data` as `structuredContent`; the client's cancellation aborts the skill's signal;
  *   the skill's progress becomes `notifications/progress` when the client sent a progress token.
  * - a confirmation goes to the client that made the call, when it supports elicitation: as an
  *   `input_required` answer with a signed `requestState` to a 2026-07-28 client, which retries

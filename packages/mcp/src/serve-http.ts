@@ -9,6 +9,7 @@ import { isLoopbackHost, readBody } from '@nexus/core/http';
 import type { SkillRegistry } from '@nexus/registry';
 import { buildMcpServer, type McpServerOptions, serverSettings } from './create-mcp-server.js';
 import { type GuardPolicy, guardOrigin, guardRoute } from './http-guard.js';
+import { attachVerifiedCaller } from './mcp-caller.js';
 import { SessionPool } from './session-pool.js';
 
 /** Options of {@link serveHttp}. */
@@ -263,6 +264,7 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
         checked.status === 401 ? { 'www-authenticate': challenge } : {},
       );
     }
+    attachVerifiedCaller(request, checked.caller);
     const refusal = guardRoute(request.method, request.url, request.headers, policy);
     if (refusal) return sendError(response, refusal.status, refusal.message);
     let body: unknown;
