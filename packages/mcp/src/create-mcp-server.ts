@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type CallToolResult, isInputRequiredResult, Server, type Tool } from '@modelcontextprotocol/server';
-import { type ConfirmFunction, expectOption, isPositiveNumber } from '@nexus/core';
+import { type ConfirmFunction, expectOption, isPositiveNumber, type JsonSchemaObject, type ToolResult } from '@nexus/core';
 import type { SkillRegistry } from '@nexus/registry';
 import packageJson from '../package.json' with { type: 'json' };
 import { type ClientLog, followClientLog } from './client-log.js';
@@ -154,17 +154,18 @@ export function buildMcpServer(registry: SkillRegistry, settings: ServerSettings
         ...(confirm ? { confirm } : {}),
         ...(caller ? { caller } : {}),
       });
-    if (!ConfirmationRounds.canAsk(server, ctx)) return project(server, await execute());
+    const outputSchema = registry.getSpec(tool)?.outputSchema;
+    if (!ConfirmationRounds.canAsk(server, ctx)) return project(server, await execute(), outputSchema);
     const call = { tool, args, policyDigest: policyDigest(registry.services.getPermissions()) };
     const outcome = await rounds.run(call, ctx, execute);
-    return isInputRequiredResult(outcome) ? outcome : project(server, outcome);
+    return isInputRequiredResult(outcome) ? outcome : project(server, outcome, outputSchema);
   });
 
   return server;
 }
 
-function project(server: Server, result: Parameters<typeof toCallToolResult>[0]): CallToolResult {
-  return server.projectCallToolResult(toCallToolResult(result), undefined);
+function project(server: Server, result: ToolResult, outputSchema: JsonSchemaObject | undefined): CallToolResult {
+  return server.projectCallToolResult(toCallToolResult(result, outputSchema), outputSchema);
 }
 
 /**
@@ -172,10 +173,12 @@ function project(server: Server, result: Parameters<typeof toCallToolResult>[0])
  * for one 2025-era connection (`server.connect(transport)`); {@link serveStdio} and
  * {@link serveHttp} also serve 2026-07-28 clients, and are what hosts normally use.
  * - `tools/list` lists the skills the registry's permission policy enables, with their JSON
- *   Schema and `readOnlyHint` / `destructiveHint` annotations;
+ *   Schema, `readOnlyHint` / `destructiveHint` annotations, and the `title`, `outputSchema`,
+ *   `idempotentHint` and `openWorldHint` a skill declares;
  * - `tools/call` runs through `registry.execute` only — validation, permission gate and
- *   confirmation included. A failed result comes back with `isError: true` and its message,
- *   object `data` as `structuredContent`; the client's cancellation aborts the skill's signal;
+ *   confirmation included. The output comes back as text and object `data` as
+ *   `structuredContent` (a failure: `isError: true`, its message, and its data only when the tool
+ *   declares no `outputSchema`); the client's cancellation aborts the skill's signal;
  *   the skill's progress becomes `notifications/progress` when the client sent a progress token.
  * - a confirmation goes to the client that made the call, when it supports elicitation: as an
  *   `input_required` answer with a signed `requestState` to a 2026-07-28 client, which retries
