@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { waitUntil } from '@nexus/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, startCluster } from '../test/cluster-fixture.js';
@@ -122,5 +122,18 @@ describe('the restate runtime', () => {
     await expect(helper.call('create_agent', { agent_id: 'grandchild' })).rejects.toThrow(/sandboxed/);
     await expect(helper.call('shutdown_server', {})).rejects.toThrow(/sandboxed agent may not shut the server down/);
     await expect(lead.call('create_agent', { agent_id: 'other', parent_agent_id: 'helper' })).rejects.toThrow(/only its own children/);
+  });
+
+  it('refuses an agent whose working directory this worker cannot see, saying so', async () => {
+    const [worker] = await cluster.startWorkers(1);
+    if (!worker) throw new Error('a worker');
+    await mkdir(cluster.dir.join('work', 'gone'));
+    await worker.result('/', 'create_agent', { agent_id: 'elsewhere', cwd: 'gone' });
+    await rm(cluster.dir.join('work', 'gone'), { recursive: true });
+
+    expect(await worker.error('/agent/elsewhere', 'get_context')).toEqual({
+      code: -32602,
+      message: expect.stringMatching(/cannot see agent "elsewhere"'s working directory .*gone; put it on storage every worker shares/),
+    });
   });
 });

@@ -68,13 +68,13 @@ export class WorkerAgents {
 
   /** The agent a stored header and conversation describe: this worker's copy when it is up to date, else a new one. */
   async get(header: SessionHeader, count: number, messages: () => Promise<Session['messages']>): Promise<PoolMember> {
-    const known = this.#agents.get(header.agent_id);
-    if (known?.stored === count && known.member.agent.messages.length === count) return known.member;
     // specs/agent-server.md §10: every worker must see the agents' working directories (shared storage).
     if (!existsSync(header.cwd))
       throw refuse(
         `This worker cannot see agent "${header.agent_id}"'s working directory ${header.cwd}; put it on storage every worker shares.`,
       );
+    const known = this.#agents.get(header.agent_id);
+    if (known?.stored === count && known.member.agent.messages.length === count) return known.member;
     // A copy that went on with a turn (replayed after a suspension) is rebuilt from what was stored, without reading it again.
     const stored = known?.stored === count ? known.messages : await messages();
     const member = this.build(memberSpecOf({ ...header, messages: stored }));
