@@ -71,6 +71,7 @@ async function appendTo(
 /** `append_file`: add text to the end of a file (created when missing). */
 export const appendFileSkill = defineFileSkill<AppendFileArguments>({
   name: 'append_file',
+  title: 'Append to file',
   description:
     'Append text to the end of a file, creating it (and its directories) when missing. With newline=true (default) the text starts on a new line if the file does not end with one. ' +
     "Line breaks follow the file's style (CRLF stays CRLF). The file is opened in append mode, so a large log is not rewritten; a failed write is rolled back.",

@@ -44,6 +44,7 @@ async function copyContent(source: OpenedFile, target: FileHandle, limit: number
 /** `copy_file`: copy one file, keeping its permissions and times. */
 export const copyFileSkill = defineFileSkill<CopyFileArguments>({
   name: 'copy_file',
+  title: 'Copy file',
   description:
     'Copy a file, keeping its permissions and modification time, creating missing directories. A destination that is a directory receives the file under its own name. ' +
     'An existing destination is only replaced with overwrite=true. The copy appears atomically.',

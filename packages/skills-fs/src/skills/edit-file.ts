@@ -54,6 +54,7 @@ function chooseForm(args: EditFileArguments): EditForm {
 /** `edit_file`: exact string replacement (single, all, or a batch), or a line-range replacement. */
 export const editFileSkill = defineFileSkill<EditFileArguments>({
   name: 'edit_file',
+  title: 'Edit file',
   description:
     'Edit a text file by exact string replacement. Forms: (1) old_string + new_string — old_string must match exactly once (or set replace_all=true); ' +
     '(2) edits: [{old_string, new_string, replace_all?}, …] applied in order, all or nothing; (3) start_line, end_line, new_content — replace a range of lines as read_file numbers them. ' +

@@ -11,6 +11,7 @@ export interface EditLinesArguments extends LineEdit {
 /** `edit_lines`: replace, insert or delete a range of lines by number. */
 export const editLinesSkill = defineFileSkill<EditLinesArguments>({
   name: 'edit_lines',
+  title: 'Edit lines',
   description:
     'Replace lines start_line…end_line of a file with new_content (line numbers as read_file shows them). Set end_line = start_line - 1 to insert before start_line; new_content "" deletes the lines. ' +
     "Keeps the file's line endings; atomic. dry_run=true shows the diff without writing. Line numbers shift after an edit: read the file again before the next one.",

@@ -11,6 +11,8 @@ export interface FileInfoArguments {
 /** `file_info`: type, size, permissions and times of a file or directory. */
 export const fileInfoSkill = defineFileSkill<FileInfoArguments>({
   name: 'file_info',
+  title: 'File info',
+  idempotent: true,
   description:
     'Show metadata of a file or directory: type, size, permissions (rwxr-xr-x), owner ids and modification time. Does not read the content.',
   readOnly: true,
@@ -19,6 +21,24 @@ export const fileInfoSkill = defineFileSkill<FileInfoArguments>({
     type: 'object',
     properties: { path: { type: 'string', description: 'File or directory.' } },
     required: ['path'],
+    additionalProperties: false,
+  },
+  outputSchema: {
+    type: 'object',
+    properties: {
+      path: { type: 'string' },
+      type: { enum: ['file', 'directory', 'symlink', 'fifo', 'socket', 'device', 'unknown'] },
+      size: { type: 'integer', description: 'Bytes.' },
+      permissions: { type: 'string', description: 'As ls -l shows them, e.g. -rw-r--r--.' },
+      mode: { type: 'string', description: 'Octal, e.g. 0644.' },
+      uid: { type: 'integer' },
+      gid: { type: 'integer' },
+      modified: { type: 'string', description: 'ISO 8601.' },
+      accessed: { type: 'string', description: 'ISO 8601.' },
+      changed: { type: 'string', description: 'ISO 8601.' },
+      symlinkTarget: { type: 'string', description: 'What the link given as `path` points to.' },
+    },
+    required: ['path', 'type', 'size', 'permissions', 'mode', 'uid', 'gid', 'modified', 'accessed', 'changed'],
     additionalProperties: false,
   },
   run: async ({ path }, files) => {

@@ -21,6 +21,8 @@ function mentionsSkipped(pattern: string, name: string): boolean {
 /** `glob`: files whose path matches a glob pattern. */
 export const globSkill = defineFileSkill<GlobArguments>({
   name: 'glob',
+  title: 'Find files',
+  idempotent: true,
   description:
     'Find files by glob pattern, e.g. "**/*.ts", "src/**/test_*.py" or "*.md" (a pattern without "/" matches file names at any depth). ' +
     'Results are sorted and capped at max_results. .git and node_modules are skipped unless the pattern names them; symlinks are not followed.',

@@ -24,6 +24,8 @@ const MAX_GREP_MATCHES = 10_000;
 /** `grep`: regular-expression search in file contents, with ripgrep when it is installed. */
 export const grepSkill = defineFileSkill<GrepArguments>({
   name: 'grep',
+  title: 'Search file contents',
+  idempotent: true,
   description:
     'Search file contents with a regular expression. Output lines are "path:line:text" (context lines "path-line-text", groups separated by "--"). ' +
     'Searches a file or a directory tree (recursive by default; .git, node_modules, binary files and symlinks are skipped). ' +

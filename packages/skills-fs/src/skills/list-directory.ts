@@ -21,6 +21,8 @@ function timestamp(date: Date): string {
 /** `list_directory`: the entries of one directory, optionally with `ls -l` details. */
 export const listDirectorySkill = defineFileSkill<ListDirectoryArguments>({
   name: 'list_directory',
+  title: 'List directory',
+  idempotent: true,
   description:
     'List a directory. Directories end in "/", symlinks in "@". Hidden entries (".name") only with all=true; long=true adds "permissions size modified" columns like ls -l. ' +
     `At most ${MAX_LIST_ENTRIES} entries are shown.`,
@@ -33,6 +35,16 @@ export const listDirectorySkill = defineFileSkill<ListDirectoryArguments>({
       all: { type: 'boolean', default: false, description: 'Include hidden entries (names starting with ".").' },
       long: { type: 'boolean', default: false, description: 'Show permissions, size and modification time.' },
     },
+    additionalProperties: false,
+  },
+  outputSchema: {
+    type: 'object',
+    properties: {
+      path: { type: 'string' },
+      entries: { type: 'integer', description: 'How many entries are shown.' },
+      truncated: { type: 'boolean', description: 'Whether the directory has more entries than are shown.' },
+    },
+    required: ['path', 'entries', 'truncated'],
     additionalProperties: false,
   },
   run: async ({ path = '.', all = false, long = false }, files) => {

@@ -10,6 +10,8 @@ export interface MkdirArguments {
 /** `mkdir`: create a directory and any missing parents. */
 export const mkdirSkill = defineFileSkill<MkdirArguments>({
   name: 'mkdir',
+  title: 'Make directory',
+  idempotent: true,
   description: 'Create a directory, and any missing parent directories (like mkdir -p). Succeeds when it already exists.',
   readOnly: false,
   destructive: false,

@@ -140,6 +140,7 @@ async function commitAll(files: FileSandbox, changes: readonly PlannedChange[]):
 /** `patch`: apply a unified diff to one or more files, all or nothing. */
 export const patchSkill = defineFileSkill<PatchArguments>({
   name: 'patch',
+  title: 'Apply patch',
   description:
     'Apply a unified diff (as made by diff -u or git diff). target is the file to patch, or for a diff naming several files the directory their paths are relative to (a/ and b/ prefixes are stripped). ' +
     'Give the diff inline (diff) or as a file (diff_file). mode="strict" (default) needs the context to match exactly (hunks may have moved); "fuzzy" also ignores whitespace and tolerates up to 2 changed context lines. ' +

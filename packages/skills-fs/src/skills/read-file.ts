@@ -18,6 +18,8 @@ function formatNumberedLines(lines: readonly NumberedLine[]): string {
 /** `read_file`: numbered lines of a text file, a slice at a time. */
 export const readFileSkill = defineFileSkill<ReadFileArguments>({
   name: 'read_file',
+  title: 'Read file',
+  idempotent: true,
   description:
     'Read a UTF-8 text file. Lines come numbered ("     12\\tcode"), the numbers edit_lines and edit_file(start_line) use. ' +
     'Use offset and limit to read part of a large file; long output is cut with a note saying which offset to continue from. Binary files are refused.',

@@ -115,6 +115,7 @@ function replaceInWorker(job: ReplaceJob, post: (message: TaskMessage) => void):
 /** `regex_replace`: regular-expression find and replace in one file, time-limited. */
 export const regexReplaceSkill = defineFileSkill<RegexReplaceArguments>({
   name: 'regex_replace',
+  title: 'Replace by regex',
   description:
     'Find and replace with a regular expression (JavaScript syntax) in one file. The replacement may use $1, $<name>, $& (or Python-style \\1, \\g<name>). ' +
     `count=0 replaces all matches (at most ${MAX_REGEX_REPLACEMENTS}); ignore_case, multiline (^/$ at line breaks) and dotall (. matches newlines) set flags. ` +

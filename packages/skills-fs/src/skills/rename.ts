@@ -16,6 +16,7 @@ export interface RenameArguments {
 /** `rename`: move or rename a file or directory. */
 export const renameSkill = defineFileSkill<RenameArguments>({
   name: 'rename',
+  title: 'Rename',
   description:
     'Rename or move a file or directory, creating missing directories. A destination that is an existing directory receives the source under its own name. ' +
     'An existing destination file is only replaced with overwrite=true.',

@@ -15,6 +15,8 @@ const MAX_TAIL_LINES = 10_000;
 /** `tail`: the last lines of a file, read backwards from its end. */
 export const tailSkill = defineFileSkill<TailArguments>({
   name: 'tail',
+  title: 'Tail file',
+  idempotent: true,
   description: 'Show the last lines of a text file (default 10), reading from the end, so it is fast on huge logs.',
   readOnly: true,
   destructive: false,

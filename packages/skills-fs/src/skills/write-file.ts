@@ -15,6 +15,7 @@ export interface WriteFileArguments {
 /** `write_file`: create or replace a file atomically. */
 export const writeFileSkill = defineFileSkill<WriteFileArguments>({
   name: 'write_file',
+  title: 'Write file',
   description:
     "Create a file or replace its whole content (UTF-8), creating missing parent directories. The write is atomic and keeps an existing file's permissions, line endings (CRLF stays CRLF) and byte order mark. " +
     'Read an existing file before overwriting it; for small changes prefer edit_file.',
