@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type ConfirmFunction, expectOption, InvalidOptionError, isPositiveNumber, policyDigest, type ToolErrorKind } from '@nexus/core';
 import type { CallerIdentity, SkillRegistry } from '@nexus/registry';
 import type { LanguageModelUsage, ModelMessage, ToolModelMessage } from 'ai';
+import { inTurnSpan } from './agent-spans.js';
 import { ActiveTurn, type PausedTurn, type TurnSetup, type TurnState } from './agent-turn.js';
 import { addUsage, emptyUsage, type TurnUsage, usageOf } from './agent-usage.js';
 import {
@@ -391,7 +392,7 @@ export class Agent {
     }
     let result: TurnResult | undefined;
     try {
-      result = await this.#loop(turn);
+      result = await inTurnSpan({ requestId: turn.requestId, ...this.#caller, model: this.#modelId() }, () => this.#loop(turn));
       this.#haltedAtIterationLimit = result.haltedAtIterationLimit;
       return result;
     } finally {
@@ -545,6 +546,11 @@ export class Agent {
     const record = turn.toolCalls.findLast((entry) => entry.id === call.id);
     if (record) Object.assign(record, { success }, kind ? { kind } : {});
     turn.onEvent({ type: 'tool-result', id: call.id, name: call.name, success, ...(kind ? { kind } : {}), output });
+  }
+
+  #modelId(): string {
+    const { model } = this.model;
+    return typeof model === 'string' ? model : model.modelId;
   }
 
   /** The provider's usage of a step, or a local estimate where it did not report it. */

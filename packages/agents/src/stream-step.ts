@@ -1,4 +1,5 @@
 import { type LanguageModelUsage, type ModelMessage, streamText, type ToolSet } from 'ai';
+import { inModelCallSpan } from './agent-spans.js';
 import type { RequestedToolCall } from './run-tool-calls.js';
 
 /** What one model call produced. */
@@ -45,9 +46,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /**
  * Streams one model call and collects its text and tool calls; the tools have no `execute`, so
  * the AI SDK runs none. A call whose arguments do not parse (the SDK marks it `invalid`) keeps the
- * model's raw text. Errors the stream reports are thrown; an abort ends the step quietly.
+ * model's raw text. Errors the stream reports are thrown; an abort ends the step quietly. Runs in
+ * a `chat <model>` span (`inModelCallSpan`).
  */
-export async function streamStep(request: StepRequest): Promise<StepOutcome> {
+export function streamStep(request: StepRequest): Promise<StepOutcome> {
+  const { model } = request;
+  return inModelCallSpan(typeof model === 'string' ? { modelId: model, provider: 'gateway' } : model, () => streamModel(request));
+}
+
+async function streamModel(request: StepRequest): Promise<StepOutcome> {
   const { model, instructions, messages, tools, signal, maxOutputTokens, onText, onWarning } = request;
   const result = streamText({
     model,
