@@ -8,6 +8,8 @@ export interface RuntimeChoice {
   'restate-admin'?: string | undefined;
   'restate-port'?: string | undefined;
   'restate-deployment'?: string | undefined;
+  'restate-host'?: string | undefined;
+  'restate-identity-key'?: string[] | undefined;
 }
 
 /** The options of `nexus serve` that choose and set up its runtime (specs/agent-server.md §10). */
@@ -17,6 +19,8 @@ export const RUNTIME_OPTIONS = {
   'restate-admin': { type: 'string' },
   'restate-port': { type: 'string' },
   'restate-deployment': { type: 'string' },
+  'restate-host': { type: 'string' },
+  'restate-identity-key': { type: 'string', multiple: true },
 } as const;
 
 function httpUrl(value: string | undefined, option: string): string {
@@ -35,14 +39,15 @@ function httpUrl(value: string | undefined, option: string): string {
 /**
  * The runtime `nexus serve` serves: the local one (`AgentPool`, the default), or with `--runtime
  * restate` a worker of the Restate runtime that joins the cluster at `--restate` (ingress) and
- * `--restate-admin`, serving Restate on `--restate-port` (default 9080) and registered as
- * `--restate-deployment` (the URL every worker shares; default its own).
+ * `--restate-admin`, serving Restate on `--restate-host`:`--restate-port` (default 127.0.0.1:9080;
+ * beyond loopback only with `--restate-identity-key`) and registered as `--restate-deployment`
+ * (the URL every worker shares; default its own).
  */
 export async function openRuntime(choice: RuntimeChoice, options: AgentPoolOptions): Promise<AgentRuntime> {
   const runtime = choice.runtime ?? 'local';
-  const restateOnly = (['restate', 'restate-admin', 'restate-port', 'restate-deployment'] as const).find(
-    (name) => choice[name] !== undefined,
-  );
+  const restateOnly = (
+    ['restate', 'restate-admin', 'restate-port', 'restate-deployment', 'restate-host', 'restate-identity-key'] as const
+  ).find((name) => choice[name] !== undefined);
   if (runtime === 'local') {
     if (restateOnly) throw new UsageError(`--${restateOnly} is for --runtime restate.`);
     const { AgentPool } = await import('@nexus/agents');
@@ -60,6 +65,8 @@ export async function openRuntime(choice: RuntimeChoice, options: AgentPoolOptio
     ingress,
     admin,
     ...(endpointPort === undefined ? {} : { endpointPort }),
+    ...(choice['restate-host'] === undefined ? {} : { endpointHost: choice['restate-host'] }),
+    ...(choice['restate-identity-key'] === undefined ? {} : { identityKeys: choice['restate-identity-key'] }),
     ...(deployment === undefined ? {} : { deploymentUrl: httpUrl(deployment, '--restate-deployment') }),
   });
 }

@@ -72,6 +72,12 @@ Options
   --restate-admin <URL>
                      The Restate admin API, where this worker registers
   --restate-port <N> Port this worker serves Restate's calls on (default 9080)
+  --restate-host <address>
+                     Address it listens on for them (default 127.0.0.1); any
+                     other needs --restate-identity-key
+  --restate-identity-key <publickeyv1_…>
+                     The Restate cluster's request identity public key: only
+                     calls it signed are answered (repeatable)
   --restate-deployment <URL>
                      The URL Restate reaches the workers at: one for all of
                      them, a load balancer (default this worker's own)
