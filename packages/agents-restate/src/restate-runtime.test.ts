@@ -1,7 +1,9 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
+import { parseAgentSettings } from '@nexus/agents';
 import { waitUntil } from '@nexus/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, startCluster } from '../test/cluster-fixture.js';
+import { startRestateRuntime } from './index.js';
 
 let cluster: Cluster;
 beforeAll(async () => {
@@ -135,5 +137,14 @@ describe('the restate runtime', () => {
       code: -32602,
       message: expect.stringMatching(/cannot see agent "elsewhere"'s working directory .*gone; put it on storage every worker shares/),
     });
+  });
+
+  it('refuses to serve Restate beyond loopback unless requests must be signed by the cluster (its identity keys)', async () => {
+    const options = { settings: parseAgentSettings({ providers: {}, models: {} }), families: [], cwd: cluster.dir.join('work') };
+    const urls = { ingress: cluster.restate.ingress, admin: cluster.restate.admin };
+
+    await expect(startRestateRuntime({ ...options, ...urls, endpointHost: '0.0.0.0', endpointPort: 0 })).rejects.toThrow(
+      /0\.0\.0\.0 is not loopback: give the Restate cluster's request identity keys/,
+    );
   });
 });

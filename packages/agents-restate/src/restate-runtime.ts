@@ -17,7 +17,9 @@ import {
   refuse,
   type SessionHeader,
 } from '@nexus/agents/kit';
+import { ConfigError } from '@nexus/core';
 import { type AgentServerConnection, RPC_ERROR_CODES } from '@nexus/core/agent-server';
+import { isLoopbackHost } from '@nexus/core/http';
 import { createEndpointHandler, type LoggerTransport } from '@restatedev/restate-sdk';
 import { AGENT_OBJECT, agentObject, type HandlerInput } from './agent-object.js';
 import { REFUSAL_MARK } from './refusals.js';
@@ -40,6 +42,13 @@ export interface RestateRuntimeOptions extends WorkerAgentOptions, RestateUrls {
   endpointPort?: number;
   /** Address it listens on for them (default `127.0.0.1`; the Restate servers must reach it). */
   endpointHost?: string;
+  /**
+   * The Restate cluster's request identity public keys (`publickeyv1_…`, which the server logs at
+   * start when it has a request identity private key): the endpoint then answers only requests the
+   * cluster signed. Required when `endpointHost` is not loopback — the endpoint runs agents' turns,
+   * tools included, for whoever reaches it.
+   */
+  identityKeys?: readonly string[];
   /**
    * The URL registered as the deployment: one URL for every worker (a load balancer in front of
    * them), since Restate sends each invocation, and its retries, to the deployment it started on.
@@ -335,11 +344,19 @@ const warningsOnly: LoggerTransport = (meta, message, ...more) => {
  * registers the deployment with the admin API, and returns the runtime for `serveAgents`.
  */
 export async function startRestateRuntime(options: RestateRuntimeOptions): Promise<RestateRuntime> {
-  const { endpointPort = 9080, endpointHost = '127.0.0.1', ingress, admin } = options;
+  const { endpointPort = 9080, endpointHost = '127.0.0.1', identityKeys = [], ingress, admin } = options;
+  if (!isLoopbackHost(endpointHost) && identityKeys.length === 0)
+    throw new ConfigError(
+      `The Restate endpoint's address ${endpointHost} is not loopback: give the Restate cluster's request identity keys (identityKeys, --restate-identity-key), so that only the cluster may run agents' turns.`,
+    );
   const urls = { ingress, admin };
   let runtime: RestateRuntime | undefined;
   const agents = new WorkerAgents(options, (id) => (runtime as RestateRuntime).connectionFor(id));
-  const handler = createEndpointHandler({ services: [agentObject(agents, urls)], logger: warningsOnly });
+  const handler = createEndpointHandler({
+    services: [agentObject(agents, urls)],
+    logger: warningsOnly,
+    ...(identityKeys.length > 0 ? { identityKeys: [...identityKeys] } : {}),
+  });
   const http1 = options.deploymentUrl !== undefined;
   const sessions = new Set<Http2Session>();
   const endpoint = http1 ? createServer(handler) : createHttp2Server(handler);
