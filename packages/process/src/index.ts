@@ -19,4 +19,4 @@ export type { SplitCommandOptions } from './split-command.js';
 export { splitCommand } from './split-command.js';
 export type { Service, ServiceOptions } from './start-service.js';
 export { DEFAULT_SERVICE_KILL_GRACE_MS, startService } from './start-service.js';
-export { formatRunOutput, runResultData, toolResultFromRun } from './tool-result-from-run.js';
+export { formatRunOutput, RUN_RESULT_DATA_SCHEMA, runResultData, toolResultFromRun } from './tool-result-from-run.js';

@@ -15,6 +15,7 @@ describe('the public surface of @nexus/process', () => {
       'EXEC_SANDBOX_MODES',
       'MAX_TIMEOUT_SECONDS',
       'MIN_TIMEOUT_SECONDS',
+      'RUN_RESULT_DATA_SCHEMA',
       'RUN_TAG_VARIABLE',
       'clampTimeoutSeconds',
       'formatRunOutput',

@@ -1,5 +1,25 @@
-import { type JsonObject, ToolResult } from '@nexus/core';
+import { type JsonObject, type JsonSchemaObject, ToolResult } from '@nexus/core';
 import type { RunResult } from './run-process.js';
+
+/**
+ * JSON Schema of {@link runResultData}'s object, for the `outputSchema` of command skills; open,
+ * so a skill may add its own fields (git adds its parsed output).
+ */
+export const RUN_RESULT_DATA_SCHEMA: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    stdout: { type: 'string' },
+    stderr: { type: 'string' },
+    exitCode: { type: ['integer', 'null'], description: 'null when a signal ended the command.' },
+    signal: { type: ['string', 'null'] },
+    timedOut: { type: 'boolean' },
+    cancelled: { type: 'boolean' },
+    truncated: { type: 'boolean', description: 'The output was cut at the size limit.' },
+    durationMs: { type: 'number' },
+    sandboxed: { type: 'boolean', description: 'Whether the command ran in the bubblewrap sandbox.' },
+  },
+  required: ['stdout', 'stderr', 'exitCode', 'signal', 'timedOut', 'cancelled', 'truncated', 'durationMs', 'sandboxed'],
+};
 
 /** The structured form of a run, for `ToolResult.data`. */
 export function runResultData(result: RunResult): JsonObject {

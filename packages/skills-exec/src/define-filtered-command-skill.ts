@@ -4,6 +4,7 @@ import {
   InvalidParametersError,
   type PermissionLevel,
   type ServiceContainer,
+  type SkillMetadata,
   type SkillSpec,
   ToolResult,
 } from '@nexus/core';
@@ -108,8 +109,9 @@ export interface FilteredCommandArguments {
   cwd?: string;
 }
 
-/** What {@link defineFilteredCommandSkill} takes. */
-export interface FilteredCommandSkillDefinition<Parsed extends ParsedCommand = ParsedCommand> {
+/** What {@link defineFilteredCommandSkill} takes; `title` and `outputSchema` become the skill's metadata as they are. */
+export interface FilteredCommandSkillDefinition<Parsed extends ParsedCommand = ParsedCommand>
+  extends Pick<SkillMetadata, 'title' | 'outputSchema'> {
   name: string;
   /** Written for an LLM. */
   description: string;
@@ -158,10 +160,14 @@ export function defineFilteredCommandSkill<Parsed extends ParsedCommand>(definit
     prepare,
     present,
     timeoutSeconds = DEFAULT_TIMEOUT_SECONDS,
+    title,
+    outputSchema,
   } = definition;
   return defineSkill<FilteredCommandArguments>({
     name,
+    ...(title === undefined ? {} : { title }),
     description,
+    ...(outputSchema === undefined ? {} : { outputSchema }),
     parameters: {
       type: 'object',
       properties: {

@@ -12,6 +12,7 @@ import { gitCommandFilter } from '../git-command-filter.js';
 import { ALWAYS_OVERRIDDEN, configArguments, READ_ONLY_OVERRIDDEN } from '../git-config-hardening.js';
 import { gitEnvironment } from '../git-environment.js';
 import { reviewGitOptions } from '../git-option-review.js';
+import { GIT_OUTPUT_SCHEMA } from '../git-output-schema.js';
 import { reviewRepository } from '../git-repository-review.js';
 import { presentGitResult, structuredKind } from '../git-structured-output.js';
 
@@ -58,6 +59,8 @@ async function prepareGit(context: FilteredCommandContext<ParsedGitCommand>): Pr
  */
 export const gitSkill = defineFilteredCommandSkill({
   name: 'git',
+  title: 'Git',
+  outputSchema: GIT_OUTPUT_SCHEMA,
   description:
     'Run a git command (without a shell), e.g. `status`, `diff --stat`, `log -5`, `branch -a`, `add src/a.ts`, `commit -m "Fix parser"`. ' +
     'Allowed commands depend on the permission level: read-only commands always; writes at trusted, except destructive ones ' +
