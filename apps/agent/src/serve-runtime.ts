@@ -45,9 +45,13 @@ function httpUrl(value: string | undefined, option: string): string {
  */
 export async function openRuntime(choice: RuntimeChoice, options: AgentPoolOptions): Promise<AgentRuntime> {
   const runtime = choice.runtime ?? 'local';
+  const given = (name: keyof RuntimeChoice) => {
+    const value = choice[name];
+    return Array.isArray(value) ? value.length > 0 : value !== undefined;
+  };
   const restateOnly = (
     ['restate', 'restate-admin', 'restate-port', 'restate-deployment', 'restate-host', 'restate-identity-key'] as const
-  ).find((name) => choice[name] !== undefined);
+  ).find(given);
   if (runtime === 'local') {
     if (restateOnly) throw new UsageError(`--${restateOnly} is for --runtime restate.`);
     const { AgentPool } = await import('@nexus/agents');
@@ -66,7 +70,7 @@ export async function openRuntime(choice: RuntimeChoice, options: AgentPoolOptio
     admin,
     ...(endpointPort === undefined ? {} : { endpointPort }),
     ...(choice['restate-host'] === undefined ? {} : { endpointHost: choice['restate-host'] }),
-    ...(choice['restate-identity-key'] === undefined ? {} : { identityKeys: choice['restate-identity-key'] }),
+    ...(given('restate-identity-key') ? { identityKeys: choice['restate-identity-key'] } : {}),
     ...(deployment === undefined ? {} : { deploymentUrl: httpUrl(deployment, '--restate-deployment') }),
   });
 }
