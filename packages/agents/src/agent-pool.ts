@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { ConfigError, type ConfirmFunction, nexusStateDir, ServiceContainer, type SkillFamily, type ToolPermission } from '@nexus/core';
 import { type AgentServerConnection, RPC_ERROR_CODES } from '@nexus/core/agent-server';
+import type { CallerIdentity } from '@nexus/registry';
 import type { AgentEvent, TurnCheckpoint } from './agent.js';
 import type { AgentRuntime, PoolSendOptions } from './agent-runtime.js';
 import type { AgentSettings } from './agent-settings.js';
@@ -127,7 +128,7 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
       case 'list_tools':
         return this.#playground.list(parseParams(method, params));
       case 'run_tool':
-        return this.#playground.run(parseParams(method, params));
+        return this.#playground.run(parseParams(method, params), await this.#callerOf(requester));
       case 'list_approvals':
         if (agentId !== undefined) break;
         return { approvals: await this.#listApprovals(parseParams(method, params).agent_id, requester) };
@@ -158,6 +159,11 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
     for (let id = await this.#parentOf(agentId); id !== undefined && chain.length <= MAX_AGENT_DEPTH; id = await this.#parentOf(id))
       chain.push(id);
     return chain;
+  }
+
+  /** Who a requester is to the audit log: an agent by its id and ancestry; the token holder names nobody. */
+  async #callerOf(requester: Requester): Promise<CallerIdentity | undefined> {
+    return requester.kind === 'agent' ? { agentId: requester.id, ancestry: await this.#ancestry(requester.id) } : undefined;
   }
 
   /** `parentId` and the ids above it: the ancestry of an agent whose parent it is. */

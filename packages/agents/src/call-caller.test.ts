@@ -33,4 +33,18 @@ describe('audit records name who called', () => {
       { tool: 'read_file', caller: { agentId: 'helper', ancestry: ['boss'] } },
     ]);
   });
+
+  it("an agent's run_tool through its in-process connection is the agent's", async () => {
+    const records: AuditRecord[] = [];
+    fixture = await auditedFixture(records);
+    const { pool } = fixture;
+    await pool.call('create_agent', { agent_id: 'boss', preset: 'trusted' }, TOKEN_HOLDER);
+    await pool.call('create_agent', { agent_id: 'helper', preset: 'sandboxed' }, { kind: 'agent', id: 'boss' });
+
+    await pool.call('run_tool', { name: 'read_file', arguments: { path: 'notes.md' } }, { kind: 'agent', id: 'helper' });
+
+    expect(records.map(({ tool, caller }) => ({ tool, caller }))).toEqual([
+      { tool: 'read_file', caller: { agentId: 'helper', ancestry: ['boss'] } },
+    ]);
+  });
 });

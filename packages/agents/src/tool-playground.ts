@@ -1,6 +1,6 @@
 import { type AgentPermissions, ServiceContainer, type SkillFamily, type ToolResult } from '@nexus/core';
 import type { AgentServerConnection } from '@nexus/core/agent-server';
-import { SkillRegistry } from '@nexus/registry';
+import { type CallerIdentity, SkillRegistry } from '@nexus/registry';
 import { decideGrant, type PermissionBase, permissionsOf } from './child-permissions.js';
 import type { MethodParams } from './rpc-params.js';
 
@@ -58,10 +58,10 @@ export class ToolPlayground {
     return { tools: definitions.map(({ function: { name, description, parameters } }) => ({ name, description, parameters })) };
   }
 
-  /** `run_tool`: the call's `ToolResult`, refusals and failures included. */
-  async run(params: MethodParams<'run_tool'>): Promise<ToolResult> {
+  /** `run_tool`: the call's `ToolResult`, refusals and failures included; `caller` names who asked in its audit record. */
+  async run(params: MethodParams<'run_tool'>, caller?: CallerIdentity): Promise<ToolResult> {
     const { registry } = await this.#registryFor(params.preset);
-    return registry.execute(params.name, params.arguments ?? {});
+    return registry.execute(params.name, params.arguments ?? {}, caller ? { caller } : {});
   }
 
   /** Closes the registries (the shared families forget them). */
