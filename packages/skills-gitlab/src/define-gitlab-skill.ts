@@ -185,6 +185,8 @@ export interface GitLabAction<A extends GitLabArguments> {
 export interface GitLabSkillDefinition<A extends GitLabArguments> {
   /** Tool name, `gitlab_…`. */
   name: string;
+  /** A name for people, e.g. `GitLab branches` (MCP `title`). */
+  title?: string;
   /** One sentence for the LLM; the list of actions is appended. */
   description: string;
   /** What the actions work on unless they say otherwise. */
@@ -259,10 +261,12 @@ export function defineGitLabSkill<A extends GitLabArguments>(definition: GitLabS
   const actionNames = Object.keys(definition.actions);
   return defineSkill<A>({
     name: definition.name,
+    ...(definition.title === undefined ? {} : { title: definition.title }),
     description: describe(definition),
     parameters: buildParameters(definition),
     readOnly: false,
     destructive: actionNames.some(isDestructiveAction),
+    openWorld: true,
     minimumLevel: 'trusted',
     create:
       (services) =>

@@ -64,8 +64,18 @@ describe('gitlabSkills', () => {
   it('registers into a registry whose schemas ajv accepts', () => {
     const registry = new SkillRegistry().use(gitlab.gitlabSkills);
     expect(registry.getDefinitions({ format: 'mcp' }).find((definition) => definition.name === 'gitlab_branch')?.annotations).toEqual({
+      title: 'GitLab branches',
       readOnlyHint: false,
       destructiveHint: true,
+      openWorldHint: true,
     });
+  });
+
+  it('gives every skill a title and the open-world hint, and no idempotent hint (each mixes reads and writes)', () => {
+    for (const spec of gitlab.gitlabSkills.skills) {
+      expect(spec.title, spec.name).toMatch(/^GitLab [a-zA-Z]/);
+      expect(spec.openWorld, spec.name).toBe(true);
+      expect(spec.idempotent, spec.name).toBeUndefined();
+    }
   });
 });

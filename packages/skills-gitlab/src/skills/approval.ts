@@ -56,6 +56,7 @@ function ruleLines(rule: Rule): string {
 /** `gitlab_approval`: merge request approvals and approval rules. */
 export const gitlabApprovalSkill = defineGitLabSkill<GitLabApprovalArguments>({
   name: 'gitlab_approval',
+  title: 'GitLab approvals',
   description: 'GitLab MR approvals and approval rules (rules: Premium).',
   scope: 'project',
   parameters: {

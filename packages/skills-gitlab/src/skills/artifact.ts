@@ -77,6 +77,7 @@ function download(
 /** `gitlab_artifact`: CI job artifacts — list, download, unpack, delete, keep. */
 export const gitlabArtifactSkill = defineGitLabSkill<GitLabArtifactArguments>({
   name: 'gitlab_artifact',
+  title: 'GitLab job artifacts',
   description: 'GitLab CI job artifacts.',
   scope: 'project',
   parameters: {

@@ -65,6 +65,7 @@ const LIST_SCOPES = ['label_id', 'assignee_id', 'milestone_id', 'iteration_id'] 
 /** `gitlab_board`: issue boards of a project or group, and their lists. */
 export const gitlabBoardSkill = defineGitLabSkill<GitLabBoardArguments>({
   name: 'gitlab_board',
+  title: 'GitLab issue boards',
   description: 'GitLab issue boards and board lists (project or group).',
   scope: 'project-or-group',
   parameters: {

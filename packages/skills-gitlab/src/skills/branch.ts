@@ -38,6 +38,7 @@ const yesNo = (value: boolean | undefined) => (value ? 'yes' : 'no');
 /** `gitlab_branch`: branches and branch protection. */
 export const gitlabBranchSkill = defineGitLabSkill<GitLabBranchArguments>({
   name: 'gitlab_branch',
+  title: 'GitLab branches',
   description: 'GitLab branches and branch protection.',
   scope: 'project',
   parameters: {

@@ -42,6 +42,7 @@ const keyPath = (context: ActionContext<GitLabDeployKeyArguments>, suffix = '') 
 /** `gitlab_deploy_key`: SSH deploy keys of a project. */
 export const gitlabDeployKeySkill = defineGitLabSkill<GitLabDeployKeyArguments>({
   name: 'gitlab_deploy_key',
+  title: 'GitLab deploy keys',
   description: 'GitLab project deploy keys (SSH).',
   scope: 'project',
   parameters: {

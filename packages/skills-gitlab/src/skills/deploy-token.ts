@@ -41,6 +41,7 @@ const tokenPath = (context: ActionContext<GitLabDeployTokenArguments>) => `${con
 /** `gitlab_deploy_token`: deploy tokens of a project or group. */
 export const gitlabDeployTokenSkill = defineGitLabSkill<GitLabDeployTokenArguments>({
   name: 'gitlab_deploy_token',
+  title: 'GitLab deploy tokens',
   description: 'GitLab deploy tokens (project or group). The secret is shown once, on create.',
   scope: 'project-or-group',
   parameters: {

@@ -57,6 +57,7 @@ function setResolved(context: ActionContext<GitLabDiscussionArguments>, resolved
 /** `gitlab_discussion`: discussion threads on merge requests and issues. */
 export const gitlabDiscussionSkill = defineGitLabSkill<GitLabDiscussionArguments>({
   name: 'gitlab_discussion',
+  title: 'GitLab discussions',
   description: 'GitLab discussion threads on an MR or issue.',
   scope: 'project',
   parameters: {

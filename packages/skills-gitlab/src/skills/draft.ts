@@ -32,6 +32,7 @@ function where(note: DraftNote): string {
 /** `gitlab_draft`: draft notes of a merge request, published together as one review. */
 export const gitlabDraftSkill = defineGitLabSkill<GitLabDraftArguments>({
   name: 'gitlab_draft',
+  title: 'GitLab draft notes',
   description: 'GitLab MR draft notes for a batched review; publish sends them all.',
   scope: 'project',
   parameters: {

@@ -21,6 +21,7 @@ const dates = (epic: EpicView) => (epic.startDate || epic.dueDate ? ` (${epic.st
 /** `gitlab_epic`: group epics and the issues in them (GitLab Premium). */
 export const gitlabEpicSkill = defineGitLabSkill<GitLabEpicArguments>({
   name: 'gitlab_epic',
+  title: 'GitLab epics',
   description: 'GitLab group epics (Premium; work items on GitLab 17.7+, REST before; group = full path).',
   scope: 'group',
   parameters: {

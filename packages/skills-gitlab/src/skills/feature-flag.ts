@@ -91,6 +91,7 @@ function listFields(args: GitLabFeatureFlagArguments): JsonObject {
 /** `gitlab_feature_flag`: feature flags of a project and their user lists. */
 export const gitlabFeatureFlagSkill = defineGitLabSkill<GitLabFeatureFlagArguments>({
   name: 'gitlab_feature_flag',
+  title: 'GitLab feature flags',
   description: 'GitLab feature flags and feature-flag user lists.',
   scope: 'project',
   parameters: {

@@ -91,6 +91,7 @@ function textOf(bytes: Buffer): string | undefined {
 /** `gitlab_file`: repository files — read, create, update, delete, and several changes in one commit. */
 export const gitlabFileSkill = defineGitLabSkill<GitLabFileArguments>({
   name: 'gitlab_file',
+  title: 'GitLab repository files',
   description: 'GitLab repository files: read, write, and commit several changes at once.',
   scope: 'project',
   parameters: {

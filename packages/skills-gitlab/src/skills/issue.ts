@@ -49,6 +49,7 @@ async function setState(context: ActionContext<GitLabIssueArguments>, event: 'cl
 /** `gitlab_issue`: list, read, create, update, close, reopen, link and comment on issues. */
 export const gitlabIssueSkill = defineGitLabSkill<GitLabIssueArguments>({
   name: 'gitlab_issue',
+  title: 'GitLab issues',
   description: 'GitLab issues.',
   scope: 'project',
   projectDescription: 'Project path or id; default: git remote (list without it: all projects, "this" = git remote)',

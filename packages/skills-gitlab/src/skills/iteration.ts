@@ -82,6 +82,7 @@ function iterationFields(args: GitLabIterationArguments): JsonObject {
 /** `gitlab_iteration`: group iterations and iteration cadences (GitLab Premium; GraphQL except the list). */
 export const gitlabIterationSkill = defineGitLabSkill<GitLabIterationArguments>({
   name: 'gitlab_iteration',
+  title: 'GitLab iterations',
   description: 'GitLab group iterations and cadences (Premium; group = full path).',
   scope: 'group',
   parameters: {

@@ -64,6 +64,7 @@ function changed(verb: string, describe: (job: Job, context: ActionContext<GitLa
 /** `gitlab_job`: CI jobs and their logs. */
 export const gitlabJobSkill = defineGitLabSkill<GitLabJobArguments>({
   name: 'gitlab_job',
+  title: 'GitLab CI jobs',
   description: 'GitLab CI jobs and logs.',
   scope: 'project',
   parameters: {

@@ -34,6 +34,7 @@ const labelPath = (base: string, name: string | undefined) => `${base}/labels/${
 /** `gitlab_label`: project labels. */
 export const gitlabLabelSkill = defineGitLabSkill<GitLabLabelArguments>({
   name: 'gitlab_label',
+  title: 'GitLab labels',
   description: 'GitLab project labels.',
   scope: 'project',
   parameters: {

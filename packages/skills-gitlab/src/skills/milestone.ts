@@ -77,6 +77,7 @@ function itemList(noun: string, prefix: string, suffix: string) {
 /** `gitlab_milestone`: project or group milestones. */
 export const gitlabMilestoneSkill = defineGitLabSkill<GitLabMilestoneArguments>({
   name: 'gitlab_milestone',
+  title: 'GitLab milestones',
   description: 'GitLab milestones of a project or group.',
   scope: 'project-or-group',
   parameters: {

@@ -81,6 +81,7 @@ async function createBody(context: ActionContext<GitLabMrArguments>): Promise<Js
 /** `gitlab_mr`: merge requests — list, read, create, update, merge (now or when the pipeline succeeds), rebase, close, reopen, comment, diff, commits, pipelines. */
 export const gitlabMrSkill = defineGitLabSkill<GitLabMrArguments>({
   name: 'gitlab_mr',
+  title: 'GitLab merge requests',
   description: 'GitLab merge requests.',
   scope: 'project',
   projectDescription: 'Project path or id; default: git remote (list without it: all projects, "this" = git remote)',

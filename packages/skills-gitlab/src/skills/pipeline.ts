@@ -105,6 +105,7 @@ function groupByStage(jobs: Job[]): string {
 /** `gitlab_pipeline`: CI pipelines. */
 export const gitlabPipelineSkill = defineGitLabSkill<GitLabPipelineArguments>({
   name: 'gitlab_pipeline',
+  title: 'GitLab pipelines',
   description: 'GitLab CI pipelines.',
   scope: 'project',
   parameters: {

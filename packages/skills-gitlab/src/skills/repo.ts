@@ -79,6 +79,7 @@ const COMMIT_LINE = (commit: Commit) =>
 /** `gitlab_repo`: projects (view, list, search, fork, members), their tree, commits and comparisons; who the token belongs to. */
 export const gitlabRepoSkill = defineGitLabSkill<GitLabRepoArguments>({
   name: 'gitlab_repo',
+  title: 'GitLab projects',
   description: 'GitLab projects, their tree, commits, comparisons and members, and your identity.',
   scope: 'project',
   parameters: {

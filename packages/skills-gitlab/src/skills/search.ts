@@ -54,6 +54,7 @@ function hitLine(scope: string, hit: Hit): string {
 /** `gitlab_search`: GitLab's search — the whole instance, a group, or a project. */
 export const gitlabSearchSkill = defineGitLabSkill<GitLabSearchArguments>({
   name: 'gitlab_search',
+  title: 'GitLab search',
   description: 'GitLab search across the instance, a group or a project (project/group omitted: whole instance).',
   scope: 'anywhere',
   parameters: {

@@ -48,6 +48,7 @@ const releasePath = (context: ActionContext<GitLabTagArguments>) => `${context.b
 /** `gitlab_tag`: tags, their releases, and protected tag patterns. */
 export const gitlabTagSkill = defineGitLabSkill<GitLabTagArguments>({
   name: 'gitlab_tag',
+  title: 'GitLab tags',
   description: 'GitLab tags, releases and protected tag patterns.',
   scope: 'project',
   parameters: {

@@ -35,6 +35,7 @@ function post(
 /** `gitlab_time`: time tracking on an issue or merge request. */
 export const gitlabTimeSkill = defineGitLabSkill<GitLabTimeArguments>({
   name: 'gitlab_time',
+  title: 'GitLab time tracking',
   description: 'GitLab time tracking on an issue or MR. Durations like 1h30m, 2d, 1w 2d.',
   scope: 'project',
   parameters: {

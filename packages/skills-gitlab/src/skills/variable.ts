@@ -61,6 +61,7 @@ const markers = (variable: Variable) => FLAGS.filter((name) => variable[name]).j
 /** `gitlab_variable`: CI/CD variables of a project or group. */
 export const gitlabVariableSkill = defineGitLabSkill<GitLabVariableArguments>({
   name: 'gitlab_variable',
+  title: 'GitLab CI/CD variables',
   description: 'GitLab CI/CD variables (project or group). Values are hidden unless reveal is true.',
   scope: 'project-or-group',
   parameters: {

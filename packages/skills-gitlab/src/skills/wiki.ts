@@ -33,6 +33,7 @@ function pageFields(args: GitLabWikiArguments): JsonObject {
 /** `gitlab_wiki`: project wiki pages. */
 export const gitlabWikiSkill = defineGitLabSkill<GitLabWikiArguments>({
   name: 'gitlab_wiki',
+  title: 'GitLab wikis',
   description: 'GitLab project wiki pages.',
   scope: 'project',
   parameters: {
