@@ -7,6 +7,7 @@ import {
   checkParentChoice,
   checkSend,
   closeInterruptedCalls,
+  compactReply,
   contextReply,
   decideGrant,
   deciderName,
@@ -217,6 +218,17 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
           ctx.set(endedKey(input.requestId), { content: params.content, reply });
           agents.remember(member, store(ctx, member, before, rewritten));
           return reply;
+        }),
+
+      compact: async (ctx: Exclusive, input: HandlerInput) =>
+        answering(async () => {
+          const { force = true } = parseParams('compact', input.params);
+          const member = await load(ctx, agents, urls);
+          const before = member.agent.messages.length;
+          // Not journaled: a compaction cut short by a crash has changed nothing stored, and is made again.
+          const result = await member.agent.compact({ force });
+          if (result.compacted) agents.remember(member, store(ctx, member, before, true));
+          return compactReply(result);
         }),
 
       destroy: async (ctx: Exclusive, input: HandlerInput) =>

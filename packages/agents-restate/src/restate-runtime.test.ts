@@ -147,4 +147,18 @@ describe('the restate runtime', () => {
       /0\.0\.0\.0 is not loopback: give the Restate cluster's request identity keys/,
     );
   });
+
+  it('compacts an agent: its stored conversation is the compacted one, for every worker', async () => {
+    const [first, second] = await cluster.startWorkers(2);
+    if (!first || !second) throw new Error('two workers');
+    await first.result('/', 'create_agent', { agent_id: 'long' });
+    cluster.llm.script({ text: 'one' }, { text: 'two' }, { text: 'three' }, { text: 'summary of it all' });
+    for (const content of ['a', 'b', 'c']) await first.result('/agent/long', 'send', { content });
+
+    expect(await second.result('/agent/long', 'compact', { force: true })).toMatchObject({ compacted: true });
+
+    const page = await first.result<{ messages: Array<{ content: string }> }>('/agent/long', 'get_messages');
+    expect(page.messages[0]?.content).toContain('summary of it all');
+    expect(page.messages.map((message) => message.content)).not.toContain('a');
+  });
 });

@@ -73,6 +73,7 @@ const AGENT_HANDLERS: Partial<Record<MethodName, string>> = {
   get_tokens: 'get_tokens',
   get_messages: 'get_messages',
   list_approvals: 'list_approvals',
+  compact: 'compact',
   resolve_approval: 'resolve_approval',
   shutdown: 'destroy',
   cancel: 'send',

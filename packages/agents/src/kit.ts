@@ -13,5 +13,5 @@ export { closeInterruptedCalls, memberSpecOf, sessionOf } from './pool-sessions.
 export { checkApprover, checkDestroy, checkParentChoice, checkSend, checkShutdownServer, deciderName } from './requester-policy.js';
 export type { MethodName, MethodParams } from './rpc-params.js';
 export { EVERYWHERE_METHODS, GLOBAL_METHODS, isMethodName, parseParams } from './rpc-params.js';
-export { approvalReply, contextReply, describeMember, messagesPage, noSuchAgent, refuse, sendReply } from './rpc-replies.js';
+export { approvalReply, compactReply, contextReply, describeMember, messagesPage, noSuchAgent, refuse, sendReply } from './rpc-replies.js';
 export type { Session, SessionHeader } from './session-store.js';
