@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { InvalidOptionError } from '@nexus/core';
 import { utilitySkills } from '@nexus/registry';
-import { createTestAgent } from '@nexus/registry/testing';
+import { createTestAgent, outputSchemaProblems } from '@nexus/registry/testing';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ImportedMcpServer, importMcpServer, type McpServerConfig, McpServerUnavailableError, serveHttp } from './index.js';
@@ -134,6 +134,22 @@ describe('importMcpServer against a hostile server', () => {
     expect(spec('either')).toMatchObject({ readOnly: true, destructive: false, minimumLevel: 'trusted' });
     expect(spec('untyped')).toMatchObject({ readOnly: false, destructive: false });
     expect(spec('touch')).toMatchObject({ readOnly: false, destructive: true });
+  });
+
+  it('takes the title, the idempotent and open-world hints (open-world unless the server says not) and an object outputSchema', async () => {
+    const spec = (tool: string) => server.family.skills.find((skill) => skill.name === `mcp__hostile__${tool}`);
+    expect(spec('mixed')).toMatchObject({
+      title: 'Mixed content',
+      idempotent: true,
+      outputSchema: { type: 'object', properties: { width: { type: 'integer' }, height: { type: 'integer' } } },
+    });
+    expect(spec('mixed')?.openWorld).toBeUndefined();
+    expect(spec('either')).toMatchObject({ idempotent: true, openWorld: true });
+    expect(spec('touch')).toMatchObject({ openWorld: true });
+    expect(spec('touch')?.idempotent).toBeUndefined();
+    expect(spec('touch')?.title).toBeUndefined();
+    const agent = agentUsing(server, dir.path, 'yolo');
+    expect(await outputSchemaProblems(agent.registry, 'mcp__hostile__mixed', await agent.call('mcp__hostile__mixed'))).toEqual([]);
   });
 
   it('describes images, keeps resource text and structured content, and fails with the server’s text on isError', async () => {

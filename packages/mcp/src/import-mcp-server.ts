@@ -5,6 +5,7 @@ import {
   defineSkill,
   expectOption,
   isPositiveNumber,
+  type JsonSchemaObject,
   levelAtLeast,
   PermissionDeniedError,
   type PermissionLevel,
@@ -198,12 +199,19 @@ function importedToolSkill(
   const readOnly = tool.annotations?.readOnlyHint === true;
   const offeredSandboxed = config.readOnly === true && readOnly;
   const minimumLevel = maxLevel(offeredSandboxed ? 'sandboxed' : 'trusted', config.level ?? 'sandboxed');
+  const title = tool.title ?? tool.annotations?.title;
   return defineSkill({
     name,
-    description: tool.description || tool.title || `${tool.name} (from the MCP server "${server}")`,
+    ...(title ? { title } : {}),
+    description: tool.description || title || `${tool.name} (from the MCP server "${server}")`,
     parameters: normaliseInputSchema(tool.inputSchema),
     readOnly,
     destructive: !readOnly && tool.annotations?.destructiveHint !== false,
+    ...(readOnly || tool.annotations?.idempotentHint === true ? { idempotent: true } : {}),
+    // MCP's default: a tool reaches beyond the server unless it says otherwise.
+    ...(tool.annotations?.openWorldHint === false ? {} : { openWorld: true }),
+    // The client checks the server's structuredContent against it, so the data matches it.
+    ...(tool.outputSchema?.type === 'object' ? { outputSchema: tool.outputSchema as JsonSchemaObject } : {}),
     minimumLevel,
     create: (services) => async (args, context) => {
       if (!(await approve(services, name, context.confirm))) {

@@ -32,7 +32,18 @@ const tools = [
     inputSchema: { type: 'string' },
     annotations: { destructiveHint: false },
   },
-  { name: 'mixed', description: 'Text, an image, structured content.', inputSchema: { type: 'object' } },
+  {
+    name: 'mixed',
+    title: 'Mixed content',
+    description: 'Text, an image, structured content.',
+    inputSchema: { type: 'object' },
+    outputSchema: {
+      type: 'object',
+      properties: { width: { type: 'integer' }, height: { type: 'integer' } },
+      required: ['width', 'height'],
+    },
+    annotations: { idempotentHint: true, openWorldHint: false },
+  },
   {
     name: 'big',
     description: 'Returns `bytes` bytes of text.',
