@@ -27,6 +27,7 @@ import {
 import { policyDigest } from '@nexus/core';
 import { AgentRpcError } from '@nexus/core/agent-server';
 import * as restate from '@restatedev/restate-sdk';
+import { type EventTarget, relayTo } from './event-relay.js';
 import { encodeRefusal } from './refusals.js';
 import { invokeObject, type RestateUrls } from './restate-client.js';
 import type { WorkerAgents } from './worker-agents.js';
@@ -162,7 +163,7 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
           return { agent_id: ctx.key, url: `/agent/${ctx.key}` };
         }),
 
-      send: async (ctx: Exclusive, input: HandlerInput & { readonly requestId: string }) =>
+      send: async (ctx: Exclusive, input: HandlerInput & { readonly requestId: string; readonly events?: EventTarget }) =>
         answering(async () => {
           const params = parseParams('send', input.params);
           const member = await load(ctx, agents, urls);
@@ -192,6 +193,7 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
             }
           });
           const wireId = params.request_id ?? input.requestId;
+          const relay = relayTo(input.events);
           let result: TurnResult;
           try {
             result = await member.agent.send(params.content, {
@@ -199,6 +201,7 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
               signal: abort.signal,
               onEvent: (event) => {
                 if (event.type === 'compacted') rewritten = true;
+                relay.emit(event);
               },
               ...(params.confirm ? { confirm: () => params.confirm === 'allow' } : {}),
             });
@@ -213,6 +216,7 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
             agents.forget(ctx.key);
             return reply;
           }
+          await relay.drained();
           member.usage = addUsage(member.usage, result.usage);
           const reply = sendReply(member.id, result, wireId);
           ctx.set(endedKey(input.requestId), { content: params.content, reply });

@@ -161,4 +161,22 @@ describe('the restate runtime', () => {
     expect(page.messages[0]?.content).toContain('summary of it all');
     expect(page.messages.map((message) => message.content)).not.toContain('a');
   });
+
+  it('streams a turn to the client through the front end holding its stream, wherever the turn runs', async () => {
+    const [first, second] = await cluster.startWorkers(2);
+    if (!first || !second) throw new Error('two workers');
+    await first.result('/', 'create_agent', { agent_id: 'streamer', preset: 'trusted' });
+    cluster.llm.script({ text: 'Listing.', toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] }, { text: 'Listed.' });
+
+    const response = await fetch(`${second.server.url}/agent/streamer`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${second.server.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'send', params: { content: 'List.', request_id: 'r1', stream: true } }),
+    });
+    const events = (await response.text()).split('\n\n').flatMap((block) => /^event: (\S+)$/m.exec(block)?.[1] ?? []);
+
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(events.filter((name) => name !== 'text')).toEqual(['tool_call', 'tool_result', 'result']);
+    expect(events).toContain('text');
+  });
 });

@@ -22,6 +22,7 @@ import { type AgentServerConnection, RPC_ERROR_CODES } from '@nexus/core/agent-s
 import { isLoopbackHost } from '@nexus/core/http';
 import { createEndpointHandler, type LoggerTransport } from '@restatedev/restate-sdk';
 import { AGENT_OBJECT, agentObject, type HandlerInput } from './agent-object.js';
+import { openEventSink, takeRelayedEvent } from './event-relay.js';
 import { REFUSAL_MARK } from './refusals.js';
 import {
   attachInvocation,
@@ -193,10 +194,13 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
     const attached = new AbortController();
     const stop = () => attached.abort();
     options.signal?.addEventListener('abort', stop);
+    const { onEvent } = options;
+    const sink = onEvent && openEventSink(this.endpointUrl, onEvent);
+    const events = sink && { url: sink.url, token: sink.token };
     const ended = invokeObject(
       this.#urls,
       { service: AGENT_OBJECT, key: agentId, handler: 'send' },
-      { params, requester, requestId },
+      { params, requester, requestId, ...(events ? { events } : {}) },
       { idempotencyKey: `${requestId}:${digest}`, signal: attached.signal },
     );
     try {
@@ -206,6 +210,7 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
       if (error instanceof InvocationCancelled) return { cancelled: true, request_id: params.request_id ?? requestId };
       throw error;
     } finally {
+      sink?.close();
       options.signal?.removeEventListener('abort', stop);
       // A turn that paused goes on in Restate; this request stops waiting for its end.
       attached.abort();
@@ -360,7 +365,9 @@ export async function startRestateRuntime(options: RestateRuntimeOptions): Promi
   });
   const http1 = options.deploymentUrl !== undefined;
   const sessions = new Set<Http2Session>();
-  const endpoint = http1 ? createServer(handler) : createHttp2Server(handler);
+  const endpoint = http1
+    ? createServer((request, response) => takeRelayedEvent(request, response) || handler(request, response))
+    : createHttp2Server((request, response) => takeRelayedEvent(request, response) || handler(request, response));
   endpoint.on('session', (session: Http2Session) => {
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
