@@ -2,7 +2,7 @@ import { ServiceContainer } from '@nexus/core';
 import type { AuditRecord } from '@nexus/registry';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
-import { TOKEN_HOLDER } from './index.js';
+import { AgentPool, parseAgentSettings, TOKEN_HOLDER } from './index.js';
 
 let fixture: ServerFixture | undefined;
 afterEach(async () => {
@@ -46,5 +46,31 @@ describe('audit records name who called', () => {
     expect(records.map(({ tool, caller }) => ({ tool, caller }))).toEqual([
       { tool: 'read_file', caller: { agentId: 'helper', ancestry: ['boss'] } },
     ]);
+  });
+
+  it('an agent restored after a restart names its parent, read from the saved sessions', async () => {
+    const records: AuditRecord[] = [];
+    fixture = await auditedFixture([]);
+    const { pool, llm, dir, families } = fixture;
+    await pool.call('create_agent', { agent_id: 'boss', preset: 'trusted' }, TOKEN_HOLDER);
+    await pool.call('create_agent', { agent_id: 'helper', preset: 'sandboxed' }, { kind: 'agent', id: 'boss' });
+    await pool.close();
+    const restarted = new AgentPool({
+      settings: parseAgentSettings({
+        providers: { local: { type: 'openai-compatible', baseUrl: llm.url } },
+        models: { fast: { provider: 'local', id: 'test-model' } },
+        defaultModel: 'fast',
+      }),
+      families,
+      cwd: dir.join('work'),
+      stateDir: dir.join('state'),
+      services: () => new ServiceContainer().register('callHooks', { onAudit: (record) => records.push(record) }),
+    });
+    llm.script({ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] }, { text: 'Read.' });
+
+    await restarted.call('send', { content: 'read the notes' }, TOKEN_HOLDER, 'helper');
+    await restarted.close();
+
+    expect(records.map(({ caller }) => caller)).toEqual([{ agentId: 'helper', ancestry: ['boss'] }]);
   });
 });
