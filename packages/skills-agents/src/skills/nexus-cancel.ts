@@ -13,6 +13,16 @@ export interface NexusCancelArguments {
  */
 export const nexusCancelSkill = defineAgentSkill<NexusCancelArguments>({
   name: 'nexus_cancel',
+  title: 'Cancel agent turn',
+  outputSchema: {
+    type: 'object',
+    properties: {
+      cancelled: { type: 'boolean' },
+      request_id: { type: ['string', 'integer'] },
+      reason: { type: 'string', description: 'Why nothing was cancelled, e.g. not_found_or_completed.' },
+    },
+    required: ['cancelled', 'request_id'],
+  },
   description:
     "Cancel an agent's running or queued turn on the Nexus agent server, by the request_id its send returned (or create's initial_request_id).",
   minimumLevel: 'trusted',

@@ -1,5 +1,6 @@
 import { authorizePath, normalizePath, type ServiceContainer, type SkillContext } from '@nexus/core';
 import { agentIdParameter, defineAgentSkill } from '../define-agent-skill.js';
+import { SEND_RESULT_SCHEMA } from '../send-result-schema.js';
 
 /** Arguments of `nexus_create`. Blank strings (and blank list items) count as omitted. */
 export interface NexusCreateArguments {
@@ -57,6 +58,18 @@ async function authorizeChildPaths(
  */
 export const nexusCreateSkill = defineAgentSkill<NexusCreateArguments>({
   name: 'nexus_create',
+  title: 'Create agent',
+  outputSchema: {
+    type: 'object',
+    properties: {
+      agent_id: { type: 'string' },
+      url: { type: 'string', description: '/agent/<id>' },
+      initial_request_id: { type: ['string', 'integer'] },
+      initial_status: { const: 'queued' },
+      response: SEND_RESULT_SCHEMA,
+    },
+    required: ['agent_id', 'url'],
+  },
   description:
     'Create an agent on the Nexus agent server (your child, when you run in that server): its permission preset (below your own), working directory, ' +
     'the paths it may write and tools to disable. Optionally give it a first message; its answer comes with the result when ' +

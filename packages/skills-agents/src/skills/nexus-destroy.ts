@@ -12,6 +12,12 @@ export interface NexusDestroyArguments {
  */
 export const nexusDestroySkill = defineAgentSkill<NexusDestroyArguments>({
   name: 'nexus_destroy',
+  title: 'Destroy agent',
+  outputSchema: {
+    type: 'object',
+    properties: { success: { type: 'boolean' }, agent_id: { type: 'string' } },
+    required: ['success', 'agent_id'],
+  },
   description:
     'Destroy an agent on the Nexus agent server (one you created, or yourself), with its conversation; the server keeps running.',
   minimumLevel: 'trusted',

@@ -1,5 +1,6 @@
 import { InvalidParametersError } from '@nexus/core';
 import { agentIdParameter, defineAgentSkill } from '../define-agent-skill.js';
+import { SEND_RESULT_SCHEMA } from '../send-result-schema.js';
 
 /** Arguments of `nexus_send`. */
 export interface NexusSendArguments {
@@ -21,6 +22,8 @@ function haltedAtIterationLimit(result: unknown): boolean {
  */
 export const nexusSendSkill = defineAgentSkill<NexusSendArguments>({
   name: 'nexus_send',
+  title: 'Send to agent',
+  outputSchema: SEND_RESULT_SCHEMA,
   description:
     'Send a message to another agent on the Nexus agent server and wait for its answer: { content, request_id, halted_at_iteration_limit }. ' +
     'The agent works on it with its own tools; its turns run one at a time. A sandboxed agent may send to its parent only.',

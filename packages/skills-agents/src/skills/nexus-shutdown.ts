@@ -8,6 +8,12 @@ export interface NexusShutdownArguments {
 /** `nexus_shutdown`: stops the agent server and every agent in it (`shutdown_server`). */
 export const nexusShutdownSkill = defineAgentSkill<NexusShutdownArguments>({
   name: 'nexus_shutdown',
+  title: 'Shut down agent server',
+  outputSchema: {
+    type: 'object',
+    properties: { success: { type: 'boolean' }, message: { type: 'string' } },
+    required: ['success', 'message'],
+  },
   description: 'Shut the Nexus agent server down: it answers, then stops every agent (this one too, when it runs there) and exits.',
   minimumLevel: 'trusted',
   destructive: true,
