@@ -36,6 +36,20 @@ describe('nexus mcp over stdio, with the SDK client', () => {
     expect(echo?.inputSchema).toMatchObject({ type: 'object', required: ['message'] });
   });
 
+  it('lists file_info with its title, hints and outputSchema, and its structuredContent passes the client’s check against it', async () => {
+    const client = await connect();
+    const info = (await client.listTools()).tools.find((tool) => tool.name === 'file_info');
+    expect(info).toMatchObject({
+      title: 'File info',
+      outputSchema: { type: 'object', required: expect.arrayContaining(['path', 'type']) },
+    });
+    expect(info?.annotations).toEqual({ title: 'File info', readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    // The SDK client validates structuredContent against the listed outputSchema and throws when it does not match.
+    const result = await client.callTool({ name: 'file_info', arguments: { path: 'notes.txt' } });
+    expect(result.structuredContent).toMatchObject({ path: 'notes.txt', type: 'file', size: 23 });
+    expect(textOf(result)).toContain('type: file');
+  });
+
   it('calls a read tool', async () => {
     const client = await connect();
     const result = await client.callTool({ name: 'echo', arguments: { message: 'over stdio' } });
