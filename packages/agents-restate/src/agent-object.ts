@@ -205,7 +205,7 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
               },
               ...(params.confirm ? { confirm: () => params.confirm === 'allow' } : {}),
             });
-            result = await approvalsDecided(ctx, member, result);
+            result = await approvalsDecided(ctx, member, result, relay);
           } catch (error) {
             if (!cancelled && !isCancellation(error)) throw error;
             const reply = { cancelled: true, request_id: wireId };
@@ -331,14 +331,22 @@ async function memberWithDepth(ctx: Exclusive, agents: WorkerAgents, header: Ses
  * durable awakeable each, resolved by `resolve_approval` through any worker), and lets the turn go
  * on; settles with the turn's end.
  */
-async function approvalsDecided(ctx: Exclusive, member: PoolMember, paused: TurnResult): Promise<TurnResult> {
+async function approvalsDecided(
+  ctx: Exclusive,
+  member: PoolMember,
+  paused: TurnResult,
+  relay: ReturnType<typeof relayTo>,
+): Promise<TurnResult> {
   let result = paused;
   while (result.status === 'awaiting_approval') {
     const waiting = result.approvals.map((approval) => ({ approval, awakeable: ctx.awakeable<ApprovalDecision>() }));
+    const approvals = waiting.map(({ approval }) => approvalReply(member.id, approval));
     ctx.set(
       PENDING,
-      waiting.map(({ approval, awakeable }) => ({ ...approvalReply(member.id, approval), awakeable_id: awakeable.id })),
+      waiting.map(({ awakeable }, index) => ({ ...approvals[index], awakeable_id: awakeable.id })),
     );
+    // A journaled step, so that the front end hears of the pause after the approvals are stored, and once.
+    await ctx.run('approvals published', () => relay.paused(approvals));
     let next: Promise<TurnResult> = Promise.resolve(result);
     for (const { approval, awakeable } of waiting) next = member.agent.resolveApproval(approval.approvalId, await awakeable.promise).result;
     result = await next;

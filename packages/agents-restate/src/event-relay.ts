@@ -3,17 +3,30 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { AgentEvent } from '@nexus/agents';
 
-/** Where a streaming `send`'s events go: the front end holding the client's stream. */
+/** Where a turn tells the front end waiting on its `send` what happens: that front end's sink. */
 export interface EventTarget {
-  /** That front end's worker endpoint (`http://host:port`), which takes the events. */
+  /** That front end's worker endpoint (`http://host:port`), which takes the notices. */
   readonly url: string;
-  /** The stream's capability: a random id only that front end and the turn know. */
+  /** The sink's capability: a random id only that front end and the turn know. */
   readonly token: string;
+  /** Whether the `send` streams: then every event goes there, else only the pause. */
+  readonly stream: boolean;
+}
+
+/** What a turn tells the front end: an event of a streaming `send`, or that it waits for approvals (in wire shape). */
+type Notice = { readonly event: AgentEvent } | { readonly paused: readonly object[] };
+
+/** What a front end does with the notices of the turn it waits on. */
+export interface SinkHandlers {
+  /** Each event of a streaming `send`, once. */
+  onEvent?: (event: AgentEvent) => void;
+  /** The turn waits for these approvals (their stored, wire shape). */
+  onPaused: (approvals: readonly object[]) => void;
 }
 
 const PATH = '/nexus-events/';
-/** The streams this process holds, by token. */
-const sinks = new Map<string, (event: AgentEvent) => void>();
+/** The sinks this process holds, by token. */
+const sinks = new Map<string, (notice: Notice) => void>();
 
 /** What makes an event the same as one already passed on: a call's, a result's or an approval's id. */
 function identity(event: AgentEvent): string | undefined {
@@ -23,51 +36,61 @@ function identity(event: AgentEvent): string | undefined {
 }
 
 /**
- * Opens a stream for a streaming `send` held by the front end whose endpoint is `url`; `close`
- * when the send has answered. A turn replayed after a suspension or a crash tells its calls and
- * results again: each is passed on once.
+ * Opens a sink for the turn a `send` of this front end waits on (its worker endpoint is `url`);
+ * `close` once the send has answered. A turn replayed after a suspension or a crash tells its calls
+ * and results again: each is passed on once.
  */
-export function openEventSink(url: string, onEvent: (event: AgentEvent) => void): EventTarget & { close(): void } {
+export function openEventSink(url: string, handlers: SinkHandlers): EventTarget & { close(): void } {
   const token = randomUUID();
   const seen = new Set<string>();
-  sinks.set(token, (event) => {
-    const id = identity(event);
+  sinks.set(token, (notice) => {
+    if ('paused' in notice) return handlers.onPaused(notice.paused);
+    const id = identity(notice.event);
     if (id !== undefined && seen.has(id)) return;
     if (id !== undefined) seen.add(id);
-    onEvent(event);
+    handlers.onEvent?.(notice.event);
   });
-  return { url, token, close: () => sinks.delete(token) };
+  return { url, token, stream: handlers.onEvent !== undefined, close: () => sinks.delete(token) };
 }
 
 /**
- * Sends a turn's events, in order, to the front end holding its stream — in-process when that is
- * this process, else over HTTP to its endpoint. Best effort: a lost event is not retried (a
- * replayed step is not streamed again); `drained` settles once every event sent so far has arrived
- * or failed, so the turn's answer comes after them.
+ * Tells the front end waiting on a turn what happens, in order — in-process when that is this
+ * process, else over HTTP to its endpoint. Best effort: a lost notice is not retried. `drained`
+ * settles once every notice sent so far has arrived or failed, so the turn's answer comes after them.
  */
-export function relayTo(target: EventTarget | undefined): { emit(event: AgentEvent): void; drained(): Promise<void> } {
+export function relayTo(target: EventTarget | undefined) {
   let chain = Promise.resolve();
+  const send = (notice: Notice) => {
+    if (!target) return chain;
+    const local = sinks.get(target.token);
+    if (local) {
+      local(notice);
+      return chain;
+    }
+    chain = chain.then(() =>
+      fetch(new URL(`${PATH}${target.token}`, target.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(notice),
+      }).then(
+        (response) => void response.body?.cancel(),
+        () => {},
+      ),
+    );
+    return chain;
+  };
   return {
-    emit(event) {
-      if (!target) return;
-      const local = sinks.get(target.token);
-      if (local) return local(event);
-      chain = chain.then(() =>
-        fetch(new URL(`${PATH}${target.token}`, target.url), {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(event),
-        }).then(
-          (response) => void response.body?.cancel(),
-          () => {},
-        ),
-      );
+    /** An event of the turn (sent only when the `send` streams). */
+    emit(event: AgentEvent): void {
+      if (target?.stream) void send({ event });
     },
-    drained: () => chain,
+    /** The turn waits for these approvals; settles once the front end has been told. */
+    paused: (approvals: readonly object[]): Promise<void> => send({ paused: approvals }),
+    drained: (): Promise<void> => chain,
   };
 }
 
-/** Takes an event POSTed to this worker's endpoint for a stream it holds; `false` for any other request (Restate's). */
+/** Takes a notice POSTed to this worker's endpoint for a sink it holds; `false` for any other request (Restate's). */
 export function takeRelayedEvent(request: IncomingMessage | Http2ServerRequest, response: ServerResponse | Http2ServerResponse): boolean {
   if (request.method !== 'POST' || !request.url?.startsWith(PATH)) return false;
   const sink = sinks.get(request.url.slice(PATH.length));
@@ -78,7 +101,7 @@ export function takeRelayedEvent(request: IncomingMessage | Http2ServerRequest, 
   });
   request.on('end', () => {
     try {
-      if (sink) sink(JSON.parse(body) as AgentEvent);
+      if (sink) sink(JSON.parse(body) as Notice);
     } catch {}
     response.statusCode = sink ? 204 : 404;
     response.end();

@@ -194,23 +194,32 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
     const attached = new AbortController();
     const stop = () => attached.abort();
     options.signal?.addEventListener('abort', stop);
-    const { onEvent } = options;
-    const sink = onEvent && openEventSink(this.endpointUrl, onEvent);
-    const events = sink && { url: sink.url, token: sink.token };
+    const wireId = params.request_id ?? requestId;
+    // A client's id may name a turn that is waiting for approval already (a retry): that is the answer.
+    if (params.request_id !== undefined) {
+      const waiting = await this.#approvalsOf(agentId, requestId);
+      if (waiting.length > 0) return { status: 'awaiting_approval', request_id: wireId, approvals: waiting };
+    }
+    let paused: (approvals: readonly object[]) => void = () => {};
+    const pausedAnswer = new Promise<object>((resolve) => {
+      paused = (approvals) => resolve({ status: 'awaiting_approval', request_id: wireId, approvals });
+    });
+    const sink = openEventSink(this.endpointUrl, { onPaused: paused, ...(options.onEvent ? { onEvent: options.onEvent } : {}) });
     const ended = invokeObject(
       this.#urls,
       { service: AGENT_OBJECT, key: agentId, handler: 'send' },
-      { params, requester, requestId, ...(events ? { events } : {}) },
+      { params, requester, requestId, events: { url: sink.url, token: sink.token, stream: sink.stream } },
       { idempotencyKey: `${requestId}:${digest}`, signal: attached.signal },
     );
     try {
-      return await Promise.race([ended, this.#paused(agentId, requestId, params.request_id ?? requestId, ended)]);
+      // The turn's end, or its pause for approval (it goes on waiting in Restate).
+      return await Promise.race([ended, pausedAnswer]);
     } catch (error) {
       // Cancelled while it was queued: Restate ended it before the handler ran.
-      if (error instanceof InvocationCancelled) return { cancelled: true, request_id: params.request_id ?? requestId };
+      if (error instanceof InvocationCancelled) return { cancelled: true, request_id: wireId };
       throw error;
     } finally {
-      sink?.close();
+      sink.close();
       options.signal?.removeEventListener('abort', stop);
       // A turn that paused goes on in Restate; this request stops waiting for its end.
       attached.abort();
@@ -218,27 +227,12 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
     }
   }
 
-  /**
-   * The answer of a turn that pauses for approval, once its approvals are published; never settles
-   * when the turn ends first. Restate has no way to tell a waiting caller of a step inside an
-   * invocation, so the front end asks the agent's shared handler, more rarely as the turn goes on.
-   */
-  async #paused(agentId: string, requestId: string, wireId: string | number, ended: Promise<unknown>): Promise<unknown> {
-    let over = false;
-    ended.then(
-      () => (over = true),
-      () => (over = true),
-    );
-    for (let wait = 20; !over; wait = Math.min(wait * 2, 250)) {
-      await delay(wait);
-      if (over) break;
-      const { approvals } = (await this.#invoke(agentId, 'list_approvals', { params: {}, requester: TOKEN_HOLDER })) as {
-        approvals: Array<{ request_id: string }>;
-      };
-      const mine = approvals.filter((approval) => approval.request_id === requestId);
-      if (mine.length > 0) return { status: 'awaiting_approval', request_id: wireId, approvals: mine };
-    }
-    return new Promise(() => {});
+  /** The approvals turn `requestId` of an agent waits on. */
+  async #approvalsOf(agentId: string, requestId: string): Promise<Array<{ request_id: string }>> {
+    const { approvals } = (await this.#invoke(agentId, 'list_approvals', { params: {}, requester: TOKEN_HOLDER })) as {
+      approvals: Array<{ request_id: string }>;
+    };
+    return approvals.filter((approval) => approval.request_id === requestId);
   }
 
   /**
@@ -295,10 +289,7 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
       if (error instanceof InvocationCancelled) return { cancelled: true, request_id };
       if (!timer.aborted) throw error;
     }
-    const { approvals } = (await this.#invoke(agentId, 'list_approvals', { params: {}, requester: TOKEN_HOLDER })) as {
-      approvals: Array<{ request_id: string }>;
-    };
-    const mine = approvals.filter((approval) => approval.request_id === String(request_id));
+    const mine = await this.#approvalsOf(agentId, String(request_id));
     return mine.length > 0 ? { status: 'awaiting_approval', request_id, approvals: mine } : { status: 'running', request_id };
   }
 
