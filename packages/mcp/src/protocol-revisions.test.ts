@@ -87,6 +87,30 @@ describe('serving both protocol revisions', () => {
     expect(textOf(await client.callTool({ name: 'cat', arguments: { path: 'a.txt' } }))).toBe('alpha');
   });
 
+  it('gives a 2026-07-28 client a declared outputSchema and title, and the data as structuredContent its client checks', async () => {
+    const { registry } = createTestRegistry(dir.path);
+    const outputSchema = { type: 'object' as const, properties: { size: { type: 'integer' } }, required: ['size'] };
+    registry.register(
+      defineSkill({
+        name: 'measure',
+        title: 'Measure',
+        description: 'Measures.',
+        readOnly: true,
+        idempotent: true,
+        parameters: { type: 'object' },
+        outputSchema,
+        create: () => () => ToolResult.ok('size 2', { size: 2 }),
+      }),
+    );
+    const client = await connectModern(await startHttp(registry));
+    const measure = (await client.listTools()).tools.find((tool) => tool.name === 'measure');
+    expect(measure).toMatchObject({ title: 'Measure', outputSchema, annotations: { title: 'Measure', idempotentHint: true } });
+    expect(await client.callTool({ name: 'measure', arguments: {} })).toMatchObject({
+      structuredContent: { size: 2 },
+      content: [{ type: 'text', text: 'size 2' }],
+    });
+  });
+
   it('gives a 2026-07-28 listing a ttlMs', async () => {
     const server = await startHttp();
     const response = await modernRequest(server, 'tools/list', {});
