@@ -210,7 +210,7 @@ function importedToolSkill(
     ...(readOnly || tool.annotations?.idempotentHint === true ? { idempotent: true } : {}),
     // MCP's default: a tool reaches beyond the server unless it says otherwise.
     ...(tool.annotations?.openWorldHint === false ? {} : { openWorld: true }),
-    // The client checks the server's structuredContent against it, so the data matches it.
+    // The server's promise for its structuredContent, which becomes the data unchanged.
     ...(tool.outputSchema?.type === 'object' ? { outputSchema: tool.outputSchema as JsonSchemaObject } : {}),
     minimumLevel,
     create: (services) => async (args, context) => {
