@@ -1,6 +1,7 @@
 import { defineSkill, InvalidParametersError, type JsonSchemaObject, type ServiceContainer, type SkillSpec, ToolResult } from '@nexus/core';
 import {
   clampTimeoutSeconds,
+  RUN_RESULT_DATA_SCHEMA,
   resolveCommandSandbox,
   resolveWorkingDirectory,
   runProcess,
@@ -27,6 +28,8 @@ export interface CommandToRun {
 /** What {@link defineExecutionSkill} takes. */
 export interface ExecutionSkillDefinition<Args extends ExecutionArguments> {
   name: string;
+  /** A name for people (MCP `title`). */
+  title?: string;
   /** Written for an LLM. */
   description: string;
   /** The skill's own parameters (`command`, `code` …) as a JSON Schema object; `timeout` and `cwd` are added. */
@@ -57,12 +60,13 @@ export function requireString(args: object, name: string): string {
  * (granted at `yolo`; asked at `trusted` of the call's own `confirm`, else the `confirm` service;
  * refused with neither), the process runner — inside bubblewrap as the `exec` settings and the
  * level decide (`resolveCommandSandbox`: at `trusted` by default, writable only in the tool's write
- * roots) — and output formatted for an LLM with the structured run in `data`.
+ * roots) — and output formatted for an LLM with the structured run in `data` (its `outputSchema`).
  */
 export function defineExecutionSkill<Args extends ExecutionArguments>(definition: ExecutionSkillDefinition<Args>): SkillSpec {
-  const { name, description, parameters, prepare, describe } = definition;
+  const { name, title, description, parameters, prepare, describe } = definition;
   return defineSkill<Args>({
     name,
+    ...(title === undefined ? {} : { title }),
     description,
     parameters: {
       additionalProperties: false,
@@ -79,6 +83,7 @@ export function defineExecutionSkill<Args extends ExecutionArguments>(definition
     readOnly: false,
     destructive: true,
     minimumLevel: 'trusted',
+    outputSchema: RUN_RESULT_DATA_SCHEMA,
     create:
       (services) =>
       async (args, { signal, confirm }) => {

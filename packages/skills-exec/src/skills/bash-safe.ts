@@ -14,6 +14,7 @@ export interface BashSafeArguments extends ExecutionArguments {
  */
 export const bashSafeSkill = defineExecutionSkill<BashSafeArguments>({
   name: 'bash_safe',
+  title: 'Bash (safe)',
   description:
     'Run a single program with arguments, without a shell. The command is split like a POSIX shell splits words (single and double quotes, backslash escapes), ' +
     'but pipes, redirections, `;`, `&&`, `||`, `&`, subshells, `$(…)`, backticks and `$VAR` expansion are refused, and globs and `~` are not expanded. ' +

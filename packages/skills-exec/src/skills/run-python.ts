@@ -18,6 +18,7 @@ export interface RunPythonArguments extends ExecutionArguments {
 /** `run_python`: runs Python code fed through stdin (`python3 -`), so no quoting limits apply. */
 export const runPythonSkill = defineExecutionSkill<RunPythonArguments>({
   name: 'run_python',
+  title: 'Run Python',
   description:
     'Run Python 3 code and return what it prints (stdout, stderr and the exit code). The code is passed as a script, so it may span many lines and use any quotes. ' +
     'It cannot read interactive input.',

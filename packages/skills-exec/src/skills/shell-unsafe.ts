@@ -8,6 +8,7 @@ export interface ShellUnsafeArguments extends ExecutionArguments {
 /** `shell_UNSAFE`: runs a command line through `bash -c`, with every shell feature (and every injection risk). */
 export const shellUnsafeSkill = defineExecutionSkill<ShellUnsafeArguments>({
   name: 'shell_UNSAFE',
+  title: 'Shell (unsafe)',
   description:
     'Run a command line in bash (`bash -c`): pipes, redirections, `&&`, variables and globs all work. ' +
     'Unsafe by design: anything in the command is executed. Prefer bash_safe when no shell feature is needed. Returns stdout, stderr and the exit code.',
