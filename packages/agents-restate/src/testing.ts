@@ -62,7 +62,12 @@ export async function startRestateServer(dataDir: string): Promise<RestateServer
   let child: ChildProcess | undefined;
   let output = '';
   const start = async () => {
-    child = spawn(restateBinary(), ['--no-logo', '--base-dir', dataDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const started = spawn(restateBinary(), ['--no-logo', '--base-dir', dataDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = started;
+    // A process that ends without closing the server (a test that timed out) does not leave it running.
+    const orphaned = () => started.kill('SIGKILL');
+    process.once('exit', orphaned);
+    started.once('exit', () => process.off('exit', orphaned));
     child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
     child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
     // Ready once both APIs answer and the partitions are up (an introspection query over them succeeds).
