@@ -6,7 +6,7 @@ import type { AgentInfo, Approval, Tokens } from '../types.js';
 
 const STATE_LABEL = { idle: 'idle', running: 'running', awaiting_approval: 'awaiting approval' } as const;
 
-/** `get_tokens` of each agent, asked after the tree is on screen, a few at a time, again when its messages change. */
+/** `get_tokens` of each agent, asked after the tree is on screen, one at a time, again when its messages change. */
 function useTokens(rpc: Rpc, agents: AgentInfo[] | undefined): Record<string, Tokens> {
   const [tokens, setTokens] = useState<Record<string, Tokens>>({});
   const asked = useRef(new Map<string, number>());
@@ -22,7 +22,8 @@ function useTokens(rpc: Rpc, agents: AgentInfo[] | undefined): Record<string, To
         if (answer && !stopped) setTokens((current) => ({ ...current, [agentId]: answer }));
       }
     };
-    for (let i = 0; i < 4; i++) void worker();
+    // One at a time: the server counts tokens on its event loop, and other calls go in between.
+    void worker();
     return () => {
       stopped = true;
     };
