@@ -36,7 +36,7 @@ function isSkill(value: unknown): value is Skill {
   );
 }
 
-/** Throws a {@link ConfigError} for a spec the registry cannot hold: a bad name, no description or factory, an invalid schema. */
+/** Throws a {@link ConfigError} for a spec the registry cannot hold: a bad name, no description or factory, an invalid schema, an outputSchema without an object root. */
 function checkSpec(spec: SkillSpec): void {
   const { name, description, parameters, factory } = spec;
   try {
@@ -47,6 +47,11 @@ function checkSpec(spec: SkillSpec): void {
   if (typeof description !== 'string' || description === '') throw new ConfigError(`Skill "${name}" needs a description.`);
   if (typeof factory !== 'function') throw new ConfigError(`Skill "${name}" needs a factory function.`);
   checkSchemaShape(name, parameters);
+  if (spec.outputSchema !== undefined && spec.outputSchema?.type !== 'object') {
+    throw new ConfigError(
+      `Skill "${name}" declares an outputSchema whose root is not \`type: "object"\`; MCP structured content is an object.`,
+    );
+  }
 }
 
 /**

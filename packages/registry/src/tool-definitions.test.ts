@@ -199,6 +199,12 @@ describe('MCP definitions of a skill declaring a title, hints and an output sche
     ]);
   });
 
+  it('come only from an object-root outputSchema: a registry refuses any other', () => {
+    expect(() => counted({ outputSchema: { type: 'array' } as never })).toThrow(
+      'Skill "count" declares an outputSchema whose root is not `type: "object"`; MCP structured content is an object.',
+    );
+  });
+
   it('are checked by outputSchemaProblems against the data a call returns', async () => {
     const registry = counted({ outputSchema });
     expect(await outputSchemaProblems(registry, 'count', await registry.execute('count'))).toEqual([]);
