@@ -59,6 +59,18 @@ const configFileSchema = z.strictObject({
   serve: z.strictObject({ port: z.int().min(0).max(65535).optional() }).optional(),
   /** `nexus mcp --http`: `stateKey` signs confirmations' state, shared by processes behind one load balancer; the user's file only. */
   mcp: z.strictObject({ stateKey: z.string().min(32).optional() }).optional(),
+  /**
+   * Who may call the HTTP surfaces besides the static token's holder: people an OpenID Connect
+   * issuer vouches for (JWT access tokens for `audience`); the user's file only.
+   */
+  auth: z
+    .strictObject({
+      issuer: z.url({ protocol: /^https?$/ }),
+      audience: z.string().min(1),
+      scopes: z.array(z.string().min(1)).optional(),
+      clockToleranceSeconds: z.number().min(0).max(600).optional(),
+    })
+    .optional(),
   /** How command skills isolate what they run (see `@nexus/process`'s `ExecSettings`). */
   exec: execSchema.optional(),
   /** GitLab instances (see `@nexus/skills-gitlab`), checked by `parseGitLabSettings`. */

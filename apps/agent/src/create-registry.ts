@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { ConfirmFunction, SkillFamily } from '@nexus/core';
 import { checkToolRules, SkillRegistry } from '@nexus/registry';
 import { flushAuditLogs } from './audit-log.js';
@@ -85,12 +86,17 @@ export async function createRegistry(
   }
 }
 
+/** Where MCP servers with `auth: "oauth"` keep their client and tokens. */
+export function oauthDirectory(settings: Settings): string {
+  return join(settings.stateDir, 'oauth');
+}
+
 /** Starts the configured MCP servers; one that does not start is told to `warn` (its tools are left out). */
 async function startConfiguredMcpServers(settings: Settings, warn: (message: string) => void): Promise<McpServerRun[]> {
   if (Object.keys(settings.mcpServers).length === 0) return [];
   // Loaded only here: the MCP SDK is large, and most runs import no server.
   const { startMcpServers } = await import('./mcp-servers.js');
-  const runs = await startMcpServers(settings.mcpServers);
+  const runs = await startMcpServers(settings.mcpServers, { oauthDirectory: oauthDirectory(settings) });
   for (const { error } of runs) if (error !== undefined) warn(`${error}; its tools are left out (see \`nexus mcp-servers list\`).`);
   return runs;
 }

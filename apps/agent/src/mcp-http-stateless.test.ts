@@ -36,20 +36,22 @@ describe('nexus mcp --http without sticky sessions', () => {
     const key = randomBytes(32).toString('base64url');
     await userConfig('a', confirmingEcho);
     await userConfig('b', { ...confirmingEcho, mcp: { stateKey: key } });
-    const backends = [
-      await start('a', { NEXUS_MCP_TOKEN: token, NEXUS_MCP_STATE_KEY: key }),
-      await start('b', { NEXUS_MCP_TOKEN: token }),
-    ];
+    const backends = [await start('a', { NEXUS_MCP_TOKEN: token, NEXUS_MCP_STATE_KEY: key }), await start('b', { NEXUS_MCP_TOKEN: token })];
     const proxy = await startRoundRobinProxy(backends.map((backend) => backend.port));
     running.push({ stop: () => proxy.close() });
 
-    const client = new Client({ name: 'stateless-test', version: '1' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new Client(
+      { name: 'stateless-test', version: '1' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     const asked: string[] = [];
     client.setRequestHandler('elicitation/create', (request) => {
       asked.push(request.params.message);
       return { action: 'accept', content: { approve: true } };
     });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${proxy.origin}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${proxy.origin}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    );
     running.push({ stop: () => client.close() });
 
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('echo');
@@ -63,7 +65,11 @@ describe('nexus mcp --http without sticky sessions', () => {
 
   it('takes the state key from neither a project file nor a short value', async () => {
     await writeTree(dir.join('project'), { 'nexus.config.json': JSON.stringify({ mcp: { stateKey: randomBytes(32).toString('hex') } }) });
-    const fromProject = await runNexus(['mcp', '--http', '0'], { cwd: dir.join('project'), env: nexusEnv(dir.join('a')), exitWithinMs: 30_000 });
+    const fromProject = await runNexus(['mcp', '--http', '0'], {
+      cwd: dir.join('project'),
+      env: nexusEnv(dir.join('a')),
+      exitWithinMs: 30_000,
+    });
     expect(fromProject.code).not.toBe(0);
     expect(fromProject.stderr).toContain('mcp.stateKey');
 

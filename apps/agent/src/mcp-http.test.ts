@@ -3,7 +3,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
-import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
+import { startOidcProvider, type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, type HttpNexus, nexusEnv, startHttpNexus } from './testing/nexus-process-fixture.js';
 
@@ -221,5 +221,36 @@ describe('nexus mcp --http — hardening', () => {
     const own = await client.callTool({ name: 'write_file', arguments: { path: target, content: 'by the client' } });
     expect(own.isError).toBeFalsy();
     expect(await readFile(target, 'utf8')).toBe('by the client');
+  });
+});
+
+describe('nexus mcp --http — people of an OpenID issuer (auth in the user config)', () => {
+  it('publishes the resource metadata, points a 401 to it, and serves an issuer token like the static one', async () => {
+    const audience = 'https://nexus.example.test/mcp';
+    const idp = await startOidcProvider({ audience, users: { alice: {} } });
+    try {
+      await writeTree(dir.join('config', 'nexus'), {
+        'nexus.config.json': JSON.stringify({ auth: { issuer: idp.issuer, audience, scopes: ['api'] } }),
+      });
+      const server = await start();
+      const origin = new URL(server.url).origin;
+      const metadata = await (await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`)).json();
+      expect(metadata).toMatchObject({ resource: audience, authorization_servers: [idp.issuer], scopes_supported: ['api'] });
+      const refused = await send('POST', server.url, { host: new URL(server.url).host, 'content-type': 'application/json' }, '{}');
+      expect(refused.status).toBe(401);
+      expect(refused.headers['www-authenticate']).toBe(`Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`);
+
+      const client = await connect(server, await idp.token('alice'));
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    } finally {
+      await idp.close();
+    }
+  });
+
+  it("is refused in a working directory's config file", async () => {
+    await writeTree(dir.join('project'), {
+      'nexus.config.json': JSON.stringify({ auth: { issuer: 'https://idp.example.com', audience: 'x' } }),
+    });
+    await expect(start()).rejects.toThrow(/`auth` is not allowed here/);
   });
 });

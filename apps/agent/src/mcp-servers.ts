@@ -1,5 +1,12 @@
 import { ConfigError, formatSchemaIssues } from '@nexus/core';
-import { type ImportedMcpServer, importMcpServer, type McpServerConfig, type McpServerStatus, parseMcpServerConfig } from '@nexus/mcp';
+import {
+  type ImportedMcpServer,
+  type ImportMcpServerOptions,
+  importMcpServer,
+  type McpServerConfig,
+  type McpServerStatus,
+  parseMcpServerConfig,
+} from '@nexus/mcp';
 import { z } from 'zod';
 
 /** One `mcpServers` entry of the user's config file: an MCP client's server entry, plus `enabled`. */
@@ -42,13 +49,16 @@ export function checkMcpServers(servers: Record<string, unknown>, file: string):
  * Starts every enabled server at once (the slowest decides how long it takes, not the sum); a
  * server that cannot be imported is kept with its error, so the others still serve their tools.
  */
-export function startMcpServers(entries: Readonly<Record<string, McpServerEntry>>): Promise<McpServerRun[]> {
+export function startMcpServers(
+  entries: Readonly<Record<string, McpServerEntry>>,
+  options: ImportMcpServerOptions = {},
+): Promise<McpServerRun[]> {
   return Promise.all(
     Object.entries(entries).map(async ([name, entry]): Promise<McpServerRun> => {
       if (entry.enabled === false) return { name, entry };
       const { enabled: _enabled, ...config } = entry;
       try {
-        return { name, entry, server: await importMcpServer(name, config as McpServerConfig) };
+        return { name, entry, server: await importMcpServer(name, config as McpServerConfig, options) };
       } catch (error) {
         return { name, entry, error: (error as Error).message };
       }

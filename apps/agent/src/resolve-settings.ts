@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { AgentSettings } from '@nexus/agents';
-import { ConfigError, levelAtLeast, normalizePath, type PermissionLevel, type ToolPermission } from '@nexus/core';
+import { ConfigError, levelAtLeast, nexusStateDir, normalizePath, type PermissionLevel, type ToolPermission } from '@nexus/core';
 import { type ExecSettings, parseExecSettings } from '@nexus/process';
 import type { GitLabSettings } from '@nexus/skills-gitlab';
 import type { ConfigFile } from './config-file.js';
@@ -47,8 +47,12 @@ export interface Settings extends GovernanceSettings {
   mcpStateKey?: string;
   /** LLM providers and models (the user's config file only), the default model and agent defaults. */
   llm: AgentSettings;
+  /** The OpenID issuer whose people may call the HTTP surfaces (`auth`), from the user's config file only. */
+  auth?: NonNullable<ConfigFile['auth']>;
   /** The config files that were read. */
   files: { user?: string; workingDirectory?: string };
+  /** Where Nexus keeps its state (`$XDG_STATE_HOME/nexus`): sessions, tokens, the audit log. */
+  stateDir: string;
 }
 
 /** Where the skills family finds packages and keeps its records. */
@@ -112,6 +116,8 @@ function assertOnlyNarrows(config: ConfigFile, file: string, ceiling: Permission
   if (config.mcpServers !== undefined) refuse('mcpServers');
   // A secret: a cloned repository must not choose the key its confirmations are signed with.
   if (config.mcp?.stateKey !== undefined) refuse('mcp.stateKey');
+  // Whose tokens open the HTTP surfaces is the user's to say.
+  if (config.auth !== undefined) refuse('auth');
   if (config.providers !== undefined) refuse('providers');
   // Clients send the agent server's key to that port.
   if (config.serve !== undefined) refuse('serve');
@@ -224,8 +230,10 @@ export async function resolveSettings(flags: CommonFlags, environment: Environme
     skills: skillsSettings(user, project, cwd, environment.env),
     mcpServers: user?.mcpServers ?? {},
     ...(user?.mcp?.stateKey ? { mcpStateKey: user.mcp.stateKey } : {}),
+    ...(user?.auth ? { auth: user.auth } : {}),
     llm: mergeLlm(user, project),
     ...mergeGovernance(user, project, environment.env),
     files,
+    stateDir: nexusStateDir(environment.env),
   };
 }

@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ElicitRequestParams } from '@modelcontextprotocol/client';
+import { FileOAuthClient } from '@nexus/auth';
 import {
   type ConfirmFunction,
   defineSkill,
@@ -7,6 +9,7 @@ import {
   isPositiveNumber,
   type JsonSchemaObject,
   levelAtLeast,
+  nexusStateDir,
   PermissionDeniedError,
   type PermissionLevel,
   type ServiceContainer,
@@ -30,6 +33,32 @@ import {
 export interface ImportMcpServerOptions {
   /** Most bytes of text one call's output keeps; the rest is cut with a marker (default 1 MiB). */
   maxOutputBytes?: number;
+  /**
+   * Where a server with `auth: "oauth"` keeps its client and tokens: `<oauthDirectory>/<name>.json`
+   * (default `<nexusStateDir()>/oauth`). See {@link mcpOAuthClient}.
+   */
+  oauthDirectory?: string;
+}
+
+/**
+ * The OAuth client of a Streamable HTTP server configured with `auth: "oauth"` (`undefined` for
+ * any other): its `login(openUrl)` signs in once — what `nexus mcp-servers login <name>` runs —
+ * and the import sends the tokens it keeps, refreshed when they run out.
+ */
+export function mcpOAuthClient(
+  name: string,
+  config: McpServerConfig,
+  options: Pick<ImportMcpServerOptions, 'oauthDirectory'> = {},
+): FileOAuthClient | undefined {
+  if (isStdioConfig(config) || config.auth !== 'oauth') return undefined;
+  const { oauthDirectory = join(nexusStateDir(), 'oauth') } = options;
+  const { clientId, scope } = config.oauth ?? {};
+  return new FileOAuthClient({
+    serverUrl: config.url,
+    file: join(oauthDirectory, `${name}.json`),
+    ...(clientId ? { clientId } : {}),
+    ...(scope ? { scope } : {}),
+  });
 }
 
 /** What `nexus mcp-servers list` shows of a server. */
@@ -84,9 +113,11 @@ export async function importMcpServer(
   const { maxOutputBytes = MAX_IMPORTED_OUTPUT_BYTES } = options;
   expectOption(isPositiveNumber(maxOutputBytes), 'maxOutputBytes', 'a positive number of bytes', maxOutputBytes);
   const server = parseMcpServerConfig(name, config);
+  const authProvider = mcpOAuthClient(name, server, options);
   const connection = new McpConnection(name, server, {
     timeoutMs: (server.timeoutSeconds ?? DEFAULT_MCP_TIMEOUT_SECONDS) * 1000,
     maxTotalMs: (server.maxTotalSeconds ?? DEFAULT_MCP_MAX_TOTAL_SECONDS) * 1000,
+    ...(authProvider ? { authProvider } : {}),
   });
   try {
     await connection.listTools();

@@ -3,7 +3,7 @@ export { ClientLog, KEPT_CLIENT_LOG_MESSAGES } from './client-log.js';
 export type { McpServerOptions } from './create-mcp-server.js';
 export { createMcpServer } from './create-mcp-server.js';
 export type { ImportedMcpServer, ImportMcpServerOptions, McpServerStatus } from './import-mcp-server.js';
-export { importMcpServer } from './import-mcp-server.js';
+export { importMcpServer, mcpOAuthClient } from './import-mcp-server.js';
 export { MAX_IMPORTED_OUTPUT_BYTES } from './imported-tool-result.js';
 export type { McpServerState } from './mcp-connection.js';
 export { McpServerUnavailableError } from './mcp-connection.js';

@@ -5,6 +5,7 @@ import {
   type ElicitResult,
   type InputResponses,
   isInputRequiredResult,
+  type OAuthClientProvider,
   SdkError,
   SdkErrorCode,
   StreamableHTTPClientTransport,
@@ -57,12 +58,14 @@ const MAX_INPUT_ROUNDS = 8;
 /** Starting a server and listing its tools may take this long (`npx` may download it first), or the call limit when longer. */
 const START_TIMEOUT_MS = 60_000;
 
-/** Time limits of one connection, in ms. */
+/** Time limits of one connection, in ms, and how it signs in. */
 export interface ConnectionLimits {
   /** A call without an answer or progress for this long fails. */
   timeoutMs: number;
   /** A call fails after this long, progress or not. */
   maxTotalMs: number;
+  /** The OAuth client of a Streamable HTTP server that wants OAuth. */
+  authProvider?: OAuthClientProvider;
 }
 
 export function describeError(error: unknown): string {
@@ -288,7 +291,7 @@ export class McpConnection {
     });
     client.onclose = () => this.#lost(client);
     try {
-      await client.connect(createTransport(this.#config), { timeout: this.#startTimeoutMs });
+      await client.connect(createTransport(this.#config, this.#limits.authProvider), { timeout: this.#startTimeoutMs });
     } catch (error) {
       await client.close();
       throw error;
@@ -348,7 +351,7 @@ export class McpConnection {
   }
 }
 
-function createTransport(server: McpServerConfig): Transport {
+function createTransport(server: McpServerConfig, authProvider: OAuthClientProvider | undefined): Transport {
   if (isStdioConfig(server)) {
     const { command, args = [], env = {}, cwd } = server;
     return new ProcessGroupTransport({ command, args, env, cwd });
@@ -356,6 +359,7 @@ function createTransport(server: McpServerConfig): Transport {
   // The fetch bounds each message the server sends, as ProcessGroupTransport does for stdio.
   const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(new URL(server.url), {
     requestInit: { headers: server.headers ?? {} },
+    ...(authProvider ? { authProvider } : {}),
     fetch: boundedFetch(fetch, { onerror: (error) => transport.onerror?.(error) }),
   });
   return transport;

@@ -32,6 +32,10 @@ const httpConfig = z.strictObject({
   type: z.literal('http').optional(),
   url: z.url({ protocol: /^https?$/, error: 'Expected an absolute http or https URL' }),
   headers: z.record(z.string(), z.string()).optional(),
+  /** The server wants OAuth: Nexus signs in (`nexus mcp-servers login <name>`) and sends the tokens it got. */
+  auth: z.literal('oauth').optional(),
+  /** With `auth: "oauth"`: a client the authorization server knows (else Nexus registers itself), the scope to ask for. */
+  oauth: z.strictObject({ clientId: z.string().min(1).optional(), scope: z.string().min(1).optional() }).optional(),
   ...nexusFields,
 });
 

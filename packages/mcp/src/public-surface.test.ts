@@ -13,6 +13,7 @@ describe('the @nexus/mcp surface', () => {
       'McpServerUnavailableError',
       'createMcpServer',
       'importMcpServer',
+      'mcpOAuthClient',
       'parseMcpServerConfig',
       'serveHttp',
       'serveStdio',

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { FileOAuthClient } from '@nexus/auth';
 import { type OidcStandIn, startOidcProvider, type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type McpHttpServer, serveHttp } from './index.js';
+import { importMcpServer, type McpHttpServer, mcpOAuthClient, serveHttp } from './index.js';
 import { createModernClient, createTestRegistry } from './mcp-fixture.js';
 
 let dir: TestDir;
@@ -105,5 +105,23 @@ describe('nexus mcp --http as an OAuth resource server (MCP authorization)', () 
     } finally {
       await client.close();
     }
+  });
+
+  it('imports it with auth: "oauth" once signed in: refused before, its tools work after', async () => {
+    const config = { url: server.url, auth: 'oauth' as const, oauth: { scope: 'api' } };
+    const oauthDirectory = dir.join('state', 'oauth');
+    await expect(importMcpServer('remote', config, { oauthDirectory })).rejects.toThrow(/needs a login: run `nexus mcp-servers login`/);
+
+    await mcpOAuthClient('remote', config, { oauthDirectory })?.login(async (url) => {
+      await fetch(await idp.authorizeAs('alice', url));
+    });
+    const imported = await importMcpServer('remote', config, { oauthDirectory });
+    try {
+      expect(imported.status).toMatchObject({ state: 'running', toolCount: expect.any(Number) });
+      expect(imported.family.skills.length).toBeGreaterThan(0);
+    } finally {
+      await imported.close();
+    }
+    expect(mcpOAuthClient('local', { command: 'true' })).toBeUndefined();
   });
 });

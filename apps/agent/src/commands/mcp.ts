@@ -66,6 +66,7 @@ async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
     port,
     ...(token ? { token } : {}),
     ...(stateKey ? { stateKey } : {}),
+    ...(settings.auth ? { auth: settings.auth } : {}),
     ...(settings.http.allowedHosts ? { allowedHosts: settings.http.allowedHosts } : {}),
     ...(settings.http.allowedOrigins ? { allowedOrigins: settings.http.allowedOrigins } : {}),
     ...(settings.http.sessionIdleMinutes ? { sessionIdleTimeoutMs: settings.http.sessionIdleMinutes * 60_000 } : {}),
