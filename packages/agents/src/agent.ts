@@ -397,6 +397,8 @@ export class Agent {
       return result;
     } finally {
       this.#active = undefined;
+      // A skill's `allowed-tools` narrow the tools while the model follows it: until the turn ends.
+      this.registry.services.unregister('toolScope');
       await this.#checkpoint({ type: 'ended', requestId: turn.requestId, ...(result ? { result } : {}) });
     }
   }

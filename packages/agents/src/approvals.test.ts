@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { resolvePreset } from '@nexus/core';
+import { defineSkill, resolvePreset, ToolResult } from '@nexus/core';
+import { fsSkills } from '@nexus/skills-fs';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, recorded, sent, toolResults } from '../test/agent-fixture.js';
@@ -146,5 +147,30 @@ describe('approvals in the library (Agent.send without confirm)', () => {
 
     expect(await fixture.agent.send('Write it.')).toMatchObject({ status: 'completed', content: 'refused', approvals: [] });
     expect(toolResults(sent(fixture.llm, 1))[0]?.content).toMatch(/needs confirmation, and it was not given/);
+  });
+});
+
+describe('a skill that narrows the tools (toolScope)', () => {
+  it('narrows them until the turn ends: the next turn has the whole policy again', async () => {
+    const narrow = defineSkill({
+      name: 'take_skill',
+      description: 'Follows a skill whose instructions allow reading only.',
+      parameters: { type: 'object', properties: {}, additionalProperties: false },
+      readOnly: true,
+      create: (services) => () => {
+        services.register('toolScope', { skill: 'reader', tools: ['read_file'] });
+        return ToolResult.ok('taken');
+      },
+    });
+    fixture = await createFixture({ families: [fsSkills, { name: 'scope', skills: [narrow] }] });
+    const { llm, agent, dir } = fixture;
+    const write = { toolCalls: [{ name: 'write_file', arguments: { path: 'note.txt', content: 'x' } }] };
+    llm.script({ toolCalls: [{ name: 'take_skill', arguments: {} }] }, write, { text: 'refused' }, write, { text: 'written' });
+
+    await agent.send('Take the skill, then write.');
+    expect(toolResults(sent(llm, 2))[1]?.content).toMatch(/^Error \(forbidden\)/);
+
+    expect(await agent.send('Now write.')).toMatchObject({ content: 'written' });
+    expect(await readFile(dir.join('note.txt'), 'utf8')).toBe('x');
   });
 });
