@@ -112,7 +112,10 @@ describe('nexus mcp-servers', () => {
 
   it('refuses bad usage', async () => {
     await userConfig({ mcpServers: { files: files() } });
-    expect(await run(['mcp-servers'])).toMatchObject({ code: 2, stderr: expect.stringContaining('Expected `list`, `tools <name>` or `login <name>`') });
+    expect(await run(['mcp-servers'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Expected `list`, `tools <name>` or `login <name>`'),
+    });
     expect(await run(['mcp-servers', 'tools'])).toMatchObject({ code: 2, stderr: expect.stringContaining('Missing the server name') });
     expect(await run(['mcp-servers', 'tools', 'other'])).toMatchObject({
       code: 2,
