@@ -1,11 +1,8 @@
-import { once } from 'node:events';
 import { readFile, stat } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type McpHttpServer, serveHttp } from '@nexus/mcp';
 import { utilitySkills } from '@nexus/registry';
 import { createTestAgent } from '@nexus/registry/testing';
-import { type OidcStandIn, startOidcProvider, type TestDir, testdir, waitUntil, writeTree } from '@nexus/test-utils';
+import { freePort, type OidcStandIn, startOidcProvider, type TestDir, testdir, waitUntil, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { memoryIo } from './testing/memory-io-fixture.js';
@@ -13,15 +10,6 @@ import { memoryIo } from './testing/memory-io-fixture.js';
 let dir: TestDir;
 let idp: OidcStandIn;
 let remote: McpHttpServer;
-
-/** A port nothing listens on now: the remote server's URL is its audience, so it is known before it starts. */
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 beforeEach(async () => {
   dir = await testdir({ work: {}, config: {}, state: {} });

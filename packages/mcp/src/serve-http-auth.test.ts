@@ -1,9 +1,6 @@
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { FileOAuthClient } from '@nexus/auth';
-import { type OidcStandIn, startOidcProvider, type TestDir, testdir } from '@nexus/test-utils';
+import { freePort, type OidcStandIn, startOidcProvider, type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importMcpServer, type McpHttpServer, mcpOAuthClient, serveHttp } from './index.js';
 import { createModernClient, createTestRegistry } from './mcp-fixture.js';
@@ -12,15 +9,6 @@ let dir: TestDir;
 let idp: OidcStandIn;
 let server: McpHttpServer;
 let audience: string;
-
-/** A port nothing listens on now: the server's URL is its audience, so it is known before it starts. */
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 beforeEach(async () => {
   dir = await testdir({ 'a.txt': 'alpha' });

@@ -1,3 +1,4 @@
+export { freePort } from './free-port.js';
 export type { GitRepositoryOptions } from './git-repository.js';
 export { createGitRepository, git } from './git-repository.js';
 export {
