@@ -103,6 +103,8 @@ describe('nexus serve --runtime restate', () => {
     await restate.kill();
     await restate.restart();
 
+    // Until the restarted cluster has taken its partitions up again a request may fail, as with any server starting.
+    await waitUntil(async () => (await rpc(survivor, '/', 'list_approvals')).result !== undefined, 'Restate to answer after its restart');
     expect((await rpc(survivor, '/', 'list_approvals')).result).toEqual({ approvals: paused.approvals });
     const approval_id = paused.approvals[0]?.approval_id;
     expect((await rpc(survivor, '/agent/careful', 'resolve_approval', { approval_id, decision: 'approve' })).result).toMatchObject({
