@@ -52,10 +52,10 @@ const DIRECTION: readonly DirectionRule[] = [
   },
   {
     from: '@nexus/agents',
-    may: ['@nexus/core', '@nexus/registry', '@nexus/process'],
+    may: ['@nexus/core', '@nexus/registry', '@nexus/process', '@nexus/auth'],
     // The loop's tests edit real files through the file skills; the server's drive agents through the agent-control skills.
     mayForTests: ['@nexus/skills-fs', '@nexus/skills-agents'],
-    rule: 'agents → core, registry and process',
+    rule: 'agents → core, registry, process and auth (who calls the agent server)',
   },
   {
     from: '@nexus/agents-restate',
