@@ -1,4 +1,7 @@
+import { once } from 'node:events';
 import { get } from 'node:http';
+import { connect } from 'node:net';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { testdir, waitUntil } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
@@ -198,6 +201,42 @@ describe('the console on the agent server (docs/console.md)', () => {
       expect.objectContaining({ name: 'read_file', success: true, decision: 'allow', decided_by: 'preset' }),
       expect.objectContaining({ name: 'write_file', success: false, decision: 'deny', decided_by: expect.any(String) }),
     ]);
+  });
+
+  it('watch drops a client that reads too slowly with a final `dropped` event, instead of buffering for it without end', async () => {
+    fixture = await createServerFixture();
+    const { server, pool } = fixture;
+    const listeners = pool.listenerCount('change');
+    const socket = connect(server.port, '127.0.0.1');
+    await once(socket, 'connect');
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'watch' });
+    socket.write(
+      `POST / HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nauthorization: Bearer ${server.token}\r\n` +
+        `content-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+    );
+    let received = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => {
+      received += chunk;
+    });
+    await waitUntil(() => received.includes('event: ready'), 'the watch stream to be ready');
+
+    // The client stops reading while the agents produce 25 MiB of changes.
+    socket.pause();
+    const sent = 400;
+    for (let index = 0; index < sent; index++) {
+      pool.emit('change', { name: 'text', data: { agent_id: 'slow', request_id: index, delta: 'x'.repeat(64 * 1024) } });
+      await nextTurn();
+    }
+    socket.resume();
+    const texts = () => received.split('event: text\n').length - 1;
+    await waitUntil(() => received.includes('event: dropped') || texts() === sent, 'the stream to drop the client or deliver everything');
+
+    expect(texts()).toBeLessThan(sent);
+    const last = received.slice(received.lastIndexOf('event: '));
+    expect(last).toMatch(/^event: dropped\ndata: \{"message":"This client read too slowly/);
+    await waitUntil(() => received.endsWith('0\r\n\r\n'), 'the response to end');
+    expect(pool.listenerCount('change')).toBe(listeners);
+    socket.destroy();
   });
 
   it('watch takes no params and is a global method', async () => {
