@@ -23,6 +23,7 @@ export {
   SkillNotFoundError,
   TimeoutError,
 } from './errors.js';
+export type { FamilyDocuments, FamilyFile, FamilyFileContent, FamilyInstructions } from './family-documents.js';
 export type { FileLockOptions } from './file-lock.js';
 export { withFileLocks } from './file-lock.js';
 export { AGENT_ID_PATTERN, isValidAgentId, isValidToolName, validateAgentId, validateToolName } from './identifiers.js';

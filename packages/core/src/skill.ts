@@ -1,3 +1,4 @@
+import type { FamilyDocuments } from './family-documents.js';
 import type { JsonSchemaObject } from './json.js';
 import { findToolRefusal, type PermissionLevel } from './permissions.js';
 import type { ConfirmFunction, ServiceContainer } from './service-container.js';
@@ -95,6 +96,8 @@ export interface SkillSpec extends SkillMetadata {
 export interface SkillFamily {
   readonly name: string;
   readonly skills: readonly SkillSpec[];
+  /** Instructions and files it offers besides its tools (skill packages' instructions, references and assets). */
+  readonly documents?: FamilyDocuments;
 }
 
 /** The body of a skill defined with {@link defineSkill}. */

@@ -1,6 +1,7 @@
 import {
   type AgentPermissions,
   ConfigError,
+  type FamilyDocuments,
   isToolEnabled,
   type ServiceContainer,
   type Skill,
@@ -71,6 +72,7 @@ export class SkillCatalogue {
   /** The changing family each of its skills came from. */
   readonly #owners = new Map<string, ChangingSkillFamily>();
   readonly #listeners = new Set<(change: RegistryChange) => void>();
+  readonly #documents: FamilyDocuments[] = [];
   #version = 0;
 
   constructor(services: ServiceContainer) {
@@ -110,7 +112,8 @@ export class SkillCatalogue {
   }
 
   /**
-   * Registers every skill of each family. A {@link ChangingSkillFamily} is followed from then on:
+   * Registers every skill of each family, and keeps the {@link documents} it offers. A
+   * {@link ChangingSkillFamily} is followed from then on:
    * when it changes, its skills are added, replaced and removed to match (all or none: new skills
    * that are invalid or take another family's name make the family's listener throw a
    * {@link ConfigError}, and nothing changes). Once the registry is {@link close}d, a changing
@@ -124,6 +127,7 @@ export class SkillCatalogue {
       const taken = names.find((name, index) => this.#entries.has(name) || names.indexOf(name) !== index);
       if (taken !== undefined) throw new ConfigError(`A skill named "${taken}" is already registered.`);
       for (const spec of specs) this.#entries.set(spec.name, { spec });
+      if (family.documents && !this.#documents.includes(family.documents)) this.#documents.push(family.documents);
       if (isChangingFamily(family) && !this.#closed) {
         this.#changing.set(family, new Set(names));
         for (const name of names) this.#owners.set(name, family);
@@ -201,6 +205,11 @@ export class SkillCatalogue {
   /** {@link close}: `using registry = new SkillRegistry(…)` stops following its families at the end of the block. */
   [Symbol.dispose](): void {
     this.close();
+  }
+
+  /** The instructions and files offered by the families in use (`SkillFamily.documents`), in the order they were used. */
+  get documents(): readonly FamilyDocuments[] {
+    return this.#documents;
   }
 
   /** Whether a skill of that name is registered. */

@@ -1,4 +1,12 @@
-import { defineSkill, resolvePreset, ServiceContainer, type Skill, SkillNotFoundError, ToolResult } from '@nexus/core';
+import {
+  defineSkill,
+  type FamilyDocuments,
+  resolvePreset,
+  ServiceContainer,
+  type Skill,
+  SkillNotFoundError,
+  ToolResult,
+} from '@nexus/core';
 import { testdir } from '@nexus/test-utils';
 import { describe, expect, it } from 'vitest';
 import { SkillRegistry, utilitySkills } from './index.js';
@@ -89,5 +97,14 @@ describe('SkillRegistry — the issue snippet', () => {
     const result = await registry.execute('echo', { message: 'hi' });
     expect(result.success).toBe(true);
     expect(result.output).toBe('hi');
+  });
+});
+
+describe('SkillRegistry — documents', () => {
+  it('keeps the documents of the families it uses, each once', () => {
+    const documents = { listInstructions: async () => [] } as unknown as FamilyDocuments;
+    const family = { name: 'docs', skills: [], documents };
+    const registry = new SkillRegistry().use(utilitySkills, family, family);
+    expect(registry.documents).toEqual([documents]);
   });
 });
