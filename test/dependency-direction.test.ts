@@ -48,6 +48,8 @@ const DIRECTION: readonly DirectionRule[] = [
   {
     from: '@nexus/mcp',
     may: ['@nexus/core', '@nexus/process', '@nexus/registry', '@nexus/auth'],
+    // Its tests serve real skill packages' instructions and files as prompts and resources.
+    mayForTests: ['@nexus/skills-md'],
     rule: 'mcp → core, process (stdio servers it imports), registry and auth (who calls it over HTTP)',
   },
   {
