@@ -9,9 +9,10 @@ import {
   closeInterruptedCalls,
   compactReply,
   contextReply,
-  decideGrant,
+  createdSpec,
   deciderName,
   describeMember,
+  grantOf,
   type MethodParams,
   memberSpecOf,
   messagesPage,
@@ -133,32 +134,9 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
             if (!parentHeader) throw refuse(`No parent agent "${params.parent_agent_id}".`);
             parent = await memberWithDepth(ctx, agents, parentHeader);
           }
-          const request = {
-            preset: params.preset,
-            cwd: params.cwd,
-            allowedWritePaths: params.allowed_write_paths,
-            disableTools: params.disable_tools,
-          };
           // Checks the file system: journaled, so a replay decides as the first run did.
-          const grant = await ctx.run('grant', () =>
-            answering(() =>
-              decideGrant(
-                request,
-                parent && { id: parent.id, grant: parent.grant, permissions: parent.permissions, depth: parent.depth },
-                agents.base,
-              ),
-            ),
-          );
-          const member = agents.build({
-            id: ctx.key,
-            createdAt: new Date(await ctx.date.now()).toISOString(),
-            parentId: parent?.id,
-            grant,
-            modelAlias: params.model ?? parent?.modelAlias,
-            systemPrompt: params.system_prompt,
-            messages: [],
-            rememberedApprovals: [],
-          });
+          const grant = await ctx.run('grant', () => answering(() => grantOf(params, parent, agents.base)));
+          const member = agents.build(createdSpec(ctx.key, new Date(await ctx.date.now()).toISOString(), params, parent, grant));
           agents.remember(member, store(ctx, member, 0, false));
           return { agent_id: ctx.key, url: `/agent/${ctx.key}` };
         }),

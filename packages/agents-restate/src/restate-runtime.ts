@@ -7,11 +7,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { type AgentRuntime, type PoolSendOptions, type Requester, TOKEN_HOLDER } from '@nexus/agents';
 import {
   checkShutdownServer,
-  EVERYWHERE_METHODS,
-  GLOBAL_METHODS,
-  isMethodName,
   type MethodName,
   memberSpecOf,
+  methodAt,
   type PoolMember,
   parseParams,
   refuse,
@@ -122,12 +120,8 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
   }
 
   /** Runs a method as the local runtime does, its agents' state and turns in Restate. */
-  async call(method: string, params: unknown, requester: Requester, agentId?: string, options: PoolSendOptions = {}): Promise<unknown> {
-    if (!isMethodName(method)) throw refuse(`Method not found: ${method}.`, RPC_ERROR_CODES.methodNotFound);
-    if (!EVERYWHERE_METHODS.has(method) && GLOBAL_METHODS.has(method) !== (agentId === undefined)) {
-      const where = agentId === undefined ? 'POST /agent/<id>' : 'POST / (or /rpc)';
-      throw refuse(`Method not found: ${method} is called on ${where}.`, RPC_ERROR_CODES.methodNotFound);
-    }
+  async call(name: string, params: unknown, requester: Requester, agentId?: string, options: PoolSendOptions = {}): Promise<unknown> {
+    const method = methodAt(name, agentId);
     switch (method) {
       case 'create_agent':
         return this.#create(params, requester);

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { type AgentSettings, assembleAgent, resolveModel, type TurnJournal } from '@nexus/agents';
+import { type AgentSettings, assembleAgent, type TurnJournal } from '@nexus/agents';
 import {
-  emptyUsage,
   type MemberSpec,
   memberSpecOf,
+  modelOf,
+  newMember,
   type PermissionBase,
   type PoolMember,
   permissionsOf,
@@ -11,7 +12,7 @@ import {
   type Session,
   type SessionHeader,
 } from '@nexus/agents/kit';
-import { ConfigError, ServiceContainer, type SkillFamily, type ToolPermission } from '@nexus/core';
+import { ServiceContainer, type SkillFamily, type ToolPermission } from '@nexus/core';
 import type { AgentServerConnection } from '@nexus/core/agent-server';
 
 /** How a worker builds the agents it runs, as `AgentPoolOptions` say for the local runtime. */
@@ -78,7 +79,6 @@ export class WorkerAgents {
     // A copy that went on with a turn (replayed after a suspension) is rebuilt from what was stored, without reading it again.
     const stored = known?.stored === count ? known.messages : await messages();
     const member = this.build(memberSpecOf({ ...header, messages: stored }));
-    member.usage = header.token_usage;
     this.remember(member, count);
     return member;
   }
@@ -93,12 +93,11 @@ export class WorkerAgents {
   /** Builds an agent from its spec (a `create_agent` call or its stored state). */
   build(spec: MemberSpec): PoolMember {
     const { settings, env, families, services = () => new ServiceContainer() } = this.#options;
-    const modelAlias = this.modelAlias(spec.modelAlias);
+    const model = modelOf(settings, spec.modelAlias, env);
     const permissions = permissionsOf(spec.grant, this.base);
     const agent = assembleAgent({
       settings,
-      model: modelAlias,
-      ...(env ? { env } : {}),
+      model,
       families,
       permissions,
       services: services().register('agentId', spec.id).register('agentServer', this.#connectionFor(spec.id)),
@@ -107,31 +106,7 @@ export class WorkerAgents {
       rememberedApprovals: spec.rememberedApprovals,
       journal: (name, run) => (this.#journals.get(spec.id) ?? runIt)(name, run),
     });
-    return {
-      id: spec.id,
-      createdAt: spec.createdAt,
-      parentId: spec.parentId,
-      depth: 1,
-      grant: spec.grant,
-      permissions,
-      modelAlias,
-      agent,
-      turns: new Map(),
-      ended: new Map(),
-      lastActionAt: new Date().toISOString(),
-      usage: emptyUsage(),
-      restoreWarnings: [],
-    };
-  }
-
-  /** The resolved alias of a model (a `-32602` refusal for an unknown one). */
-  modelAlias(alias: string | undefined): string {
-    try {
-      return resolveModel(this.#options.settings, alias, this.#options.env).alias;
-    } catch (error) {
-      if (ConfigError.isInstance(error)) throw refuse(error.message);
-      throw error;
-    }
+    return newMember(spec, { depth: 1, permissions, modelAlias: model.alias, agent });
   }
 
   /** Forgets an agent (destroyed). */

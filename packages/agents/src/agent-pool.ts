@@ -1,15 +1,16 @@
 import { EventEmitter } from 'node:events';
-import { ConfigError, type ConfirmFunction, nexusStateDir, ServiceContainer, type SkillFamily, type ToolPermission } from '@nexus/core';
+import { type ConfirmFunction, nexusStateDir, ServiceContainer, type SkillFamily, type ToolPermission } from '@nexus/core';
 import { type AgentServerConnection, RPC_ERROR_CODES } from '@nexus/core/agent-server';
 import type { CallerIdentity } from '@nexus/registry';
 import type { AgentEvent, TurnCheckpoint } from './agent.js';
 import type { AgentRuntime, PoolSendOptions } from './agent-runtime.js';
 import type { AgentSettings } from './agent-settings.js';
 import type { PausedTurn } from './agent-turn.js';
-import { addUsage, emptyUsage } from './agent-usage.js';
+import { addUsage } from './agent-usage.js';
 import { assembleAgent } from './assemble-agent.js';
 import { CallDecisions, withCallDecisions } from './call-decisions.js';
-import { decideGrant, MAX_AGENT_DEPTH, type PermissionBase, permissionsOf } from './child-permissions.js';
+import { MAX_AGENT_DEPTH, type PermissionBase, permissionsOf } from './child-permissions.js';
+import { createdSpec, grantOf, modelOf, newMember } from './member-creation.js';
 import { type PoolChange, turnEventChange } from './pool-events.js';
 import { ENDED_TURNS_KEPT, type EndedTurn, isTemporary, type MemberSpec, type PoolMember } from './pool-member.js';
 import { closeInterruptedCalls, memberSpecOf, sessionOf } from './pool-sessions.js';
@@ -23,8 +24,7 @@ import {
   type Requester,
   TOKEN_HOLDER,
 } from './requester-policy.js';
-import { type ResolvedModel, resolveModel } from './resolve-model.js';
-import { EVERYWHERE_METHODS, GLOBAL_METHODS, isMethodName, type MethodName, type MethodParams, parseParams } from './rpc-params.js';
+import { type MethodName, type MethodParams, methodAt, parseParams } from './rpc-params.js';
 import { approvalReply, compactReply, contextReply, describeMember, messagesPage, noSuchAgent, refuse, sendReply } from './rpc-replies.js';
 import { SessionFileError, SessionStore } from './session-store.js';
 import { ToolPlayground } from './tool-playground.js';
@@ -103,12 +103,8 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
    * session when not in memory). Params are validated strictly; refusals and failures reject with
    * an `AgentRpcError`.
    */
-  async call(method: string, params: unknown, requester: Requester, agentId?: string, options: PoolSendOptions = {}): Promise<unknown> {
-    if (!isMethodName(method)) throw refuse(`Method not found: ${method}.`, RPC_ERROR_CODES.methodNotFound);
-    if (!EVERYWHERE_METHODS.has(method) && GLOBAL_METHODS.has(method) !== (agentId === undefined)) {
-      const where = agentId === undefined ? 'POST /agent/<id>' : 'POST / (or /rpc)';
-      throw refuse(`Method not found: ${method} is called on ${where}.`, RPC_ERROR_CODES.methodNotFound);
-    }
+  async call(name: string, params: unknown, requester: Requester, agentId?: string, options: PoolSendOptions = {}): Promise<unknown> {
+    const method = methodAt(name, agentId);
     switch (method) {
       case 'create_agent':
         return this.#create(parseParams(method, params), requester);
@@ -323,24 +319,8 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
       if (!parent) throw refuse(`No parent agent "${params.parent_agent_id}".`);
     }
     if (await this.find(id)) throw refuse(`Agent "${id}" already exists.`);
-    const grant = await decideGrant(
-      { preset: params.preset, cwd: params.cwd, allowedWritePaths: params.allowed_write_paths, disableTools: params.disable_tools },
-      parent && { id: parent.id, grant: parent.grant, permissions: parent.permissions, depth: parent.depth },
-      this.#base,
-    );
-    const member = this.#build(
-      {
-        id,
-        createdAt: new Date().toISOString(),
-        parentId: parent?.id,
-        grant,
-        modelAlias: params.model ?? parent?.modelAlias,
-        systemPrompt: params.system_prompt,
-        messages: [],
-        rememberedApprovals: [],
-      },
-      await this.#lineOf(parent?.id),
-    );
+    const grant = await grantOf(params, parent, this.#base);
+    const member = this.#build(createdSpec(id, new Date().toISOString(), params, parent, grant), await this.#lineOf(parent?.id));
     await this.#save(member);
     const result: Record<string, unknown> = { agent_id: id, url: `/agent/${id}` };
     if (params.initial_message !== undefined) {
@@ -360,13 +340,7 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
   /** Assembles the agent a spec describes, with its own services, and adds it to the pool; `ancestry` names its calls' caller. */
   #build(spec: MemberSpec, ancestry: readonly string[]): PoolMember {
     const { settings, env, families, services = () => new ServiceContainer() } = this.#options;
-    let model: ResolvedModel;
-    try {
-      model = resolveModel(settings, spec.modelAlias, env);
-    } catch (error) {
-      if (ConfigError.isInstance(error)) throw refuse(error.message);
-      throw error;
-    }
+    const model = modelOf(settings, spec.modelAlias, env);
     const permissions = permissionsOf(spec.grant, this.#base);
     const agent = assembleAgent({
       settings,
@@ -383,21 +357,7 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
       caller: { agentId: spec.id, ancestry },
     });
     const parent = spec.parentId === undefined ? undefined : this.#members.get(spec.parentId);
-    const member: PoolMember = {
-      id: spec.id,
-      createdAt: spec.createdAt,
-      parentId: spec.parentId,
-      depth: parent ? parent.depth + 1 : 1,
-      grant: spec.grant,
-      permissions,
-      modelAlias: model.alias,
-      agent,
-      turns: new Map(),
-      ended: new Map(),
-      lastActionAt: new Date().toISOString(),
-      usage: emptyUsage(),
-      restoreWarnings: [],
-    };
+    const member = newMember(spec, { depth: parent ? parent.depth + 1 : 1, permissions, modelAlias: model.alias, agent });
     this.#members.set(spec.id, member);
     this.emit('change', { name: 'agent_created', data: { agent_id: spec.id, parent_agent_id: spec.parentId ?? null } });
     return member;
@@ -521,7 +481,6 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
     const interrupted = session.turn?.status === 'running' ? session.turn.requestId : undefined;
     const spec = memberSpecOf(interrupted ? { ...session, messages: closeInterruptedCalls(session.messages) } : session);
     const member = this.#build(spec, await this.#lineOf(spec.parentId));
-    member.usage = session.token_usage;
     member.restoreWarnings = restored.warnings;
     // specs/agent-server.md §9: reported once, on the server's stderr and in get_context.
     for (const warning of restored.warnings) process.stderr.write(`nexus: ${warning}\n`);

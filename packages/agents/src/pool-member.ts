@@ -15,6 +15,8 @@ export interface MemberSpec {
   readonly systemPrompt: string | undefined;
   readonly messages: readonly ModelMessage[];
   readonly rememberedApprovals: readonly RememberedApproval[];
+  /** Tokens used so far, as saved (none for a new agent). */
+  readonly usage?: TurnUsage;
 }
 
 /** A turn of the pool that has not ended: how to cancel it, and what it was sent (absent for one resumed from a session). */

@@ -36,6 +36,7 @@ export function memberSpecOf(session: Session): MemberSpec {
     systemPrompt: session.system_prompt,
     messages: session.messages,
     rememberedApprovals: session.remembered_approvals ?? [],
+    usage: session.token_usage,
   };
 }
 

@@ -96,3 +96,15 @@ export function parseParams<M extends MethodName>(method: M, params: unknown): M
   }
   return result.data as MethodParams<M>;
 }
+
+/**
+ * The method a call names, checked against where it is called (`agentId` absent: `POST /`): a
+ * `-32601` refusal for an unknown method or one called in the wrong place.
+ */
+export function methodAt(method: string, agentId: string | undefined): MethodName {
+  const notFound = (message: string) => new AgentRpcError(message, { rpcCode: RPC_ERROR_CODES.methodNotFound });
+  if (!isMethodName(method)) throw notFound(`Method not found: ${method}.`);
+  if (!EVERYWHERE_METHODS.has(method) && GLOBAL_METHODS.has(method) !== (agentId === undefined))
+    throw notFound(`Method not found: ${method} is called on ${agentId === undefined ? 'POST /agent/<id>' : 'POST / (or /rpc)'}.`);
+  return method;
+}
