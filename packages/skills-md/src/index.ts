@@ -23,6 +23,8 @@ export type { SkillFolderName, SkillRoot, SkillScope } from './skill-locations.j
 export { defaultConfigDirectory, SKILL_FOLDER_NAMES } from './skill-locations.js';
 export type { SkillManifest } from './skill-manifest.js';
 export type { BrokenSkillPackage, PackageCommand, SkillPackage, TrustState } from './skill-package.js';
+export type { SkillPackageReport, SkillPackagesReport } from './skill-package-report.js';
+export { describeSkillPackages } from './skill-package-report.js';
 export { SkillResolutionError } from './skill-resolution.js';
 export type { SkillErrorType, SkillState } from './skill-result.js';
 export type { SkillSearchArguments, SkillSearchResult } from './skill-search.js';

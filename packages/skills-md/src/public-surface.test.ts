@@ -8,6 +8,7 @@ describe('the public surface of @nexus/skills-md', () => {
       'createSkillPackage',
       'defaultConfigDirectory',
       'defineSkillCommand',
+      'describeSkillPackages',
       'flushSkillUsage',
       'formatDiagnostic',
       'hashSkillPackage',
