@@ -1,6 +1,7 @@
 import { ConfigError } from '@nexus/core';
 import { hasBearerToken, tokenDigest } from '@nexus/core/http';
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
+import { describeClaims, findUserEntry, grantedScopes, type UserEntry } from './user-access.js';
 
 /** Signature algorithms a token may use: asymmetric ones only (never `none`, never an HMAC a public key could forge). */
 export const ALLOWED_TOKEN_ALGORITHMS: readonly string[] = [
@@ -28,17 +29,39 @@ export interface BearerAuthOptions {
   clockToleranceSeconds?: number;
   /** After fetching the issuer's keys, how long a token with an unknown `kid` waits before they are fetched again, in seconds (default 30). */
   keyRefetchCooldownSeconds?: number;
+  /** Scopes every issuer's token must carry (its `scope` claim); one missing is 403 `insufficient_scope`. */
+  scopes?: readonly string[];
+  /** Who among the issuer's people may call, and with what ceiling: the first entry that matches a token applies; none → 403. Without it, every valid token is admitted. */
+  users?: readonly UserEntry[];
+  /** The claim listing a person's groups (default `groups`; Auth0 and others put it under a namespaced name). */
+  groupsClaim?: string;
 }
 
 /** Who a request comes from: the holder of the static token, or a person the issuer vouches for. */
 export type Caller =
   | { readonly kind: 'token-holder' }
-  | { readonly kind: 'user'; readonly subject: string; readonly claims: Readonly<JWTPayload> };
+  | {
+      readonly kind: 'user';
+      readonly subject: string;
+      readonly claims: Readonly<JWTPayload>;
+      /** The entry of `users` that admitted this person (`undefined` when no `users` are configured). */
+      readonly entry?: UserEntry;
+    };
 
-/** The outcome of checking a request's bearer token: the caller, or why there is none (401, or 503 when the issuer cannot be reached). */
+/**
+ * The outcome of checking a request's bearer token: the caller, or why there is none — 401 (no
+ * valid token), 403 (a valid token this server does not admit: `insufficient_scope`, or no entry
+ * of `users` matches), or 503 when the issuer cannot be reached.
+ */
 export type BearerCheck =
   | { readonly ok: true; readonly caller: Caller }
-  | { readonly ok: false; readonly status: 401 | 503; readonly reason: string };
+  | {
+      readonly ok: false;
+      readonly status: 401 | 403 | 503;
+      readonly reason: string;
+      /** `insufficient_scope` when the token lacks a scope (RFC 6750 §3.1). */
+      readonly error?: 'insufficient_scope';
+    };
 
 /** Checks `Authorization` headers; see {@link createBearerAuth}. */
 export interface BearerAuth {
@@ -64,7 +87,16 @@ function refusalReason(error: unknown): string {
  * `ConfigError` for options that name no way to check anything.
  */
 export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
-  const { token, issuer, audience, clockToleranceSeconds = 60, keyRefetchCooldownSeconds = 30 } = options;
+  const {
+    token,
+    issuer,
+    audience,
+    clockToleranceSeconds = 60,
+    keyRefetchCooldownSeconds = 30,
+    scopes = [],
+    users,
+    groupsClaim = 'groups',
+  } = options;
   if (token === undefined && issuer === undefined) throw new ConfigError('Bearer authentication needs a token, an issuer, or both.');
   if (issuer !== undefined && !audience)
     throw new ConfigError(`The issuer ${issuer} needs an audience (auth.audience): the URL clients use for this server.`);
@@ -98,7 +130,13 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
           clockTolerance: clockToleranceSeconds,
           requiredClaims: ['sub', 'exp'],
         });
-        return { ok: true, caller: { kind: 'user', subject: payload.sub as string, claims: payload } };
+        const missing = scopes.filter((scope) => !grantedScopes(payload).includes(scope));
+        if (missing.length > 0)
+          return { ok: false, status: 403, error: 'insufficient_scope', reason: `the token lacks the scope ${missing.join(' ')}` };
+        const entry = users && findUserEntry(users, payload, groupsClaim);
+        if (users && !entry)
+          return { ok: false, status: 403, reason: `no entry of auth.users admits this token (${describeClaims(payload, groupsClaim)})` };
+        return { ok: true, caller: { kind: 'user', subject: payload.sub as string, claims: payload, ...(entry ? { entry } : {}) } };
       } catch (error) {
         return { ok: false, status: 401, reason: refusalReason(error) };
       }
@@ -121,11 +159,14 @@ async function discoverKeys(issuer: string, cooldownDuration: number): Promise<R
  * A `WWW-Authenticate` value for a refused request (RFC 6750, and RFC 9728's `resource_metadata`
  * that MCP clients follow to find the issuer).
  */
-export function bearerChallenge(options: { error?: 'invalid_token'; description?: string; resourceMetadata?: string } = {}): string {
+export function bearerChallenge(
+  options: { error?: 'invalid_token' | 'insufficient_scope'; description?: string; resourceMetadata?: string; scope?: string } = {},
+): string {
   const quoted = (value: string) => `"${value.replace(/["\\]/g, '')}"`;
   const parts = [
     ...(options.resourceMetadata ? [`resource_metadata=${quoted(options.resourceMetadata)}`] : []),
     ...(options.error ? [`error=${quoted(options.error)}`] : []),
+    ...(options.scope ? [`scope=${quoted(options.scope)}`] : []),
     ...(options.description ? [`error_description=${quoted(options.description)}`] : []),
   ];
   return parts.length === 0 ? 'Bearer realm="nexus"' : `Bearer ${parts.join(', ')}`;

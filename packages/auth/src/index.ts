@@ -6,3 +6,6 @@ export type { BearerAuth, BearerAuthOptions, BearerCheck, Caller } from './beare
 export { ALLOWED_TOKEN_ALGORITHMS, bearerChallenge, createBearerAuth } from './bearer-auth.js';
 export type { OAuthClientOptions } from './oauth-client.js';
 export { FileOAuthClient, OAuthLoginError } from './oauth-client.js';
+export type { IssuerAuthOptions } from './resource-metadata.js';
+export { protectedResourceMetadata, protectedResourceMetadataPath } from './resource-metadata.js';
+export type { UserEntry, UserMatch } from './user-access.js';

@@ -9,6 +9,8 @@ describe('the @nexus/auth surface', () => {
       'OAuthLoginError',
       'bearerChallenge',
       'createBearerAuth',
+      'protectedResourceMetadata',
+      'protectedResourceMetadataPath',
     ]);
   });
 });

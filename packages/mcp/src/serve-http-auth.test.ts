@@ -71,6 +71,38 @@ describe('nexus mcp --http as an OAuth resource server (MCP authorization)', () 
     expect((await post({ authorization: `Bearer ${other}` })).status).toBe(401);
   });
 
+  it('refuses with 403 a token lacking a configured scope (insufficient_scope) or admitted by no entry of users', async () => {
+    const lacking = await idp.sign({ iss: idp.issuer, aud: audience, sub: 'alice', exp: Math.floor(Date.now() / 1000) + 60 });
+    const refused = await post({ authorization: `Bearer ${lacking}` });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${new URL(server.url).origin}/.well-known/oauth-protected-resource/mcp", error="insufficient_scope", scope="api"`,
+    );
+
+    const port = await freePort();
+    const guarded = await serveHttp(createTestRegistry(dir.path).registry, {
+      port,
+      auth: { issuer: idp.issuer, audience: `http://127.0.0.1:${port}/mcp`, users: [{ match: { groups: 'platform' } }] },
+    });
+    try {
+      const token = await idp.sign({
+        iss: idp.issuer,
+        aud: `http://127.0.0.1:${port}/mcp`,
+        sub: 'alice',
+        exp: Math.floor(Date.now() / 1000) + 60,
+      });
+      const response = await fetch(guarded.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(response.status).toBe(403);
+      expect(await response.text()).toContain('no entry of auth.users admits this token (sub \\"alice\\"');
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it("accepts the issuer's tokens and the static token", async () => {
     // Past the bearer check, a 2025-era request without a session is MCP's own 400.
     for (const token of [await idp.token('alice'), server.token]) {

@@ -3,7 +3,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, isJSONRPCNotification, isJSONRPCRequest } from '@modelcontextprotocol/server';
-import { type BearerAuthOptions, bearerChallenge, createBearerAuth } from '@nexus/auth';
+import {
+  bearerChallenge,
+  createBearerAuth,
+  type IssuerAuthOptions,
+  protectedResourceMetadata,
+  protectedResourceMetadataPath,
+} from '@nexus/auth';
 import { expectOption, isPositiveNumber } from '@nexus/core';
 import { isLoopbackHost, readBody } from '@nexus/core/http';
 import type { SkillRegistry } from '@nexus/registry';
@@ -26,14 +32,10 @@ export interface HttpServeOptions extends McpServerOptions {
    * An OpenID Connect issuer whose JWT access tokens for `audience` are accepted too (the static
    * token keeps working): the server is then an OAuth resource server as MCP's authorization spec
    * says — its protected resource metadata (RFC 9728) at `/.well-known/oauth-protected-resource`
-   * names the issuer, and a 401 points to it.
+   * names the issuer, and a 401 points to it. `scopes` are published there and required of every
+   * token; `users` decide who among the issuer's people is admitted (403 otherwise).
    */
-  auth?: Omit<BearerAuthOptions, 'token'> & {
-    issuer: string;
-    audience: string;
-    /** The scopes clients should ask the issuer for, published as the metadata's `scopes_supported`. */
-    scopes?: readonly string[];
-  };
+  auth?: IssuerAuthOptions;
   /** Further `Host` header values to accept (`name` or `name:port`); the listening address and, on loopback, `localhost`, `127.0.0.1` and `[::1]` always are. */
   allowedHosts?: readonly string[];
   /**
@@ -190,10 +192,9 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
   const hosts = new Set<string>();
   const origins = new Set(settings.allowedOrigins);
   const policy: GuardPolicy = { hosts, origins, path: settings.path };
-  const { scopes: _scopes, ...verification } = settings.auth ?? {};
-  const bearer = createBearerAuth({ token: settings.token, ...verification });
+  const bearer = createBearerAuth({ token: settings.token, ...settings.auth });
   // RFC 9728: the metadata of the resource at `path` is at the well-known name with that path appended (and, for clients that look there, without).
-  const metadataPaths = new Set([`/.well-known/oauth-protected-resource${settings.path}`, '/.well-known/oauth-protected-resource']);
+  const metadataPaths = new Set([protectedResourceMetadataPath(settings.path), protectedResourceMetadataPath()]);
 
   /**
    * Tells the pool what a request means for its session's idleness: any request is activity; each
@@ -242,27 +243,20 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
     const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (auth && request.method === 'GET' && metadataPaths.has(pathname)) {
       response.writeHead(200, { 'content-type': 'application/json' });
-      return void response.end(
-        JSON.stringify({
-          resource: auth.audience,
-          authorization_servers: [auth.issuer],
-          ...(auth.scopes?.length ? { scopes_supported: auth.scopes } : {}),
-          bearer_methods_supported: ['header'],
-        }),
-      );
+      return void response.end(JSON.stringify(protectedResourceMetadata(auth)));
     }
     const checked = await bearer.check(request.headers.authorization);
     if (!checked.ok) {
-      const challenge = bearerChallenge({
-        ...(auth ? { resourceMetadata: `${origin(request)}/.well-known/oauth-protected-resource${settings.path}` } : {}),
-        ...(request.headers.authorization === undefined ? {} : { error: 'invalid_token' as const, description: checked.reason }),
-      });
-      return sendError(
-        response,
-        checked.status,
-        `Unauthorized: ${checked.reason}.`,
-        checked.status === 401 ? { 'www-authenticate': challenge } : {},
-      );
+      const resourceMetadata = auth && `${origin(request)}${protectedResourceMetadataPath(settings.path)}`;
+      const challenge =
+        checked.status === 401
+          ? bearerChallenge({
+              resourceMetadata,
+              ...(request.headers.authorization === undefined ? {} : { error: 'invalid_token' as const, description: checked.reason }),
+            })
+          : checked.error && bearerChallenge({ resourceMetadata, error: checked.error, scope: auth?.scopes?.join(' ') });
+      const status = checked.status === 403 ? 'Forbidden' : 'Unauthorized';
+      return sendError(response, checked.status, `${status}: ${checked.reason}.`, challenge ? { 'www-authenticate': challenge } : {});
     }
     attachVerifiedCaller(request, checked.caller);
     const refusal = guardRoute(request.method, request.url, request.headers, policy);
