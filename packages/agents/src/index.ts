@@ -34,4 +34,5 @@ export type { AgentServer, ServeAgentsOptions } from './serve-agents.js';
 export { serveAgents } from './serve-agents.js';
 export type { Session } from './session-store.js';
 export { SessionFileError } from './session-store.js';
+export type { SkillPackageIndex } from './skill-packages-method.js';
 export type { TurnWatch } from './turn-progress.js';

@@ -13,6 +13,7 @@ import { streamedTurnEvent } from './pool-events.js';
 import { TOKEN_HOLDER } from './requester-policy.js';
 import { newToken, tokenFromEnvironment, writeTokenFile } from './server-token.js';
 import { SessionFileError } from './session-store.js';
+import { listSkillPackages, type SkillPackageIndex } from './skill-packages-method.js';
 import { watchChanges, writeEvent } from './watch-changes.js';
 
 /** Largest request body accepted. */
@@ -36,6 +37,8 @@ export interface ServeAgentsOptions {
   allowedOrigins?: readonly string[];
   /** Serves the console page (docs/console.md) under `/console/`; its own origin is then allowed too. */
   console?: ConsoleOptions;
+  /** Answers `list_skill_packages` (docs/console.md), e.g. `@nexus/skills-md`'s `describeSkillPackages` of the served library. */
+  skillPackages?: SkillPackageIndex;
 }
 
 /** A running agent server. */
@@ -211,7 +214,10 @@ export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOption
     const streaming = rpc.method === 'send' && (rpc.params as { stream?: unknown } | undefined)?.stream === true;
     if (streaming) return streamSend(rpc, agentId, response);
     try {
-      const result = await pool.call(rpc.method, rpc.params, TOKEN_HOLDER, agentId);
+      const result =
+        rpc.method === 'list_skill_packages'
+          ? await listSkillPackages(options.skillPackages, rpc.params, agentId)
+          : await pool.call(rpc.method, rpc.params, TOKEN_HOLDER, agentId);
       sendJson(response, 200, { jsonrpc: '2.0', id: rpc.id, result });
     } catch (error) {
       const { status, code, message } = errorOf(error);

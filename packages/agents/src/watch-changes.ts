@@ -1,7 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { RPC_ERROR_CODES } from '@nexus/core/agent-server';
 import type { PoolChange } from './pool-events.js';
-import { refuse } from './rpc-replies.js';
+import { expectGlobalWithoutParams } from './server-method-params.js';
 
 /** What `watch` listens to: an `AgentPool`, or a runtime that emits its changes the same way. */
 export interface ChangeSource {
@@ -43,8 +42,7 @@ export function watchChanges(
   response: ServerResponse,
   stopping: AbortSignal,
 ): void {
-  if (agentId !== undefined) throw refuse('Method not found: watch is called on POST / (or /rpc).', RPC_ERROR_CODES.methodNotFound);
-  if (params !== undefined && Object.keys(params as object).length > 0) throw refuse('Invalid params for watch: it takes none.');
+  expectGlobalWithoutParams('watch', params, agentId);
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   writeEvent(response, 'ready', {});
   const stop = () => response.end();

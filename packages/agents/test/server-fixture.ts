@@ -40,8 +40,8 @@ export async function createServerFixture(
     env?: NodeJS.ProcessEnv;
     services?: () => ServiceContainer;
     tools?: Record<string, Partial<ToolPermission>>;
-    /** More options of the server (its console). */
-    serve?: Pick<ServeAgentsOptions, 'console'>;
+    /** More options of the server (its console, its skill packages). */
+    serve?: Pick<ServeAgentsOptions, 'console' | 'skillPackages'>;
   } = {},
 ): Promise<ServerFixture> {
   const llm = await startLlmStandIn();
