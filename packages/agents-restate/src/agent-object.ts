@@ -93,11 +93,15 @@ async function storedMessages(ctx: Shared): Promise<Session['messages']> {
 async function load(ctx: Shared, agents: WorkerAgents, urls: RestateUrls): Promise<PoolMember> {
   const header = await storedHeader(ctx, ctx.key);
   const count = (await ctx.get<number>(COUNT)) ?? 0;
-  return agents.get(header, count, async () => {
+  const messages = async () => {
     const messages = (await invokeObject(urls, { service: AGENT_OBJECT, key: ctx.key, handler: 'history' }, null)) as Session['messages'];
     if (messages.length !== count) throw new Error(`Agent "${ctx.key}"'s conversation moved on while it was read; trying again.`);
     return messages;
-  });
+  };
+  // An agent's parent never changes: its lineage, like the conversation, is read outside the journal.
+  const headerOf = (id: string) =>
+    invokeObject(urls, { service: AGENT_OBJECT, key: id, handler: 'header' }, null) as Promise<SessionHeader | null>;
+  return agents.get(header, count, messages, () => lineOf(header.parent_agent_id ?? undefined, headerOf));
 }
 
 /** Stores what a turn changed: the new messages (all of them after a compaction), the count and the header. */
@@ -136,7 +140,8 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
           }
           // Checks the file system: journaled, so a replay decides as the first run did.
           const grant = await ctx.run('grant', () => answering(() => grantOf(params, parent, agents.base)));
-          const member = agents.build(createdSpec(ctx.key, new Date(await ctx.date.now()).toISOString(), params, parent, grant));
+          const createdAt = new Date(await ctx.date.now()).toISOString();
+          const member = agents.build(createdSpec(ctx.key, createdAt, params, parent, grant), await lineOf(parent?.id, headerThrough(ctx)));
           agents.remember(member, store(ctx, member, 0, false));
           return { agent_id: ctx.key, url: `/agent/${ctx.key}` };
         }),
@@ -298,10 +303,25 @@ async function requesting(ctx: Exclusive, agents: WorkerAgents, id: string): Pro
 
 /** An agent built from its stored header (no conversation), at its depth: 1 plus its ancestors (the depth limit of §5). */
 async function memberWithDepth(ctx: Exclusive, agents: WorkerAgents, header: SessionHeader): Promise<PoolMember> {
-  let depth = 1;
-  for (let parent = header.parent_agent_id ?? undefined; parent && depth <= MAX_AGENT_DEPTH; depth++)
-    parent = (await ctx.objectClient<AgentObject>({ name: AGENT_OBJECT }, parent).header())?.parent_agent_id ?? undefined;
-  return { ...agents.build(memberSpecOf({ ...header, messages: [] })), depth };
+  const line = await lineOf(header.parent_agent_id ?? undefined, headerThrough(ctx));
+  return { ...agents.build(memberSpecOf({ ...header, messages: [] }), line), depth: line.length + 1 };
+}
+
+/** Reads another agent's stored header through the invocation's journal. */
+function headerThrough(ctx: Shared): (id: string) => Promise<SessionHeader | null> {
+  return (id) => ctx.objectClient<AgentObject>({ name: AGENT_OBJECT }, id).header();
+}
+
+/** `parentId` and the ids above it (its parent's parent, …), from their stored headers. */
+async function lineOf(parentId: string | undefined, headerOf: (id: string) => Promise<SessionHeader | null>): Promise<string[]> {
+  const chain: string[] = [];
+  for (
+    let id = parentId;
+    id && !chain.includes(id) && chain.length <= MAX_AGENT_DEPTH;
+    id = (await headerOf(id))?.parent_agent_id ?? undefined
+  )
+    chain.push(id);
+  return chain;
 }
 
 /**
@@ -335,13 +355,7 @@ async function approvalsDecided(
 
 /** The ids of this agent's parent, its parent's parent, …, from their stored headers. */
 async function ancestry(ctx: Shared): Promise<string[]> {
-  const chain: string[] = [];
-  let parent = (await ctx.get<SessionHeader>(HEADER))?.parent_agent_id ?? undefined;
-  while (parent && !chain.includes(parent) && chain.length <= MAX_AGENT_DEPTH) {
-    chain.push(parent);
-    parent = (await ctx.objectClient<AgentObject>({ name: AGENT_OBJECT }, parent).header())?.parent_agent_id ?? undefined;
-  }
-  return chain;
+  return lineOf((await ctx.get<SessionHeader>(HEADER))?.parent_agent_id ?? undefined, headerThrough(ctx));
 }
 
 /** Whether an error is Restate's cancellation of the invocation. */

@@ -1,5 +1,6 @@
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { parseAgentSettings } from '@nexus/agents';
+import { ServiceContainer } from '@nexus/core';
 import { waitUntil } from '@nexus/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, startCluster } from '../test/cluster-fixture.js';
@@ -124,6 +125,25 @@ describe('the restate runtime', () => {
     await expect(helper.call('create_agent', { agent_id: 'grandchild' })).rejects.toThrow(/sandboxed/);
     await expect(helper.call('shutdown_server', {})).rejects.toThrow(/sandboxed agent may not shut the server down/);
     await expect(lead.call('create_agent', { agent_id: 'other', parent_agent_id: 'helper' })).rejects.toThrow(/only its own children/);
+  });
+
+  it("audits an agent's tool calls as the agent's, with its parent as its ancestry", async () => {
+    const records: Array<{ tool: string; caller?: unknown }> = [];
+    const [worker] = await cluster.startWorkers(1, {
+      services: () =>
+        new ServiceContainer().register('callHooks', { onAudit: (record: { tool: string; caller?: unknown }) => records.push(record) }),
+    });
+    if (!worker) throw new Error('a worker');
+    await writeFile(cluster.dir.join('work', 'notes.md'), 'hello');
+    await worker.result('/', 'create_agent', { agent_id: 'boss', preset: 'trusted' });
+    await worker.runtime.connectionFor('boss').call('create_agent', { agent_id: 'aide' });
+    cluster.llm.script({ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] }, { text: 'Read.' });
+
+    await worker.result('/agent/aide', 'send', { content: 'Read the notes.' });
+
+    expect(records.map(({ tool, caller }) => ({ tool, caller }))).toEqual([
+      { tool: 'read_file', caller: { agentId: 'aide', ancestry: ['boss'] } },
+    ]);
   });
 
   it('refuses an agent whose working directory this worker cannot see, saying so', async () => {

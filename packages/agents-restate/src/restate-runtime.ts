@@ -155,7 +155,7 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
   async #storedAgent(id: string): Promise<PoolMember> {
     const header = (await this.#invoke(id, 'header', { params: {}, requester: TOKEN_HOLDER })) as SessionHeader | null;
     if (!header) throw refuse(`The requesting agent "${id}" no longer exists.`);
-    return this.#agents.build(memberSpecOf({ ...header, messages: [] }));
+    return this.#agents.build(memberSpecOf({ ...header, messages: [] }), []);
   }
 
   #invoke(agentId: string, handler: string, input: HandlerInput & Record<string, unknown>, idempotencyKey?: string): Promise<unknown> {

@@ -67,8 +67,16 @@ export class WorkerAgents {
     this.#journals.set(id, journal);
   }
 
-  /** The agent a stored header and conversation describe: this worker's copy when it is up to date, else a new one. */
-  async get(header: SessionHeader, count: number, messages: () => Promise<Session['messages']>): Promise<PoolMember> {
+  /**
+   * The agent a stored header and conversation describe: this worker's copy when it is up to date,
+   * else a new one (`messages` reads the conversation, `lineage` its parent's ids and those above).
+   */
+  async get(
+    header: SessionHeader,
+    count: number,
+    messages: () => Promise<Session['messages']>,
+    lineage: () => Promise<string[]>,
+  ): Promise<PoolMember> {
     // specs/agent-server.md §10: every worker must see the agents' working directories (shared storage).
     if (!existsSync(header.cwd))
       throw refuse(
@@ -78,7 +86,7 @@ export class WorkerAgents {
     if (known?.stored === count && known.member.agent.messages.length === count) return known.member;
     // A copy that went on with a turn (replayed after a suspension) is rebuilt from what was stored, without reading it again.
     const stored = known?.stored === count ? known.messages : await messages();
-    const member = this.build(memberSpecOf({ ...header, messages: stored }));
+    const member = this.build(memberSpecOf({ ...header, messages: stored }), await lineage());
     this.remember(member, count);
     return member;
   }
@@ -90,8 +98,8 @@ export class WorkerAgents {
     this.#agents.set(member.id, { member, stored: count, messages: member.agent.messages });
   }
 
-  /** Builds an agent from its spec (a `create_agent` call or its stored state). */
-  build(spec: MemberSpec): PoolMember {
+  /** Builds an agent from its spec (a `create_agent` call or its stored state); `ancestry` names its calls' caller. */
+  build(spec: MemberSpec, ancestry: readonly string[]): PoolMember {
     const { settings, env, families, services = () => new ServiceContainer() } = this.#options;
     const model = modelOf(settings, spec.modelAlias, env);
     const permissions = permissionsOf(spec.grant, this.base);
@@ -105,6 +113,7 @@ export class WorkerAgents {
       messages: spec.messages,
       rememberedApprovals: spec.rememberedApprovals,
       journal: (name, run) => (this.#journals.get(spec.id) ?? runIt)(name, run),
+      caller: { agentId: spec.id, ancestry },
     });
     return newMember(spec, { depth: 1, permissions, modelAlias: model.alias, agent });
   }

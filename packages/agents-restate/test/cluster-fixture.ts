@@ -1,7 +1,7 @@
 import { type AgentServer, parseAgentSettings, serveAgents } from '@nexus/agents';
 import { fsSkills } from '@nexus/skills-fs';
 import { type LlmStandIn, type RoundRobinProxy, startLlmStandIn, startRoundRobinProxy, type TestDir, testdir } from '@nexus/test-utils';
-import { type RestateRuntime, startRestateRuntime } from '../src/index.js';
+import { type RestateRuntime, type RestateRuntimeOptions, startRestateRuntime } from '../src/index.js';
 import { freePort, type RestateServer, startRestateServer } from '../src/testing.js';
 
 const KEY_VARIABLE = 'NEXUS_TEST_LLM_KEY';
@@ -21,8 +21,8 @@ export interface Cluster {
   readonly restate: RestateServer;
   readonly llm: LlmStandIn;
   readonly dir: TestDir;
-  /** `count` workers behind one round-robin proxy, registered as the one deployment. */
-  startWorkers(count: number): Promise<Worker[]>;
+  /** `count` workers behind one round-robin proxy, registered as the one deployment; `services` makes each agent's service container. */
+  startWorkers(count: number, options?: Pick<RestateRuntimeOptions, 'services'>): Promise<Worker[]>;
   close(): Promise<void>;
 }
 
@@ -51,7 +51,7 @@ export async function startCluster(): Promise<Cluster> {
     restate,
     llm,
     dir,
-    async startWorkers(count) {
+    async startWorkers(count, options = {}) {
       const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
       const proxy = await startRoundRobinProxy(ports);
       proxies.push(proxy);
@@ -66,6 +66,7 @@ export async function startCluster(): Promise<Cluster> {
           admin: restate.admin,
           endpointPort: port,
           deploymentUrl: proxy.origin,
+          ...options,
         });
         const server = await serveAgents(runtime, { port: 0, env: {}, stateDir: dir.join('state') });
         started.push({
