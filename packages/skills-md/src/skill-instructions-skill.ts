@@ -1,7 +1,6 @@
 import { defineSkill, type ServiceContainer, type SkillSpec, ToolResult } from '@nexus/core';
 import { mapAllowedTools } from './allowed-tools.js';
-import { listPackageFiles } from './package-hash.js';
-import { readSkillFile } from './read-skill-file.js';
+import { readPackageInstructions } from './package-instructions.js';
 import type { SkillPackage } from './skill-package.js';
 
 /** What the `skill` tool shows of a package: a loaded one, or one only listed so far. */
@@ -98,17 +97,16 @@ export function skillInstructionsSkill(packages: readonly ListedSkillPackage[], 
     destructive: false,
     create: (services) => async (args) => {
       const skillPackage = resolveSkillPackage(packages, args.name);
-      const { body, frontmatter } = await readSkillFile(skillPackage.skillFile);
+      const { body, frontmatter, files } = await readPackageInstructions(skillPackage);
       // Its references, assets and scripts are what the instructions point to: readable from now on, read-only.
       services.addReadOnlyPath(skillPackage.folder);
       const scope = enterToolScope(services, skillPackage, frontmatter['allowed-tools'], options.onScopeChange);
-      const files = (await listPackageFiles(skillPackage.folder)).filter((file) => file !== 'SKILL.md');
       const shown = files.slice(0, MAX_LISTED_FILES).map((file) => `- ${file}`);
       if (files.length > MAX_LISTED_FILES) shown.push(`- … and ${files.length - MAX_LISTED_FILES} more`);
       const trust = describeTrust(skillPackage).trim();
       const text = [
         `<skill_content name="${escapeAttribute(skillPackage.name)}">`,
-        body.trim(),
+        body,
         '</skill_content>',
         '',
         `Folder: ${skillPackage.folder}`,
@@ -120,7 +118,7 @@ export function skillInstructionsSkill(packages: readonly ListedSkillPackage[], 
         skill: skillPackage.name,
         folder: skillPackage.folder,
         trusted: skillPackage.trusted,
-        files,
+        files: [...files],
         commands: skillPackage.trusted ? [...skillPackage.tools] : [],
       });
     },

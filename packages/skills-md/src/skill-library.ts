@@ -1,4 +1,4 @@
-import { expectOption, type ServiceContainer, type SkillContext, type SkillFamily, ToolResult } from '@nexus/core';
+import { expectOption, type FamilyDocuments, type ServiceContainer, type SkillContext, type SkillFamily, ToolResult } from '@nexus/core';
 import { ChangeWatch } from './change-watch.js';
 import { DiagnosticReports } from './diagnostic-reports.js';
 import {
@@ -10,6 +10,7 @@ import {
   runtimeOf,
 } from './load-skill-packages.js';
 import { LoadSlots } from './load-slots.js';
+import { packageDocuments } from './package-documents.js';
 import type { IndexedSkillPackage } from './package-index.js';
 import { PackageStore } from './package-store.js';
 import { settleNames } from './settle-names.js';
@@ -76,6 +77,12 @@ export interface SkillPackagesFamily extends SkillFamily {
    * a tool of a package not loaded, loads that package, evicting the least recently used one.
    */
   refresh(tool?: string): Promise<void>;
+  /**
+   * The instructions and `references/` / `assets/` files of the trusted packages in effect that the
+   * model may use, read without the `skill` tool's side effects (`@nexus/mcp` serves them as prompts
+   * and resources); its `onChange` listeners hear each change of the packages.
+   */
+  readonly documents: FamilyDocuments;
 }
 
 /** Skill packages that stay current while they are in use (§9): hot reload, ghost tools, LRU loading and search. */
@@ -117,6 +124,7 @@ class Library {
   /** Problems of settling names across roots. */
   #namingDiagnostics: SkillDiagnostic[] = [];
   #byTool = new Map<string, IndexedSkillPackage>();
+  readonly #documentListeners = new Set<() => void>();
   #queue: Promise<void> = Promise.resolve();
 
   constructor(options: SkillLibraryOptions) {
@@ -151,6 +159,13 @@ class Library {
         this.#listing.renewInstructions();
         this.#build(true);
       },
+      documents: packageDocuments({
+        packages: () => this.#active,
+        onChange: (listener) => {
+          this.#documentListeners.add(listener);
+          return () => this.#documentListeners.delete(listener);
+        },
+      }),
     });
     this.#changes = new ChangeWatch({
       watch,
@@ -221,6 +236,7 @@ class Library {
   close(): void {
     this.#changes.close();
     this.#listing.close();
+    this.#documentListeners.clear();
     this.#reports.close();
   }
 
@@ -255,6 +271,7 @@ class Library {
     await this.#fillFreeSlots();
     this.#build(true);
     this.#follow();
+    for (const listener of [...this.#documentListeners]) listener();
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { SkillFamily, SkillSpec } from '@nexus/core';
 import { type CommandRuntime, commandSkill } from './command-skill.js';
+import { packageDocuments } from './package-documents.js';
 import { diagnosticAt, FILE_START, type SkillDiagnostic } from './skill-diagnostic.js';
 import { SKILL_TOOL_NAME, skillInstructionsSkill } from './skill-instructions-skill.js';
 import type { SkillPackage } from './skill-package.js';
@@ -9,7 +10,8 @@ export const SKILLS_FAMILY_NAME = 'skills';
 
 /**
  * The family of a set of loaded packages: the commands of every trusted package as tools, and the
- * `skill` instructions tool when there is any package. A tool whose name is reserved (another
+ * `skill` instructions tool when there is any package, and their documents (instructions and
+ * `references/` / `assets/` files, see `packageDocuments`). A tool whose name is reserved (another
  * family's) or already taken by an earlier package is left out with a diagnostic.
  */
 export function skillsMdFamily(
@@ -44,5 +46,6 @@ export function skillsMdFamily(
         packages.map((skillPackage) => ({ ...skillPackage, tools: skillPackage.commands.map((command) => command.tool) })),
       ),
     );
-  return { family: { name: SKILLS_FAMILY_NAME, skills }, diagnostics };
+  const documents = packageDocuments({ packages: () => packages, onChange: () => () => {} });
+  return { family: { name: SKILLS_FAMILY_NAME, skills, documents }, diagnostics };
 }

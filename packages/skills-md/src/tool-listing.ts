@@ -1,4 +1,4 @@
-import type { SkillSpec } from '@nexus/core';
+import type { FamilyDocuments, SkillSpec } from '@nexus/core';
 import { type CommandRuntime, commandSkill } from './command-skill.js';
 import { type GhostRunner, ghostSkill } from './ghost-skill.js';
 import type { IndexedSkillPackage } from './package-index.js';
@@ -25,6 +25,8 @@ export interface ToolListingOptions {
   readonly problemPath: string;
   /** The `skill` tool narrowed an agent's tools or lifted that: its listing changed (see {@link ToolListing.renewInstructions}). */
   readonly scopeChanged: () => void;
+  /** The family's documents. */
+  readonly documents: FamilyDocuments;
 }
 
 /** The packages a listing is made of, from the library's coordinator. */
@@ -73,6 +75,7 @@ export class ToolListing {
         return () => this.#listeners.delete(listener);
       },
       refresh: options.refresh,
+      documents: options.documents,
     };
   }
 
