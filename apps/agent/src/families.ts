@@ -1,6 +1,13 @@
-import type { SkillFamily } from '@nexus/core';
+import { nexusStateDir, type SkillFamily } from '@nexus/core';
 import { utilitySkills } from '@nexus/registry';
-import type { LoadedSkillPackages, LoadSkillPackagesOptions, SkillDiagnostic, SkillFolderName, SkillLibrary } from '@nexus/skills-md';
+import type {
+  LoadedSkillPackages,
+  LoadSkillPackagesOptions,
+  SkillDiagnostic,
+  SkillFolderName,
+  SkillLibrary,
+  SkillPackagesReport,
+} from '@nexus/skills-md';
 import { permissionsOf } from './build-services.js';
 import type { Settings } from './resolve-settings.js';
 
@@ -98,6 +105,19 @@ export function openSkillLibraryFor(settings: Settings, reservedToolNames: reado
     openLibraries.set(settings, library);
   }
   return library;
+}
+
+/**
+ * What `nexus serve` answers `list_skill_packages` with (its console's Skills page): the skills
+ * family's library described afresh — trust read from the records it uses — or `undefined` when
+ * the family is off.
+ */
+export function skillPackageIndexFor(settings: Settings): (() => Promise<SkillPackagesReport>) | undefined {
+  if (!settings.families.includes('skills')) return undefined;
+  return async () => {
+    const [{ describeSkillPackages }, library] = await Promise.all([import('@nexus/skills-md'), openSkillLibraryFor(settings)]);
+    return describeSkillPackages(library, nexusStateDir(settings.skills.environment));
+  };
 }
 
 /** Stops the skill library of these settings, when one was opened. */

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { type TestDir, testdir, waitUntil } from '@nexus/test-utils';
+import { type TestDir, type Tree, testdir, waitUntil } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { memoryIo } from './testing/memory-io-fixture.js';
@@ -7,15 +7,15 @@ import { memoryIo } from './testing/memory-io-fixture.js';
 let dir: TestDir | undefined;
 afterEach(() => dir?.cleanup());
 
-/** Runs `nexus serve --port 0 <args>` in this process until it prints its URL; `stop()` shuts it down. */
-async function serve(args: string[]) {
-  dir = await testdir({ project: {}, config: {}, state: {} });
+/** Runs `nexus serve --port 0 --families <families> <args>` in `project` in this process until it prints its URL; `stop()` shuts it down. */
+async function serve(args: string[], { families = 'fs', project = {} }: { families?: string; project?: Tree } = {}) {
+  dir = await testdir({ project, config: {}, state: {} });
   const memory = memoryIo({
     cwd: dir.join('project'),
     configHome: dir.join('config'),
     env: { XDG_STATE_HOME: dir.join('state'), HOME: dir.path },
   });
-  const serving = runCli(['serve', '--port', '0', '--families', 'fs', ...args], memory.io);
+  const serving = runCli(['serve', '--port', '0', '--families', families, ...args], memory.io);
   await waitUntil(
     () => /^Token: /m.test(memory.stdout()),
     () => `nexus serve to listen: ${memory.stderr()}`,
@@ -27,6 +27,14 @@ async function serve(args: string[]) {
     url,
     token,
     stdout: memory.stdout,
+    call: async (method: string) => {
+      const response = await fetch(`${url}/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method }),
+      });
+      return ((await response.json()) as { result: Record<string, unknown> }).result;
+    },
     async stop() {
       await fetch(`${url}/`, {
         method: 'POST',
@@ -57,10 +65,24 @@ describe('nexus serve and the console', () => {
     expect(await server.stop()).toBe(0);
   });
 
+  it("answers list_skill_packages from the skills family's library when it is on", async () => {
+    const lint = { 'SKILL.md': '---\nname: lint\ndescription: Lints the code.\ncommand: "echo lint"\n---\n# Lint\n' };
+    const server = await serve([], { families: 'fs,skills', project: { '.nexus': { skills: { lint } } } });
+    expect(await server.call('list_skill_packages')).toMatchObject({
+      enabled: true,
+      packages: [{ name: 'lint', scope: 'project', trust: 'untrusted', state: 'unlisted' }],
+      diagnostics: expect.arrayContaining([
+        expect.objectContaining({ severity: 'warning', file: expect.stringMatching(/\/lint\/README\.md$/), line: 1, column: 1 }),
+      ]),
+    });
+    expect(await server.stop()).toBe(0);
+  });
+
   it('--no-console leaves it out', async () => {
     const server = await serve(['--no-console']);
     expect(server.stdout()).not.toMatch(/Console:/);
     expect((await fetch(`${server.url}/console/`)).status).toBe(401);
+    expect(await server.call('list_skill_packages')).toEqual({ enabled: false, packages: [], diagnostics: [] });
     expect(await server.stop()).toBe(0);
   });
 });

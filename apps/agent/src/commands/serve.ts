@@ -2,7 +2,7 @@ import { DEFAULT_AGENT_SERVER_PORT } from '@nexus/core/agent-server';
 import { buildServices } from '../build-services.js';
 import { type CommandLine, defineCommand, expectNoArguments, parsePort } from '../command.js';
 import { openFamilies } from '../create-registry.js';
-import type { FamilyName } from '../families.js';
+import { type FamilyName, skillPackageIndexFor } from '../families.js';
 import { COMMON } from '../help-sections.js';
 import { type Io, warningsTo } from '../io.js';
 import { resolveSettings } from '../resolve-settings.js';
@@ -26,10 +26,12 @@ async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
     services: () => buildServices(settings),
   });
   const consolePage = line['no-console'] ? undefined : { assetsDir: (await import('@nexus/console')).consoleAssetsDir };
+  const skillPackages = skillPackageIndexFor(settings);
   const server = await serveAgents(pool, {
     port: parsePort(line.port, '--port') ?? settings.servePort ?? DEFAULT_AGENT_SERVER_PORT,
     env: io.env,
     ...(consolePage ? { console: consolePage } : {}),
+    ...(skillPackages ? { skillPackages } : {}),
   });
   io.stdout.write(`URL: ${server.url}\nToken: ${server.tokenFile ? `in ${server.tokenFile}` : 'NEXUS_API_KEY'}\n`);
   if (server.consoleUrl) io.stdout.write(`Console: ${server.consoleUrl}\n`);
