@@ -3,14 +3,16 @@ import { rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { type IssuerAuthOptions, protectedResourceMetadata, protectedResourceMetadataPath } from '@nexus/auth';
 import { ConfigError, isValidAgentId, nexusStateDir } from '@nexus/core';
 import { AgentRpcError, agentServerTokenPath, DEFAULT_AGENT_SERVER_PORT, RPC_ERROR_CODES } from '@nexus/core/agent-server';
-import { hasBearerToken, isLoopbackHost, readBody, tokenDigest } from '@nexus/core/http';
+import { isLoopbackHost, readBody } from '@nexus/core/http';
 import type { AgentEvent } from './agent.js';
 import type { AgentRuntime } from './agent-runtime.js';
 import { type ConsoleOptions, type ConsoleRoutes, consoleRoutes } from './console-routes.js';
 import { streamedTurnEvent } from './pool-events.js';
 import { TOKEN_HOLDER } from './requester-policy.js';
+import { agentServerAuth } from './server-auth.js';
 import { newToken, tokenFromEnvironment, writeTokenFile } from './server-token.js';
 import { SessionFileError } from './session-store.js';
 import { listSkillPackages, type SkillPackageIndex } from './skill-packages-method.js';
@@ -37,6 +39,13 @@ export interface ServeAgentsOptions {
   allowedOrigins?: readonly string[];
   /** Serves the console page (docs/console.md) under `/console/`; its own origin is then allowed too. */
   console?: ConsoleOptions;
+  /**
+   * An OpenID Connect issuer whose people may call too (the static token keeps working): their
+   * JWT access tokens for `audience` are verified by `@nexus/auth`, the protected resource
+   * metadata (RFC 9728) is served at `/.well-known/oauth-protected-resource`, and a refused token
+   * is 401 `invalid_token` pointing to it.
+   */
+  auth?: IssuerAuthOptions;
   /** Answers `list_skill_packages` (docs/console.md), e.g. `@nexus/skills-md`'s `describeSkillPackages` of the served library. */
   skillPackages?: SkillPackageIndex;
 }
@@ -69,6 +78,7 @@ class HttpRefusal extends Error {
     message: string,
     readonly rpcCode: number = RPC_ERROR_CODES.invalidRequest,
     readonly id: string | number | null = null,
+    readonly challenge?: string,
   ) {
     super(message);
   }
@@ -179,7 +189,7 @@ export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOption
   if (!isLoopbackHost(host)) throw new ConfigError(`The agent server listens on loopback only (127.0.0.1, ::1, localhost), got "${host}".`);
   const fromEnvironment = tokenFromEnvironment(env);
   const token = fromEnvironment ?? newToken();
-  const digest = tokenDigest(token);
+  const authenticate = agentServerAuth(token, options.auth);
   const origins = new Set(allowedOrigins);
   const hosts = new Set<string>();
   const sockets = new Set<Socket>();
@@ -196,8 +206,10 @@ export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOption
     const page = await site?.answer(request, response, pageOrigins);
     if (page === 'answered') return;
     if (page) throw new HttpRefusal(page.status, page.message);
-    if (request.headers.authorization === undefined) throw new HttpRefusal(401, 'Missing `Authorization: Bearer <token>`.');
-    if (!hasBearerToken(request.headers.authorization, digest)) throw new HttpRefusal(403, 'Wrong bearer token.');
+    if (options.auth && request.method === 'GET' && request.url === protectedResourceMetadataPath())
+      return sendJson(response, 200, protectedResourceMetadata(options.auth));
+    const checked = await authenticate(request.headers.authorization, `http://${request.headers.host}`);
+    if (!checked.ok) throw new HttpRefusal(checked.status, checked.message, RPC_ERROR_CODES.invalidRequest, null, checked.challenge);
     if (request.method !== 'POST') throw new HttpRefusal(405, `Method ${request.method} is not allowed; use POST.`);
     const { agentId } = route(request.url);
     const text = await readBody(request, MAX_RPC_BODY_BYTES);
@@ -255,7 +267,8 @@ export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOption
           ? error
           : new HttpRefusal(500, `Internal error: ${(error as Error).message}`, RPC_ERROR_CODES.internalError);
       if (response.headersSent) return response.end();
-      if (refusal.status === 401) response.setHeader('www-authenticate', 'Bearer realm="nexus"');
+      if (refusal.status === 401) response.setHeader('www-authenticate', refusal.challenge ?? 'Bearer realm="nexus"');
+      else if (refusal.challenge) response.setHeader('www-authenticate', refusal.challenge);
       if (refusal.status === 405) response.setHeader('allow', 'POST');
       // A refused request's body may be unread: the connection ends after the answer rather than being reused.
       if (!request.complete) response.setHeader('connection', 'close');

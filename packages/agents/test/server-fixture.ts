@@ -41,7 +41,7 @@ export async function createServerFixture(
     services?: () => ServiceContainer;
     tools?: Record<string, Partial<ToolPermission>>;
     /** More options of the server (its console, its skill packages). */
-    serve?: Pick<ServeAgentsOptions, 'console' | 'skillPackages'>;
+    serve?: Pick<ServeAgentsOptions, 'console' | 'skillPackages' | 'auth'>;
   } = {},
 ): Promise<ServerFixture> {
   const llm = await startLlmStandIn();

@@ -171,3 +171,23 @@ export function bearerChallenge(
   ];
   return parts.length === 0 ? 'Bearer realm="nexus"' : `Bearer ${parts.join(', ')}`;
 }
+
+/**
+ * The `WWW-Authenticate` answering a refused {@link BearerCheck}: on 401 a challenge naming the
+ * metadata (`invalid_token` and the reason when a token was sent), on 403 `insufficient_scope`
+ * with the scopes wanted; `undefined` when none is due (503, a 403 of `users`).
+ */
+export function refusalChallenge(
+  refusal: Extract<BearerCheck, { ok: false }>,
+  options: { tokenSent: boolean; resourceMetadata?: string | undefined; scopes?: readonly string[] | undefined },
+): string | undefined {
+  const resourceMetadata = options.resourceMetadata ? { resourceMetadata: options.resourceMetadata } : {};
+  if (refusal.status === 401)
+    return bearerChallenge({
+      ...resourceMetadata,
+      ...(options.tokenSent ? { error: 'invalid_token' as const, description: refusal.reason } : {}),
+    });
+  if (refusal.error === 'insufficient_scope')
+    return bearerChallenge({ ...resourceMetadata, error: refusal.error, scope: options.scopes?.join(' ') ?? '' });
+  return undefined;
+}

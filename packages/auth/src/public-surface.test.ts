@@ -11,6 +11,7 @@ describe('the @nexus/auth surface', () => {
       'createBearerAuth',
       'protectedResourceMetadata',
       'protectedResourceMetadataPath',
+      'refusalChallenge',
     ]);
   });
 });

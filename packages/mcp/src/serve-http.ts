@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, isJSONRPCNotification, isJSONRPCRequest } from '@modelcontextprotocol/server';
 import {
-  bearerChallenge,
   createBearerAuth,
   type IssuerAuthOptions,
   protectedResourceMetadata,
   protectedResourceMetadataPath,
+  refusalChallenge,
 } from '@nexus/auth';
 import { expectOption, isPositiveNumber } from '@nexus/core';
 import { isLoopbackHost, readBody } from '@nexus/core/http';
@@ -247,14 +247,11 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
     }
     const checked = await bearer.check(request.headers.authorization);
     if (!checked.ok) {
-      const resourceMetadata = auth && `${origin(request)}${protectedResourceMetadataPath(settings.path)}`;
-      const challenge =
-        checked.status === 401
-          ? bearerChallenge({
-              resourceMetadata,
-              ...(request.headers.authorization === undefined ? {} : { error: 'invalid_token' as const, description: checked.reason }),
-            })
-          : checked.error && bearerChallenge({ resourceMetadata, error: checked.error, scope: auth?.scopes?.join(' ') });
+      const challenge = refusalChallenge(checked, {
+        tokenSent: request.headers.authorization !== undefined,
+        resourceMetadata: auth && `${origin(request)}${protectedResourceMetadataPath(settings.path)}`,
+        scopes: auth?.scopes,
+      });
       const status = checked.status === 403 ? 'Forbidden' : 'Unauthorized';
       return sendError(response, checked.status, `${status}: ${checked.reason}.`, challenge ? { 'www-authenticate': challenge } : {});
     }

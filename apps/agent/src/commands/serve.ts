@@ -31,6 +31,7 @@ async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
     port: parsePort(line.port, '--port') ?? settings.servePort ?? DEFAULT_AGENT_SERVER_PORT,
     env: io.env,
     ...(consolePage ? { console: consolePage } : {}),
+    ...(settings.auth ? { auth: settings.auth } : {}),
     ...(skillPackages ? { skillPackages } : {}),
   });
   io.stdout.write(`URL: ${server.url}\nToken: ${server.tokenFile ? `in ${server.tokenFile}` : 'NEXUS_API_KEY'}\n`);

@@ -1,0 +1,66 @@
+import { readFile } from 'node:fs/promises';
+import { type OidcStandIn, startOidcProvider, type TestDir, testdir, waitUntil, writeTree } from '@nexus/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+import { memoryIo } from './testing/memory-io-fixture.js';
+
+const AUDIENCE = 'https://nexus.example.test';
+let dir: TestDir | undefined;
+let idp: OidcStandIn | undefined;
+afterEach(async () => {
+  await idp?.close();
+  await dir?.cleanup();
+});
+
+/** Runs `nexus serve --port 0 --no-console` with `auth` in the user's config until it listens; `stop()` shuts it down with the static token. */
+async function serveWithAuth(auth: Record<string, unknown>) {
+  dir = await testdir({ project: {}, config: {}, state: {} });
+  await writeTree(dir.join('config', 'nexus'), { 'nexus.config.json': JSON.stringify({ auth }) });
+  const memory = memoryIo({
+    cwd: dir.join('project'),
+    configHome: dir.join('config'),
+    env: { XDG_STATE_HOME: dir.join('state'), HOME: dir.path },
+  });
+  const serving = runCli(['serve', '--port', '0', '--no-console', '--families', 'fs'], memory.io);
+  await waitUntil(
+    () => /^Token: /m.test(memory.stdout()),
+    () => `nexus serve to listen: ${memory.stderr()}`,
+  );
+  const url = /^URL: +(\S+)$/m.exec(memory.stdout())?.[1] as string;
+  const tokenFile = /^Token: in (\S+)$/m.exec(memory.stdout())?.[1] as string;
+  const staticToken = (await readFile(tokenFile, 'utf8')).trim();
+  const rpc = (token: string, method: string, params: object = {}) =>
+    fetch(`${url}/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+  return {
+    url,
+    rpc,
+    staticToken,
+    async stop() {
+      await rpc(staticToken, 'shutdown_server');
+      await serving;
+    },
+  };
+}
+
+describe('nexus serve — people of an OpenID issuer (auth in the user config)', () => {
+  it("publishes the resource metadata and serves the issuer's tokens beside the static one", async () => {
+    idp = await startOidcProvider({ audience: AUDIENCE, users: { alice: { email: 'alice@example.com' } } });
+    const server = await serveWithAuth({ issuer: idp.issuer, audience: AUDIENCE });
+    try {
+      const metadata = await fetch(`${server.url}/.well-known/oauth-protected-resource`);
+      expect(await metadata.json()).toMatchObject({ resource: AUDIENCE, authorization_servers: [idp.issuer] });
+      const listed = await server.rpc(await idp.token('alice'), 'list_agents');
+      expect(listed.status).toBe(200);
+      expect(await listed.json()).toMatchObject({ result: { agents: [] } });
+      const refused = await server.rpc('not-a-token-of-anyone', 'list_agents');
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    } finally {
+      await server.stop();
+    }
+  });
+});
