@@ -7,6 +7,7 @@ import { type ClientLog, followClientLog } from './client-log.js';
 import { ConfirmationRounds, policyDigest } from './confirmation-rounds.js';
 import { mcpCaller } from './mcp-caller.js';
 import { forwardProgress } from './progress-forwarder.js';
+import { documentCapabilities, followDocuments, serveDocuments } from './serve-documents.js';
 import { toCallToolResult } from './tool-call-result.js';
 
 /** Options of {@link createMcpServer}. */
@@ -96,16 +97,22 @@ export function buildMcpServer(registry: SkillRegistry, settings: ServerSettings
   const server = new Server(
     { name, version },
     {
-      capabilities: { tools: { listChanged: true }, ...(log ? { logging: {} } : {}) },
+      capabilities: { tools: { listChanged: true }, ...documentCapabilities(registry), ...(log ? { logging: {} } : {}) },
       ...(instructions ? { instructions } : {}),
       cacheHints: { 'tools/list': { ttlMs: settings.toolListTtlMs, cacheScope: 'private' } },
       requestState: { verify: rounds.verify },
       inputRequired: { roundTimeoutMs: settings.confirmationTimeoutSeconds * 1000 },
     },
   );
-  const stopFollowing = role.followRegistry
+  const stopFollowingTools = role.followRegistry
     ? registry.onChange(() => {
         if (server.transport) void server.sendToolListChanged().catch(() => undefined);
+      })
+    : () => {};
+  const stopFollowingDocuments = role.followRegistry
+    ? followDocuments(registry, {
+        promptsChanged: () => void (server.transport && server.sendPromptListChanged().catch(() => undefined)),
+        resourcesChanged: () => void (server.transport && server.sendResourceListChanged().catch(() => undefined)),
       })
     : () => {};
   const logging = log ? followClientLog(server, log) : undefined;
@@ -117,7 +124,8 @@ export function buildMcpServer(registry: SkillRegistry, settings: ServerSettings
     if (closing) return;
     closing = true;
     try {
-      stopFollowing();
+      stopFollowingTools();
+      stopFollowingDocuments();
       logging?.stop();
       onclose?.();
     } finally {
@@ -161,6 +169,7 @@ export function buildMcpServer(registry: SkillRegistry, settings: ServerSettings
     return isInputRequiredResult(outcome) ? outcome : project(server, outcome, outputSchema);
   });
 
+  serveDocuments(server, registry);
   return server;
 }
 

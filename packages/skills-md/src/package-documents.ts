@@ -98,6 +98,11 @@ async function readFile(
     allowedPaths: [skillPackage.folder],
     blockedPaths: services.getBlockedPaths(),
     mustExist: true,
+  }).catch((error: unknown) => {
+    // Named by its URI: the client is not told where the package or a link's target is.
+    if (PathSecurityError.isInstance(error))
+      throw new PathSecurityError({ path: uri, reason: 'it leads outside the skill package folder, or to a blocked path', cause: error });
+    throw new NotFoundError(`${uri} does not exist.`, { cause: error });
   });
   const handle = await openVerified(real, constants.O_RDONLY);
   try {
