@@ -12,6 +12,8 @@ import {
   createdSpec,
   deciderName,
   describeMember,
+  ENDED_TURNS_KEPT,
+  type EndedTurn,
   grantOf,
   type MethodParams,
   memberSpecOf,
@@ -52,6 +54,8 @@ const PENDING = 'pending_approvals';
 type PendingEntry = ReturnType<typeof approvalReply> & { awakeable_id: string };
 /** Past turns' content and answers by request id, for a repeated `send` with other content. */
 const endedKey = (requestId: string) => `ended:${requestId}`;
+/** The request ids of the turns kept under {@link endedKey}, oldest first. */
+const ENDED = 'ended_turns';
 
 type Shared = restate.ObjectSharedContext;
 type Exclusive = restate.ObjectContext;
@@ -151,7 +155,7 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
           const params = parseParams('send', input.params);
           const member = await load(ctx, agents, urls);
           if (input.requester.kind === 'agent') checkSend(await requesting(ctx, agents, input.requester.id), member);
-          const earlier = await ctx.get<{ content: string; reply: object }>(endedKey(input.requestId));
+          const earlier = await ctx.get<EndedTurn>(endedKey(input.requestId));
           if (earlier) {
             if (earlier.content !== params.content)
               throw refuse(
@@ -193,7 +197,7 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
             if (!cancelled && !isCancellation(error)) throw error;
             const reply = { cancelled: true, request_id: wireId };
             ctx.clear(PENDING);
-            ctx.set(endedKey(input.requestId), { content: params.content, reply });
+            await noteEnded(ctx, input.requestId, { content: params.content, reply });
             store(ctx, member, before, rewritten, closeInterruptedCalls(member.agent.messages, 'cancelled by the user'));
             // This worker's copy stopped mid-turn: the next invocation rebuilds it from the stored state.
             agents.forget(ctx.key);
@@ -202,7 +206,7 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
           await relay.drained();
           member.usage = addUsage(member.usage, result.usage);
           const reply = sendReply(member.id, result, wireId);
-          ctx.set(endedKey(input.requestId), { content: params.content, reply });
+          await noteEnded(ctx, input.requestId, { content: params.content, reply });
           agents.remember(member, store(ctx, member, before, rewritten));
           return reply;
         }),
@@ -356,6 +360,14 @@ async function approvalsDecided(
 /** The ids of this agent's parent, its parent's parent, …, from their stored headers. */
 async function ancestry(ctx: Shared): Promise<string[]> {
   return lineOf((await ctx.get<SessionHeader>(HEADER))?.parent_agent_id ?? undefined, headerThrough(ctx));
+}
+
+/** Keeps a turn's content and answer, forgetting the oldest past {@link ENDED_TURNS_KEPT}: the state does not grow without bound. */
+async function noteEnded(ctx: Exclusive, requestId: string, ended: EndedTurn): Promise<void> {
+  const kept = [...((await ctx.get<string[]>(ENDED)) ?? []).filter((id) => id !== requestId), requestId];
+  for (const oldest of kept.splice(0, Math.max(0, kept.length - ENDED_TURNS_KEPT))) ctx.clear(endedKey(oldest));
+  ctx.set(endedKey(requestId), ended);
+  ctx.set(ENDED, kept);
 }
 
 /** Whether an error is Restate's cancellation of the invocation. */

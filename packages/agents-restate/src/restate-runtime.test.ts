@@ -1,5 +1,5 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { parseAgentSettings } from '@nexus/agents';
+import { parseAgentSettings, TOKEN_HOLDER } from '@nexus/agents';
 import { ServiceContainer } from '@nexus/core';
 import { waitUntil } from '@nexus/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +66,10 @@ describe('the restate runtime', () => {
       approvals: [{ agent_id: 'careful', request_id: 'r1', tool: 'write_file', arguments: { path: target, content: 'approved' } }],
     });
     expect(await second.result('/', 'list_approvals')).toEqual({ approvals: paused.approvals });
+    expect(await second.error('/agent/careful', 'compact')).toEqual({
+      code: -32602,
+      message: 'Agent "careful" has a turn (r1) waiting for approval; compact once it is decided or cancelled.',
+    });
     const approvalId = paused.approvals[0]?.approval_id;
     expect(await second.result('/agent/careful', 'resolve_approval', { approval_id: approvalId, decision: 'approve' })).toEqual({
       resolved: true,
@@ -166,6 +170,25 @@ describe('the restate runtime', () => {
     await expect(startRestateRuntime({ ...options, ...urls, endpointHost: '0.0.0.0', endpointPort: 0 })).rejects.toThrow(
       /0\.0\.0\.0 is not loopback: give the Restate cluster's request identity keys/,
     );
+  });
+
+  it("keeps the answers of an agent's last 100 turns, not more (its state does not grow without bound)", async () => {
+    const [worker] = await cluster.startWorkers(1);
+    if (!worker) throw new Error('a worker');
+    await worker.result('/', 'create_agent', { agent_id: 'chatty' });
+    cluster.llm.respondWith(echoLastUserMessage);
+    for (let turn = 0; turn < 101; turn++)
+      await worker.runtime.call('send', { content: `turn ${turn}`, request_id: `r${turn}` }, TOKEN_HOLDER, 'chatty');
+
+    const query = `SELECT key FROM state WHERE service_name = 'NexusAgent' AND service_key = 'chatty' AND key LIKE 'ended:%'`;
+    const response = await fetch(`${cluster.restate.admin}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query }),
+    });
+    const { rows } = (await response.json()) as { rows: Array<{ key: string }> };
+    expect(rows).toHaveLength(100);
+    expect(rows.map((row) => row.key)).not.toContain('ended:r0');
   });
 
   it('compacts an agent: its stored conversation is the compacted one, for every worker', async () => {

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type AgentRuntime, type PoolSendOptions, type Requester, TOKEN_HOLDER } from '@nexus/agents';
 import {
+  checkCompact,
   checkShutdownServer,
   type MethodName,
   memberSpecOf,
@@ -148,6 +149,11 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
     if (method === 'resolve_approval') return this.#resolveApproval(agentId, params, requester);
     if (method === 'cancel') return this.#cancel(agentId, params);
     if (method === 'wait_for') return this.#waitFor(agentId, params);
+    if (method === 'compact') {
+      parseParams(method, params);
+      // An exclusive handler: it would queue behind a turn paused for approval until a person decides.
+      checkCompact(agentId, (await this.#approvalsOf(agentId))[0]?.request_id);
+    }
     return this.#invoke(agentId, handler, { params: params ?? {}, requester });
   }
 
@@ -221,12 +227,12 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
     }
   }
 
-  /** The approvals turn `requestId` of an agent waits on. */
-  async #approvalsOf(agentId: string, requestId: string): Promise<Array<{ request_id: string }>> {
+  /** The approvals turn `requestId` of an agent waits on (any turn's when absent). */
+  async #approvalsOf(agentId: string, requestId?: string): Promise<Array<{ request_id: string }>> {
     const { approvals } = (await this.#invoke(agentId, 'list_approvals', { params: {}, requester: TOKEN_HOLDER })) as {
       approvals: Array<{ request_id: string }>;
     };
-    return approvals.filter((approval) => approval.request_id === requestId);
+    return approvals.filter((approval) => requestId === undefined || approval.request_id === requestId);
   }
 
   /**

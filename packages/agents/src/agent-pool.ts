@@ -25,7 +25,17 @@ import {
   TOKEN_HOLDER,
 } from './requester-policy.js';
 import { type MethodName, type MethodParams, methodAt, parseParams } from './rpc-params.js';
-import { approvalReply, compactReply, contextReply, describeMember, messagesPage, noSuchAgent, refuse, sendReply } from './rpc-replies.js';
+import {
+  approvalReply,
+  checkCompact,
+  compactReply,
+  contextReply,
+  describeMember,
+  messagesPage,
+  noSuchAgent,
+  refuse,
+  sendReply,
+} from './rpc-replies.js';
 import { SessionFileError, SessionStore } from './session-store.js';
 import { ToolPlayground } from './tool-playground.js';
 import { waitForTurn } from './wait-for-turn.js';
@@ -266,12 +276,8 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
         return messagesPage(member, parseParams(method, params));
       case 'compact': {
         const { force = true } = parseParams(method, params);
-        // It would wait in the turns' queue until a person decides: say so instead.
         const paused = member.agent.turnState;
-        if (paused?.status === 'awaiting_approval')
-          throw refuse(
-            `Agent "${member.id}" has a turn (${paused.requestId}) waiting for approval; compact once it is decided or cancelled.`,
-          );
+        checkCompact(member.id, paused?.status === 'awaiting_approval' ? paused.requestId : undefined);
         const result = await member.agent.compact({ force });
         await this.#save(member);
         return compactReply(result);

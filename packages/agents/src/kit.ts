@@ -9,11 +9,21 @@ export type { AgentGrant, ParentAgent, PermissionBase } from './child-permission
 export { decideGrant, permissionsOf } from './child-permissions.js';
 export type { AssembledMember } from './member-creation.js';
 export { createdSpec, grantOf, modelOf, newMember } from './member-creation.js';
-export type { MemberSpec, PoolMember } from './pool-member.js';
-export { isTemporary } from './pool-member.js';
+export type { EndedTurn, MemberSpec, PoolMember } from './pool-member.js';
+export { ENDED_TURNS_KEPT, isTemporary } from './pool-member.js';
 export { closeInterruptedCalls, memberSpecOf, sessionOf } from './pool-sessions.js';
 export { checkApprover, checkDestroy, checkParentChoice, checkSend, checkShutdownServer, deciderName } from './requester-policy.js';
 export type { MethodName, MethodParams } from './rpc-params.js';
 export { methodAt, parseParams } from './rpc-params.js';
-export { approvalReply, compactReply, contextReply, describeMember, messagesPage, noSuchAgent, refuse, sendReply } from './rpc-replies.js';
+export {
+  approvalReply,
+  checkCompact,
+  compactReply,
+  contextReply,
+  describeMember,
+  messagesPage,
+  noSuchAgent,
+  refuse,
+  sendReply,
+} from './rpc-replies.js';
 export type { Session, SessionHeader } from './session-store.js';

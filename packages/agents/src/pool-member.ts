@@ -31,7 +31,7 @@ export interface EndedTurn {
   readonly reply: object;
 }
 
-/** How many ended turns an agent remembers for `wait_for`. */
+/** How many ended turns an agent remembers for `wait_for` and a repeated `send`. */
 export const ENDED_TURNS_KEPT = 100;
 
 /** An agent of the pool, with what the methods report and decide by. */

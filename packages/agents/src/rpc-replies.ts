@@ -117,3 +117,12 @@ export function contextReply(member: PoolMember) {
   const context = member.agent.context();
   return member.restoreWarnings.length === 0 ? context : { ...context, restore_warnings: member.restoreWarnings };
 }
+
+/**
+ * Refuses `compact` while a turn of the agent waits for approval (`pausedRequestId`): it would wait
+ * in the turns' queue until a person decides, so the caller is told instead.
+ */
+export function checkCompact(agentId: string, pausedRequestId: string | undefined): void {
+  if (pausedRequestId !== undefined)
+    throw refuse(`Agent "${agentId}" has a turn (${pausedRequestId}) waiting for approval; compact once it is decided or cancelled.`);
+}
