@@ -254,6 +254,7 @@ export function commandSkill(options: CommandSkillOptions): SkillSpec {
     readOnly: command.category === 'read' || command.category === 'view',
     destructive: command.category === 'write' || command.category === 'workflow',
     minimumLevel: 'trusted',
+    ...(skillPackage.digest === undefined ? {} : { packageDigest: skillPackage.digest }),
     create:
       (services) =>
       async (args, context): Promise<ToolResult> => {

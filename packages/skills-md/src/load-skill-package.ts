@@ -9,6 +9,7 @@ import { currentStamp } from './file-stamp.js';
 import { type CommandCategory, MAX_COMMAND_SECONDS, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, PORTABLE_KEYS } from './manifest-limits.js';
 import { type ManifestSource, readManifestSource } from './manifest-source.js';
 import { PYTHON_COMMANDS_FILE, SIDE_FILE } from './package-files.js';
+import { hashSkillPackage } from './package-hash.js';
 import { type PackageRunOptions, packageRunOptions } from './package-run-options.js';
 import { portableMetadata } from './portable-metadata.js';
 import { listPythonCommands } from './python-commands.js';
@@ -298,6 +299,17 @@ function duplicateCommands(commands: readonly PackageCommand[], file: string, co
   }
 }
 
+/** The package's {@link hashSkillPackage}; a package too large to hash is an error, since its tools' approvals could not tell a change. */
+async function digestOf(folder: string, skillFile: string, collected: Collected): Promise<string | undefined> {
+  try {
+    return await hashSkillPackage(folder);
+  } catch (error) {
+    if (!NexusError.isInstance(error) || error.code !== 'SKILL_PACKAGE_TOO_LARGE') throw error;
+    collected.errors.push(diagnosticAt('error', skillFile, FILE_START, `${error.message} Its commands are not offered.`));
+    return undefined;
+  }
+}
+
 /**
  * Loads one package: reads and validates its `SKILL.md`, compiles its command templates, works
  * out its trust and — only when it is trusted, since listing runs the module — lists its script
@@ -351,6 +363,7 @@ export async function loadSkillPackage(location: PackageLocation, context: Packa
   const listScripts = hasScripts && trusted && context.listScriptCommands;
   if (listScripts) commands.push(...(await scriptCommands(location, name, language, context, collected)));
   duplicateCommands(commands, skillFile, collected);
+  const digest = trusted && commands.length > 0 ? await digestOf(location.folder, skillFile, collected) : undefined;
   if (collected.errors.length > 0) return broken([...collected.errors, ...collected.others], name);
   return {
     name,
@@ -363,6 +376,7 @@ export async function loadSkillPackage(location: PackageLocation, context: Packa
     trust,
     trusted,
     commands,
+    ...(digest === undefined ? {} : { digest }),
     scriptCommands: hasScripts ? (listScripts ? 'listed' : 'not inspected') : 'none',
     hiddenFromModel: manifest['disable-model-invocation'] === true,
     portability,

@@ -96,6 +96,19 @@ describe('loading skill packages', () => {
     ]);
   });
 
+  it('offers no command of a package too large to tell a change in (its approvals could not), and loads one without commands', async () => {
+    const files = Object.fromEntries(Array.from({ length: 2_001 }, (_, index) => [`note-${index}.md`, '']));
+    await world.addUserPackages({
+      bulky: skillPackage('name: bulky\ndescription: Bulky.\ncommand: "echo bulky"', { references: files }),
+      notes: skillPackage('name: notes\ndescription: Notes only.', { references: files }),
+    });
+    const loaded = await world.load();
+    expect(errors(loaded.diagnostics)).toEqual([
+      `${join(world.userRoot, 'bulky', 'SKILL.md')}:1:1: error: ${join(world.userRoot, 'bulky')} holds more than 2000 files; a skill package that large is not read. Its commands are not offered.`,
+    ]);
+    expect(loaded.packages.map((each) => each.name)).toEqual(['notes']);
+  });
+
   it('refuses a template with a shell operator and a program escaping the package, at the command line', async () => {
     await world.dir.cleanup().then(() => undefined);
     world = await skillWorld();

@@ -3,6 +3,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RegistryChange } from '@nexus/registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hashSkillPackage } from './index.js';
 import { formatDiagnostic, type SkillDiagnostic } from './skill-diagnostic.js';
 import { executable, type SkillWorld, skillMd, skillPackage, skillWorld } from './skill-world-fixture.js';
 
@@ -65,6 +66,19 @@ describe('a living skill library', () => {
     expect(descriptions(agent.registry).late).toBe('Arrived.');
     await world.addUserPackages({ later: commandPackage('later', 'Called by name first.') });
     expect((await agent.call('later')).output).toContain('later');
+  });
+
+  it("gives a package's tools the package's digest, taken anew when the package changes (an approval asked before is then stale)", async () => {
+    await world.addUserPackages({ alpha: commandPackage('alpha', 'Before.', 'echo before') });
+    const agent = await world.libraryAgent({ watch: false, checkIntervalMs: 0 });
+    const folder = join(world.userRoot, 'alpha');
+    const before = agent.registry.getSpec('alpha')?.packageDigest;
+    expect(before).toBe(await hashSkillPackage(folder));
+    await writeFile(join(folder, 'SKILL.md'), skillMd('name: alpha\ndescription: After.\ncommand: "echo after"'));
+    await agent.registry.refresh();
+    const after = agent.registry.getSpec('alpha')?.packageDigest;
+    expect(after).toBe(await hashSkillPackage(folder));
+    expect(after).not.toBe(before);
   });
 
   it('lets a call that started on the old version finish on it', async () => {

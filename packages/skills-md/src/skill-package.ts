@@ -57,6 +57,11 @@ export interface SkillPackage {
   readonly trusted: boolean;
   /** Its commands; for an untrusted package, only those of `SKILL.md` (its scripts are not run to list them). */
   readonly commands: readonly PackageCommand[];
+  /**
+   * {@link hashSkillPackage} of its folder when it was loaded, for a trusted package with commands:
+   * its tools carry it as `packageDigest`, so an approval asked before the package changed is stale.
+   */
+  readonly digest?: string;
   /** Whether it has `scripts/commands.mjs` or `scripts/commands.py`, and whether its commands were listed. */
   readonly scriptCommands: 'none' | 'listed' | 'not inspected';
   /**
