@@ -56,8 +56,8 @@ async function watchedInodes(): Promise<number[]> {
 }
 
 /** Starts `nexus serve --port 0` in the project, with the test's config and state directories. */
-async function startServer(): Promise<ServingNexus> {
-  const server = await startNexusServe([], {
+async function startServer(args: string[] = []): Promise<ServingNexus> {
+  const server = await startNexusServe(args, {
     cwd: dir.join('project'),
     env: nexusEnv(dir.join('config'), { XDG_STATE_HOME: dir.join('state') }),
   });
@@ -124,6 +124,39 @@ describe('nexus serve', () => {
       halted_at_iteration_limit: false,
     });
     expect(await readFile(target, 'utf8')).toBe('after the restart');
+  });
+
+  it('refuses an approval as stale once the skill package of the paused call has changed, and tells the model why', async () => {
+    const folder = dir.join('config', 'nexus', 'skills', 'stamp');
+    const manifest = (version: string) =>
+      `---\nname: stamp\ndescription: Stamps a file, ${version}.\ncategory: write\ncommand: "sh scripts/stamp.sh ${version}"\n---\nStamp it.\n`;
+    await writeTree(folder, { 'SKILL.md': manifest('v1'), scripts: { 'stamp.sh': 'echo "stamped $1" > stamped.txt\n' } });
+    const server = await startServer(['--families', 'fs,skills']);
+    await rpc(server, '/', 'create_agent', { agent_id: 's', preset: 'trusted' });
+    llm.script({ toolCalls: [{ name: 'stamp', arguments: {} }] }, { text: 'Not stamped.' });
+    const paused = (await rpc(server, '/agent/s', 'send', { content: 'Stamp it.', request_id: 'r' })).result as {
+      approvals: Array<{ approval_id: string; tool: string }>;
+    };
+    expect(paused.approvals.map((approval) => approval.tool)).toEqual(['stamp']);
+
+    await writeTree(folder, { 'SKILL.md': manifest('v2') });
+    const stampDescription = async () => {
+      const tools = ((await rpc(server, '/', 'list_tools', { preset: 'trusted' })).result?.tools ?? []) as Array<{
+        name: string;
+        description: string;
+      }>;
+      return tools.find((tool) => tool.name === 'stamp')?.description;
+    };
+    await waitUntil(async () => (await stampDescription())?.includes('v2') === true, 'the library to reload the edited package');
+    const resolved = await rpc(server, '/agent/s', 'resolve_approval', {
+      approval_id: paused.approvals[0]?.approval_id,
+      decision: 'approve',
+    });
+
+    expect(resolved.result).toMatchObject({ status: 'stale' });
+    expect((await rpc(server, '/agent/s', 'wait_for', { request_id: 'r' })).result).toMatchObject({ content: 'Not stamped.' });
+    expect(JSON.stringify(llm.requests.at(-1)?.body.messages)).toContain('stale: the skill package of stamp changed since it was asked');
+    await expect(readFile(dir.join('project', 'stamped.txt'))).rejects.toThrow(/ENOENT/);
   });
 
   it('stops on shutdown_server and removes its token file', async () => {
