@@ -20,6 +20,7 @@ import { type GitLabClient, type GitLabRequest, graphqlRequest, type QueryValue 
 import { GitLabConnections } from './gitlab-connections.js';
 import { resolveTarget, type Scope, selectInstance, type Target } from './gitlab-target.js';
 import { readOriginRemote } from './origin-remote.js';
+import { gitlabOutputSchema } from './output-schema.js';
 import { maskJson } from './secret-mask.js';
 import type { UserDirectory } from './user-directory.js';
 
@@ -75,8 +76,9 @@ export class ActionContext<A extends GitLabArguments> {
   readonly confirm: ConfirmFunction | undefined;
   /** The agent's services. */
   readonly services: ServiceContainer;
+  #planned = false;
 
-  constructor(fields: Omit<ActionContext<A>, 'base' | 'get' | 'list' | 'send' | 'change' | 'query' | 'mutate'>) {
+  constructor(fields: Omit<ActionContext<A>, 'base' | 'planned' | 'get' | 'list' | 'send' | 'change' | 'query' | 'mutate'>) {
     this.tool = fields.tool;
     this.action = fields.action;
     this.args = fields.args;
@@ -86,6 +88,11 @@ export class ActionContext<A extends GitLabArguments> {
     this.signal = fields.signal;
     this.confirm = fields.confirm;
     this.services = fields.services;
+  }
+
+  /** Whether {@link change} answered with the plan of a `dry_run` instead of changing anything. */
+  get planned(): boolean {
+    return this.#planned;
   }
 
   /** API path prefix of the target (`/projects/group%2Fname`, `/groups/g` or `''`). */
@@ -153,6 +160,7 @@ export class ActionContext<A extends GitLabArguments> {
       ...effects,
     ];
     if (this.args.dry_run) {
+      this.#planned = true;
       return ToolResult.ok(`Dry run, nothing changed. ${this.tool} ${this.action} would:\n${lines.join('\n')}`, {
         dry_run: true,
         requests,
@@ -178,6 +186,11 @@ export interface GitLabAction<A extends GitLabArguments> {
   required?: ReadonlyArray<keyof A & string>;
   /** What it works on, when it differs from the skill's scope. */
   scope?: Scope;
+  /**
+   * JSON Schema of what the action returns as `data` (GitLab's answer: an object, a list or
+   * `null`), the `result` of the skill's outputSchema; any JSON value when absent.
+   */
+  result?: JsonSchema;
   run(context: ActionContext<A>): Promise<ToolResult>;
 }
 
@@ -251,22 +264,31 @@ function memoise<T>(load: () => Promise<T>): () => Promise<T> {
   return () => (value ??= load());
 }
 
+/** The data of a successful call as its outputSchema describes it: the action's answer or plan, under the action's name. */
+function envelope(action: string, data: JsonValue | undefined, planned: boolean): JsonObject {
+  return planned ? { action, ...(data as JsonObject) } : { action, result: data ?? null };
+}
+
 /**
  * Defines a GitLab skill from a table of actions. The shared part — action dispatch, per-action
- * required parameters, instance and project/group resolution, secret masking and output limits —
- * lives here, so each skill is its actions. Every skill needs the `trusted` level (enforced by
- * `defineSkill`); mutating actions go through {@link ActionContext.change}.
+ * required parameters, instance and project/group resolution, secret masking, output limits and
+ * the outputSchema (see {@link gitlabOutputSchema}) — lives here, so each skill is its actions.
+ * Every skill needs the `trusted` level (enforced by `defineSkill`); mutating actions go through
+ * {@link ActionContext.change}.
  */
 export function defineGitLabSkill<A extends GitLabArguments>(definition: GitLabSkillDefinition<A>): SkillSpec {
   const actionNames = Object.keys(definition.actions);
+  const readsOnly = !actionNames.some(isMutatingAction);
   return defineSkill<A>({
     name: definition.name,
     ...(definition.title === undefined ? {} : { title: definition.title }),
     description: describe(definition),
     parameters: buildParameters(definition),
-    readOnly: false,
+    readOnly: readsOnly,
     destructive: actionNames.some(isDestructiveAction),
+    ...(readsOnly ? { idempotent: true } : {}),
     openWorld: true,
+    outputSchema: gitlabOutputSchema(definition.actions),
     minimumLevel: 'trusted',
     create:
       (services) =>
@@ -285,6 +307,7 @@ export function defineGitLabSkill<A extends GitLabArguments>(definition: GitLabS
         const instanceName = await selectInstance(connections.settings, args.instance, remote);
         const { client, users } = connections.connect(instanceName);
         let result: ToolResult;
+        let planned = false;
         try {
           const target = await resolveTarget(
             action.scope ?? definition.scope,
@@ -304,12 +327,13 @@ export function defineGitLabSkill<A extends GitLabArguments>(definition: GitLabS
             services,
           });
           result = await action.run(context);
+          planned = context.planned;
         } catch (error) {
           // Caught here rather than by defineSkill so that failures are masked too: an error body can echo the token.
           result = ToolResult.fromError(error);
         }
         const limited = result.success
-          ? ToolResult.ok(truncateText(result.output, connections.settings.maxOutputChars), result.data)
+          ? ToolResult.ok(truncateText(result.output, connections.settings.maxOutputChars), envelope(args.action, result.data, planned))
           : result;
         return masked(limited, await client.secrets());
       },

@@ -71,11 +71,20 @@ describe('gitlabSkills', () => {
     });
   });
 
-  it('gives every skill a title and the open-world hint, and no idempotent hint (each mixes reads and writes)', () => {
+  it('gives every skill a title, the open-world hint, an outputSchema naming its actions, and read-only and idempotent hints where no action changes anything', () => {
     for (const spec of gitlab.gitlabSkills.skills) {
+      const actions = (spec.parameters.properties!.action as { enum: string[] }).enum;
+      const reads = !actions.some(isMutatingAction);
       expect(spec.title, spec.name).toMatch(/^GitLab [a-zA-Z]/);
       expect(spec.openWorld, spec.name).toBe(true);
-      expect(spec.idempotent, spec.name).toBeUndefined();
+      expect(spec.idempotent === true, spec.name).toBe(reads);
+      expect(spec.readOnly, spec.name).toBe(reads);
+      expect(spec.outputSchema, spec.name).toMatchObject({
+        type: 'object',
+        required: ['action'],
+        properties: { action: { enum: actions } },
+      });
     }
+    expect(gitlab.gitlabSearchSkill).toMatchObject({ readOnly: true, idempotent: true });
   });
 });

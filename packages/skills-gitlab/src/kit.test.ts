@@ -1,8 +1,8 @@
 import type { SkillFamily } from '@nexus/core';
-import { createTestAgent } from '@nexus/registry/testing';
+import { createTestAgent, outputSchemaProblems } from '@nexus/registry/testing';
 import { type GitLabStandIn, startGitLabStandIn, type TestDir, testdir } from '@nexus/test-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { defineGitLabSkill, type GitLabArguments, reply, segment } from './kit.js';
+import { defineGitLabSkill, type GitLabArguments, listOf, objectWith, reply, segment } from './kit.js';
 
 interface SnippetArguments extends GitLabArguments {
   slug?: string;
@@ -24,6 +24,7 @@ const snippetSkill = defineGitLabSkill<SnippetArguments>({
   parameters: { type: 'object', properties: { slug: { type: 'string' }, title: { type: 'string' }, content: { type: 'string' } } },
   actions: {
     list: {
+      result: listOf('slug', 'title'),
       async run(context) {
         const pages = await context.list<Snippet>(`${context.base}/snippets`);
         return reply(pages.map((page) => page.slug).join('\n'), pages);
@@ -31,6 +32,7 @@ const snippetSkill = defineGitLabSkill<SnippetArguments>({
     },
     get: {
       required: ['slug'],
+      result: objectWith('slug', 'title'),
       async run(context) {
         const page = await context.get<Snippet>(`${context.base}/snippets/${segment(context.args.slug ?? '', 'slug')}`);
         return reply(`# ${page.title}\n${page.content ?? ''}`, page);
@@ -38,6 +40,7 @@ const snippetSkill = defineGitLabSkill<SnippetArguments>({
     },
     create: {
       required: ['title', 'content'],
+      result: objectWith('slug'),
       run: (context) =>
         context.send<Snippet>(
           {
@@ -119,6 +122,22 @@ describe('a skill written with the kit', () => {
     expect(server.writes()).toEqual([]);
     expect((await agent('trusted', true).call('gitlab_snippet', create)).output).toBe('Created snippet notes.');
     expect(server.writes()).toHaveLength(1);
+  });
+
+  it('returns the action and its answer (or its dry-run plan) as data that the outputSchema built from each action’s result describes', async () => {
+    const { call, registry } = agent('trusted', true);
+    const calls = [
+      { action: 'list', project: 'group/project' },
+      { action: 'get', project: 'group/project', slug: 'home' },
+      { action: 'create', project: 'group/project', title: 'Notes', content: 'x', dry_run: true },
+      { action: 'create', project: 'group/project', title: 'Notes', content: 'x' },
+    ];
+    for (const args of calls)
+      expect(await outputSchemaProblems(registry, 'gitlab_snippet', await call('gitlab_snippet', args))).toEqual([]);
+    expect((await call('gitlab_snippet', calls[0] as Record<string, unknown>)).data).toEqual({
+      action: 'list',
+      result: [{ slug: 'home', title: 'Home' }],
+    });
   });
 
   it('is refused below trusted before any request', async () => {

@@ -9,4 +9,5 @@ export type { ChangePlan, GitLabAction, GitLabArguments, GitLabSkillDefinition }
 export { type ActionContext, defineGitLabSkill, reply } from './define-gitlab-skill.js';
 export type { GitLabRequest, HttpMethod, QueryValue } from './gitlab-client.js';
 export type { Scope } from './gitlab-target.js';
+export { listOf, MAYBE_OBJECT, NOTHING, objectWith } from './output-schema.js';
 export { segment } from './url-segments.js';

@@ -37,7 +37,7 @@ describe('the @nexus/skills-gitlab surface', () => {
   });
 
   it('exports the plugin-author building blocks from ./kit, and the manifest maps both entry points', () => {
-    expect(Object.keys(kit).sort()).toEqual(['defineGitLabSkill', 'reply', 'segment']);
+    expect(Object.keys(kit).sort()).toEqual(['MAYBE_OBJECT', 'NOTHING', 'defineGitLabSkill', 'listOf', 'objectWith', 'reply', 'segment']);
     const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
     expect(Object.keys(manifest.exports)).toEqual(['.', './kit', './package.json']);
   });

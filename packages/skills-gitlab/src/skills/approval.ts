@@ -1,6 +1,7 @@
 import type { JsonObject } from '@nexus/core';
 import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText, listText } from '../format.js';
+import { listOf, MAYBE_OBJECT, NOTHING, objectWith } from '../output-schema.js';
 import { integer, text } from '../schema.js';
 
 /** Arguments of `gitlab_approval`. */
@@ -73,6 +74,7 @@ export const gitlabApprovalSkill = defineGitLabSkill<GitLabApprovalArguments>({
   },
   actions: {
     status: {
+      result: objectWith('iid'),
       required: ['iid'],
       async run(context) {
         const approvals = await context.get<Approvals>(mrPath(context, '/approvals'));
@@ -88,6 +90,7 @@ export const gitlabApprovalSkill = defineGitLabSkill<GitLabApprovalArguments>({
       },
     },
     'approval-state': {
+      result: objectWith('rules'),
       required: ['iid'],
       async run(context) {
         const state = await context.get<{
@@ -102,6 +105,7 @@ export const gitlabApprovalSkill = defineGitLabSkill<GitLabApprovalArguments>({
       },
     },
     approve: {
+      result: objectWith('iid'),
       required: ['iid'],
       run: (context) =>
         context.send<Approvals>(
@@ -110,11 +114,13 @@ export const gitlabApprovalSkill = defineGitLabSkill<GitLabApprovalArguments>({
         ),
     },
     unapprove: {
+      result: MAYBE_OBJECT,
       required: ['iid'],
       run: (context) =>
         context.send({ method: 'POST', path: mrPath(context, '/unapprove') }, () => `Withdrew your approval of MR !${context.args.iid}.`),
     },
     rules: {
+      result: listOf('id', 'name'),
       async run(context) {
         const path = context.args.iid ? mrPath(context, '/approval_rules') : `${context.base}/approval_rules`;
         const rules = await context.list<Rule>(path, {}, 100);
@@ -122,6 +128,7 @@ export const gitlabApprovalSkill = defineGitLabSkill<GitLabApprovalArguments>({
       },
     },
     'create-rule': {
+      result: objectWith('id', 'name'),
       required: ['name', 'approvals_required'],
       run(context) {
         const { name, approvals_required, users, groups } = context.args;
@@ -135,6 +142,7 @@ export const gitlabApprovalSkill = defineGitLabSkill<GitLabApprovalArguments>({
       },
     },
     'delete-rule': {
+      result: NOTHING,
       required: ['rule_id'],
       run: (context) =>
         context.send(

@@ -4,6 +4,7 @@ import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } fr
 import { size } from '../format.js';
 import { GitLabApiError } from '../gitlab-api-error.js';
 import type { GitLabRequest } from '../gitlab-client.js';
+import { NOTHING, objectWith } from '../output-schema.js';
 import { flag, integer, text } from '../schema.js';
 import { nestedPath, segment } from '../url-segments.js';
 import { listZipEntries, readZip } from '../zip-archive.js';
@@ -93,6 +94,7 @@ export const gitlabArtifactSkill = defineGitLabSkill<GitLabArtifactArguments>({
   },
   actions: {
     browse: {
+      result: objectWith('job', 'files'),
       required: ['job_id'],
       async run(context) {
         const job = await explainNotFound(context.get<Job>(jobPath(context)), `Job ${context.args.job_id} not found.`);
@@ -119,6 +121,7 @@ export const gitlabArtifactSkill = defineGitLabSkill<GitLabArtifactArguments>({
       },
     },
     download: {
+      result: objectWith('path'),
       required: ['job_id', 'output_path'],
       run: (context) =>
         download(
@@ -129,6 +132,7 @@ export const gitlabArtifactSkill = defineGitLabSkill<GitLabArtifactArguments>({
         ),
     },
     'download-file': {
+      result: objectWith('path', 'bytes'),
       required: ['job_id', 'artifact_path', 'output_path'],
       run(context) {
         const artifactPath = context.args.artifact_path as string;
@@ -141,6 +145,7 @@ export const gitlabArtifactSkill = defineGitLabSkill<GitLabArtifactArguments>({
       },
     },
     'download-ref': {
+      result: objectWith('path', 'bytes'),
       required: ['ref', 'job_name', 'output_path'],
       run(context) {
         const { ref, job_name: jobName } = context.args as Required<Pick<GitLabArtifactArguments, 'ref' | 'job_name'>>;
@@ -153,6 +158,7 @@ export const gitlabArtifactSkill = defineGitLabSkill<GitLabArtifactArguments>({
       },
     },
     delete: {
+      result: NOTHING,
       required: ['job_id'],
       run: (context) =>
         context.send(
@@ -161,6 +167,7 @@ export const gitlabArtifactSkill = defineGitLabSkill<GitLabArtifactArguments>({
         ),
     },
     keep: {
+      result: objectWith('id', 'name', 'status'),
       required: ['job_id'],
       run: (context) =>
         context.send<Job>(

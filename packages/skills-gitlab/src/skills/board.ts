@@ -3,6 +3,7 @@ import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } fr
 import { detailText, listText } from '../format.js';
 import { followUpFailed } from '../gitlab-api-error.js';
 import type { GitLabRequest } from '../gitlab-client.js';
+import { listOf, NOTHING, objectWith } from '../output-schema.js';
 import { requireFields } from '../request-body.js';
 import { integer, text, texts } from '../schema.js';
 
@@ -62,6 +63,8 @@ function boardFields(args: GitLabBoardArguments): JsonObject {
 const boardPath = (context: ActionContext<GitLabBoardArguments>, suffix = '') => `${context.base}/boards/${context.args.board_id}${suffix}`;
 const LIST_SCOPES = ['label_id', 'assignee_id', 'milestone_id', 'iteration_id'] as const;
 
+const BOARD = objectWith('id');
+
 /** `gitlab_board`: issue boards of a project or group, and their lists. */
 export const gitlabBoardSkill = defineGitLabSkill<GitLabBoardArguments>({
   name: 'gitlab_board',
@@ -84,6 +87,7 @@ export const gitlabBoardSkill = defineGitLabSkill<GitLabBoardArguments>({
   },
   actions: {
     list: {
+      result: listOf('id'),
       async run(context) {
         const boards = await context.list<Board>(`${context.base}/boards`, {}, 100);
         return reply(
@@ -93,6 +97,7 @@ export const gitlabBoardSkill = defineGitLabSkill<GitLabBoardArguments>({
       },
     },
     get: {
+      result: BOARD,
       required: ['board_id'],
       async run(context) {
         const board = await context.get<Board>(boardPath(context));
@@ -111,6 +116,7 @@ export const gitlabBoardSkill = defineGitLabSkill<GitLabBoardArguments>({
       },
     },
     create: {
+      result: BOARD,
       required: ['name'],
       run(context) {
         // GitLab creates a board from its name alone; the label scope is set by a following update.
@@ -136,6 +142,7 @@ export const gitlabBoardSkill = defineGitLabSkill<GitLabBoardArguments>({
       },
     },
     update: {
+      result: BOARD,
       required: ['board_id'],
       run: (context) =>
         context.send<Board>(
@@ -144,10 +151,12 @@ export const gitlabBoardSkill = defineGitLabSkill<GitLabBoardArguments>({
         ),
     },
     delete: {
+      result: NOTHING,
       required: ['board_id'],
       run: (context) => context.send({ method: 'DELETE', path: boardPath(context) }, () => `Deleted board #${context.args.board_id}.`),
     },
     'list-lists': {
+      result: listOf('id'),
       required: ['board_id'],
       async run(context) {
         const lists = await context.list<BoardList>(boardPath(context, '/lists'), {}, 100);
@@ -155,6 +164,7 @@ export const gitlabBoardSkill = defineGitLabSkill<GitLabBoardArguments>({
       },
     },
     'create-list': {
+      result: objectWith('id'),
       required: ['board_id'],
       run(context) {
         const given = LIST_SCOPES.filter((field) => context.args[field] !== undefined);
@@ -172,6 +182,7 @@ export const gitlabBoardSkill = defineGitLabSkill<GitLabBoardArguments>({
       },
     },
     'update-list': {
+      result: objectWith('id'),
       required: ['board_id', 'list_id', 'position'],
       run: (context) =>
         context.send<BoardList>(
@@ -184,6 +195,7 @@ export const gitlabBoardSkill = defineGitLabSkill<GitLabBoardArguments>({
         ),
     },
     'delete-list': {
+      result: NOTHING,
       required: ['board_id', 'list_id'],
       run: (context) =>
         context.send(

@@ -1,6 +1,7 @@
 import { ACCESS_LEVEL_NAMES, accessLevel, accessLevelNames } from '../access-levels.js';
 import { defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { day, detailText, listText, shortSha } from '../format.js';
+import { listOf, NOTHING, objectWith } from '../output-schema.js';
 import { choice, DEFAULT_LIMIT, flag, limit, text } from '../schema.js';
 import { segment } from '../url-segments.js';
 
@@ -35,6 +36,8 @@ interface ProtectedBranch {
 
 const yesNo = (value: boolean | undefined) => (value ? 'yes' : 'no');
 
+const BRANCH = objectWith('name');
+
 /** `gitlab_branch`: branches and branch protection. */
 export const gitlabBranchSkill = defineGitLabSkill<GitLabBranchArguments>({
   name: 'gitlab_branch',
@@ -55,6 +58,7 @@ export const gitlabBranchSkill = defineGitLabSkill<GitLabBranchArguments>({
   },
   actions: {
     list: {
+      result: listOf('name'),
       async run(context) {
         const branches = await context.list<Branch>(
           `${context.base}/repository/branches`,
@@ -67,6 +71,7 @@ export const gitlabBranchSkill = defineGitLabSkill<GitLabBranchArguments>({
       },
     },
     get: {
+      result: BRANCH,
       required: ['name'],
       async run(context) {
         const branch = await context.get<Branch>(`${context.base}/repository/branches/${segment(context.args.name ?? '', 'name')}`);
@@ -90,6 +95,7 @@ export const gitlabBranchSkill = defineGitLabSkill<GitLabBranchArguments>({
       },
     },
     create: {
+      result: BRANCH,
       required: ['name', 'ref'],
       run: (context) =>
         context.send<Branch>(
@@ -102,6 +108,7 @@ export const gitlabBranchSkill = defineGitLabSkill<GitLabBranchArguments>({
         ),
     },
     delete: {
+      result: NOTHING,
       required: ['name'],
       run: (context) =>
         context.send(
@@ -110,6 +117,7 @@ export const gitlabBranchSkill = defineGitLabSkill<GitLabBranchArguments>({
         ),
     },
     protect: {
+      result: objectWith('name'),
       required: ['name'],
       run(context) {
         const { name, push_level, merge_level, allow_force_push = false } = context.args;
@@ -127,6 +135,7 @@ export const gitlabBranchSkill = defineGitLabSkill<GitLabBranchArguments>({
       },
     },
     unprotect: {
+      result: NOTHING,
       required: ['name'],
       run: (context) =>
         context.send(
@@ -135,6 +144,7 @@ export const gitlabBranchSkill = defineGitLabSkill<GitLabBranchArguments>({
         ),
     },
     'list-protected': {
+      result: listOf('name'),
       async run(context) {
         const rules = await context.list<ProtectedBranch>(`${context.base}/protected_branches`, {}, context.args.limit ?? DEFAULT_LIMIT);
         const line = (rule: ProtectedBranch) =>

@@ -1,6 +1,7 @@
 import type { JsonObject } from '@nexus/core';
 import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { day, detailText, listText } from '../format.js';
+import { listOf, NOTHING, objectWith } from '../output-schema.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { flag, integer, text } from '../schema.js';
 
@@ -39,6 +40,8 @@ const access = (deployKey: DeployKey) => (deployKey.can_push ? 'read-write' : 'r
 const keyPath = (context: ActionContext<GitLabDeployKeyArguments>, suffix = '') =>
   `${context.base}/deploy_keys/${context.args.key_id}${suffix}`;
 
+const DEPLOY_KEY = objectWith('id', 'title');
+
 /** `gitlab_deploy_key`: SSH deploy keys of a project. */
 export const gitlabDeployKeySkill = defineGitLabSkill<GitLabDeployKeyArguments>({
   name: 'gitlab_deploy_key',
@@ -56,6 +59,7 @@ export const gitlabDeployKeySkill = defineGitLabSkill<GitLabDeployKeyArguments>(
   },
   actions: {
     list: {
+      result: listOf('id', 'title'),
       async run(context) {
         const keys = await context.list<DeployKey>(`${context.base}/deploy_keys`, {}, 100);
         const line = (deployKey: DeployKey) =>
@@ -64,6 +68,7 @@ export const gitlabDeployKeySkill = defineGitLabSkill<GitLabDeployKeyArguments>(
       },
     },
     get: {
+      result: DEPLOY_KEY,
       required: ['key_id'],
       async run(context) {
         const deployKey = await context.get<DeployKey>(keyPath(context));
@@ -76,6 +81,7 @@ export const gitlabDeployKeySkill = defineGitLabSkill<GitLabDeployKeyArguments>(
       },
     },
     create: {
+      result: DEPLOY_KEY,
       required: ['title', 'key'],
       run(context) {
         const { title, key, can_push = false } = context.args;
@@ -86,6 +92,7 @@ export const gitlabDeployKeySkill = defineGitLabSkill<GitLabDeployKeyArguments>(
       },
     },
     update: {
+      result: DEPLOY_KEY,
       required: ['key_id'],
       run(context) {
         const body: JsonObject = {};
@@ -98,11 +105,13 @@ export const gitlabDeployKeySkill = defineGitLabSkill<GitLabDeployKeyArguments>(
       },
     },
     delete: {
+      result: NOTHING,
       required: ['key_id'],
       run: (context) =>
         context.send({ method: 'DELETE', path: keyPath(context) }, () => `Removed deploy key #${context.args.key_id} from the project.`),
     },
     enable: {
+      result: DEPLOY_KEY,
       required: ['key_id'],
       run: (context) =>
         context.send<DeployKey>(

@@ -1,6 +1,7 @@
 import type { JsonObject } from '@nexus/core';
 import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { day, detailText, listText } from '../format.js';
+import { listOf, NOTHING, objectWith } from '../output-schema.js';
 import { date, integer, text } from '../schema.js';
 import { MASK } from '../secret-mask.js';
 
@@ -56,12 +57,14 @@ export const gitlabDeployTokenSkill = defineGitLabSkill<GitLabDeployTokenArgumen
   },
   actions: {
     list: {
+      result: listOf('id', 'name'),
       async run(context) {
         const tokens = (await context.list<DeployToken>(`${context.base}/deploy_tokens`, {}, 100)).map(withoutSecret);
         return reply(listText('deploy tokens', tokens, describe), tokens);
       },
     },
     get: {
+      result: objectWith('id', 'name'),
       required: ['token_id'],
       async run(context) {
         const token = withoutSecret(await context.get<DeployToken>(tokenPath(context)));
@@ -76,6 +79,7 @@ export const gitlabDeployTokenSkill = defineGitLabSkill<GitLabDeployTokenArgumen
       },
     },
     create: {
+      result: objectWith('id', 'name', 'token'),
       required: ['name', 'scopes'],
       run(context) {
         const { name, scopes, expires_at, username } = context.args;
@@ -94,6 +98,7 @@ export const gitlabDeployTokenSkill = defineGitLabSkill<GitLabDeployTokenArgumen
       },
     },
     delete: {
+      result: NOTHING,
       required: ['token_id'],
       run: (context) =>
         context.send({ method: 'DELETE', path: tokenPath(context) }, () => `Revoked deploy token #${context.args.token_id}.`),

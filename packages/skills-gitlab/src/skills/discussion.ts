@@ -2,6 +2,7 @@ import { InvalidParametersError, type JsonObject } from '@nexus/core';
 import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { diffPosition } from '../diff-position.js';
 import { day, listText, preview } from '../format.js';
+import { listOf, objectWith } from '../output-schema.js';
 import { choice, integer, text } from '../schema.js';
 import { segment } from '../url-segments.js';
 
@@ -54,6 +55,8 @@ function setResolved(context: ActionContext<GitLabDiscussionArguments>, resolved
   );
 }
 
+const DISCUSSION = objectWith('id', 'notes');
+
 /** `gitlab_discussion`: discussion threads on merge requests and issues. */
 export const gitlabDiscussionSkill = defineGitLabSkill<GitLabDiscussionArguments>({
   name: 'gitlab_discussion',
@@ -74,6 +77,7 @@ export const gitlabDiscussionSkill = defineGitLabSkill<GitLabDiscussionArguments
   },
   actions: {
     list: {
+      result: listOf('id', 'notes'),
       async run(context) {
         const discussions = await context.list<Discussion>(threadsPath(context), {}, 100);
         const line = (discussion: Discussion) => {
@@ -85,6 +89,7 @@ export const gitlabDiscussionSkill = defineGitLabSkill<GitLabDiscussionArguments
       },
     },
     get: {
+      result: DISCUSSION,
       required: ['discussion_id'],
       async run(context) {
         const discussion = await context.get<Discussion>(threadsPath(context, threadId(context)));
@@ -99,6 +104,7 @@ export const gitlabDiscussionSkill = defineGitLabSkill<GitLabDiscussionArguments
       },
     },
     create: {
+      result: DISCUSSION,
       required: ['body'],
       async run(context) {
         const { body, path, line, target_type: targetType } = context.args;
@@ -117,6 +123,7 @@ export const gitlabDiscussionSkill = defineGitLabSkill<GitLabDiscussionArguments
       },
     },
     reply: {
+      result: objectWith('id', 'body'),
       required: ['discussion_id', 'body'],
       run: (context) =>
         context.send<Note>(
@@ -124,7 +131,7 @@ export const gitlabDiscussionSkill = defineGitLabSkill<GitLabDiscussionArguments
           (note) => `Replied to discussion ${context.args.discussion_id} (note ${note.id}).`,
         ),
     },
-    resolve: { required: ['discussion_id'], run: (context) => setResolved(context, true) },
-    unresolve: { required: ['discussion_id'], run: (context) => setResolved(context, false) },
+    resolve: { result: DISCUSSION, required: ['discussion_id'], run: (context) => setResolved(context, true) },
+    unresolve: { result: DISCUSSION, required: ['discussion_id'], run: (context) => setResolved(context, false) },
   },
 });

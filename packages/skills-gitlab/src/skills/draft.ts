@@ -2,6 +2,7 @@ import type { JsonObject } from '@nexus/core';
 import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { diffPosition } from '../diff-position.js';
 import { listText, preview } from '../format.js';
+import { listOf, MAYBE_OBJECT, NOTHING, objectWith } from '../output-schema.js';
 import { choice, integer, text } from '../schema.js';
 
 /** Arguments of `gitlab_draft`. */
@@ -29,6 +30,8 @@ function where(note: DraftNote): string {
   return ` [${position.new_path ?? position.old_path}:${position.new_line ?? position.old_line ?? '?'}]`;
 }
 
+const DRAFT = objectWith('id');
+
 /** `gitlab_draft`: draft notes of a merge request, published together as one review. */
 export const gitlabDraftSkill = defineGitLabSkill<GitLabDraftArguments>({
   name: 'gitlab_draft',
@@ -49,6 +52,7 @@ export const gitlabDraftSkill = defineGitLabSkill<GitLabDraftArguments>({
   },
   actions: {
     list: {
+      result: listOf('id'),
       async run(context) {
         const notes = await context.list<DraftNote>(draftsPath(context), {}, 100);
         return reply(
@@ -58,6 +62,7 @@ export const gitlabDraftSkill = defineGitLabSkill<GitLabDraftArguments>({
       },
     },
     add: {
+      result: DRAFT,
       required: ['body'],
       async run(context) {
         const { body, path, line, line_type: lineType } = context.args;
@@ -70,6 +75,7 @@ export const gitlabDraftSkill = defineGitLabSkill<GitLabDraftArguments>({
       },
     },
     update: {
+      result: DRAFT,
       required: ['draft_id', 'body'],
       run: (context) =>
         context.send<DraftNote>(
@@ -78,6 +84,7 @@ export const gitlabDraftSkill = defineGitLabSkill<GitLabDraftArguments>({
         ),
     },
     delete: {
+      result: NOTHING,
       required: ['draft_id'],
       run: (context) =>
         context.send(
@@ -86,6 +93,7 @@ export const gitlabDraftSkill = defineGitLabSkill<GitLabDraftArguments>({
         ),
     },
     publish: {
+      result: MAYBE_OBJECT,
       run: (context) =>
         context.send(
           { method: 'POST', path: draftsPath(context, '/bulk_publish') },

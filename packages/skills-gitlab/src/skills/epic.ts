@@ -5,6 +5,7 @@ import { restEpics } from '../epics/rest-epics.js';
 import { workItemEpics } from '../epics/work-item-epics.js';
 import { detailText, listText, stateMark } from '../format.js';
 import { atLeast, instanceVersion } from '../instance-version.js';
+import { listOf, MAYBE_OBJECT, objectWith } from '../output-schema.js';
 import { choice, date, integer, limit, text, texts } from '../schema.js';
 
 /**
@@ -45,6 +46,7 @@ export const gitlabEpicSkill = defineGitLabSkill<GitLabEpicArguments>({
   },
   actions: {
     list: {
+      result: listOf('id', 'iid', 'title'),
       async run(context) {
         const backend = await epicsOf(context);
         const epics = await backend.list(context);
@@ -56,6 +58,7 @@ export const gitlabEpicSkill = defineGitLabSkill<GitLabEpicArguments>({
       },
     },
     get: {
+      result: objectWith('id', 'iid', 'title'),
       required: ['iid'],
       async run(context) {
         const backend = await epicsOf(context);
@@ -77,12 +80,17 @@ export const gitlabEpicSkill = defineGitLabSkill<GitLabEpicArguments>({
         return reply(output, epic.raw);
       },
     },
-    create: { required: ['title'], run: async (context) => (await epicsOf(context)).create(context) },
-    update: { required: ['iid'], run: async (context) => (await epicsOf(context)).update(context) },
-    close: { required: ['iid'], run: async (context) => (await epicsOf(context)).setState(context, 'close') },
-    reopen: { required: ['iid'], run: async (context) => (await epicsOf(context)).setState(context, 'reopen') },
-    'add-issue': { required: ['iid', 'issue_id'], run: async (context) => (await epicsOf(context)).addIssue(context) },
+    create: { result: objectWith(), required: ['title'], run: async (context) => (await epicsOf(context)).create(context) },
+    update: { result: objectWith(), required: ['iid'], run: async (context) => (await epicsOf(context)).update(context) },
+    close: { result: objectWith(), required: ['iid'], run: async (context) => (await epicsOf(context)).setState(context, 'close') },
+    reopen: { result: objectWith(), required: ['iid'], run: async (context) => (await epicsOf(context)).setState(context, 'reopen') },
+    'add-issue': {
+      result: objectWith(),
+      required: ['iid', 'issue_id'],
+      run: async (context) => (await epicsOf(context)).addIssue(context),
+    },
     'remove-issue': {
+      result: MAYBE_OBJECT,
       required: ['iid'],
       async run(context) {
         if (!context.args.issue_id && !context.args.epic_issue_id) {
@@ -92,6 +100,7 @@ export const gitlabEpicSkill = defineGitLabSkill<GitLabEpicArguments>({
       },
     },
     'list-issues': {
+      result: listOf('id', 'title'),
       required: ['iid'],
       async run(context) {
         const issues = await (await epicsOf(context)).listIssues(context);

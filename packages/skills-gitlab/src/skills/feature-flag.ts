@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from '@nexus/core';
 import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { day, detailText, listText } from '../format.js';
+import { listOf, NOTHING, objectWith } from '../output-schema.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, flag, integer, text } from '../schema.js';
 import { segment } from '../url-segments.js';
@@ -88,6 +89,9 @@ function listFields(args: GitLabFeatureFlagArguments): JsonObject {
   return body;
 }
 
+const FLAG = objectWith('name');
+const USER_LIST = objectWith('id', 'name');
+
 /** `gitlab_feature_flag`: feature flags of a project and their user lists. */
 export const gitlabFeatureFlagSkill = defineGitLabSkill<GitLabFeatureFlagArguments>({
   name: 'gitlab_feature_flag',
@@ -109,6 +113,7 @@ export const gitlabFeatureFlagSkill = defineGitLabSkill<GitLabFeatureFlagArgumen
   },
   actions: {
     list: {
+      result: listOf('name'),
       async run(context) {
         const flags = await context.list<FeatureFlag>(`${context.base}/feature_flags`, { scope: context.args.scope }, 100);
         return reply(
@@ -120,6 +125,7 @@ export const gitlabFeatureFlagSkill = defineGitLabSkill<GitLabFeatureFlagArgumen
       },
     },
     get: {
+      result: FLAG,
       required: ['name'],
       async run(context) {
         const item = await context.get<FeatureFlag>(flagPath(context));
@@ -138,6 +144,7 @@ export const gitlabFeatureFlagSkill = defineGitLabSkill<GitLabFeatureFlagArgumen
       },
     },
     create: {
+      result: FLAG,
       required: ['name'],
       run: (context) =>
         context.send<FeatureFlag>(
@@ -150,6 +157,7 @@ export const gitlabFeatureFlagSkill = defineGitLabSkill<GitLabFeatureFlagArgumen
         ),
     },
     update: {
+      result: FLAG,
       required: ['name'],
       run: (context) =>
         context.send<FeatureFlag>(
@@ -158,16 +166,19 @@ export const gitlabFeatureFlagSkill = defineGitLabSkill<GitLabFeatureFlagArgumen
         ),
     },
     delete: {
+      result: NOTHING,
       required: ['name'],
       run: (context) => context.send({ method: 'DELETE', path: flagPath(context) }, () => `Deleted feature flag ${context.args.name}.`),
     },
     'list-user-lists': {
+      result: listOf('id', 'name'),
       async run(context) {
         const lists = await context.list<UserList>(`${context.base}/feature_flags_user_lists`, {}, 100);
         return reply(listText('user lists', lists, listLine), lists);
       },
     },
     'get-user-list': {
+      result: USER_LIST,
       required: ['list_iid'],
       async run(context) {
         const list = await context.get<UserList>(listPath(context));
@@ -179,6 +190,7 @@ export const gitlabFeatureFlagSkill = defineGitLabSkill<GitLabFeatureFlagArgumen
       },
     },
     'create-user-list': {
+      result: USER_LIST,
       required: ['list_name', 'user_xids'],
       run: (context) =>
         context.send<UserList>(
@@ -187,6 +199,7 @@ export const gitlabFeatureFlagSkill = defineGitLabSkill<GitLabFeatureFlagArgumen
         ),
     },
     'update-user-list': {
+      result: USER_LIST,
       required: ['list_iid'],
       run: (context) =>
         context.send<UserList>(
@@ -195,6 +208,7 @@ export const gitlabFeatureFlagSkill = defineGitLabSkill<GitLabFeatureFlagArgumen
         ),
     },
     'delete-user-list': {
+      result: NOTHING,
       required: ['list_iid'],
       run: (context) =>
         context.send({ method: 'DELETE', path: listPath(context) }, () => `Deleted user list with iid ${context.args.list_iid}.`),

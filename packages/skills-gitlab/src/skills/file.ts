@@ -1,6 +1,7 @@
 import type { JsonObject } from '@nexus/core';
 import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText, shortSha, size } from '../format.js';
+import { NOTHING, objectWith } from '../output-schema.js';
 import { setIfPresent } from '../request-body.js';
 import { choice, text } from '../schema.js';
 import { segment } from '../url-segments.js';
@@ -110,6 +111,7 @@ export const gitlabFileSkill = defineGitLabSkill<GitLabFileArguments>({
   },
   actions: {
     get: {
+      result: objectWith('file_path', 'content'),
       required: ['file_path'],
       async run(context) {
         const file = await context.get<RepositoryFile>(filePath(context), { ref: context.args.ref || 'HEAD' });
@@ -127,9 +129,18 @@ export const gitlabFileSkill = defineGitLabSkill<GitLabFileArguments>({
         return reply(output, { ...file, ...(content === undefined ? {} : { content, encoding: 'text' }) });
       },
     },
-    create: { required: ['file_path', 'branch', 'commit_message', 'content'], run: (context) => writeFile(context, 'POST') },
-    update: { required: ['file_path', 'branch', 'commit_message', 'content'], run: (context) => writeFile(context, 'PUT') },
+    create: {
+      result: objectWith('file_path', 'branch'),
+      required: ['file_path', 'branch', 'commit_message', 'content'],
+      run: (context) => writeFile(context, 'POST'),
+    },
+    update: {
+      result: objectWith('file_path', 'branch'),
+      required: ['file_path', 'branch', 'commit_message', 'content'],
+      run: (context) => writeFile(context, 'PUT'),
+    },
     delete: {
+      result: NOTHING,
       required: ['file_path', 'branch', 'commit_message'],
       run: (context) =>
         context.send(
@@ -138,6 +149,7 @@ export const gitlabFileSkill = defineGitLabSkill<GitLabFileArguments>({
         ),
     },
     commit: {
+      result: objectWith('id'),
       required: ['branch', 'commit_message', 'actions'],
       run: (context) =>
         context.send<Commit>(

@@ -1,6 +1,7 @@
 import type { JsonObject, ToolResult } from '@nexus/core';
 import { type ActionContext, defineGitLabSkill, reply } from '../define-gitlab-skill.js';
 import { day, detailText, listText, stateMark, usernames } from '../format.js';
+import { listOf, objectWith } from '../output-schema.js';
 import { requireFields } from '../request-body.js';
 import { choice, DEFAULT_LIMIT, integer, text } from '../schema.js';
 import { type WorkItemArguments, workItemFields, workItemListQuery, workItemProperties } from '../work-items.js';
@@ -46,6 +47,8 @@ async function setState(context: ActionContext<GitLabIssueArguments>, event: 'cl
   );
 }
 
+const ISSUE = objectWith('id', 'iid', 'title');
+
 /** `gitlab_issue`: list, read, create, update, close, reopen, link and comment on issues. */
 export const gitlabIssueSkill = defineGitLabSkill<GitLabIssueArguments>({
   name: 'gitlab_issue',
@@ -66,6 +69,7 @@ export const gitlabIssueSkill = defineGitLabSkill<GitLabIssueArguments>({
   },
   actions: {
     list: {
+      result: listOf('id', 'iid', 'title'),
       scope: 'any-project',
       async run(context) {
         const issues = await context.list<Issue>(
@@ -80,6 +84,7 @@ export const gitlabIssueSkill = defineGitLabSkill<GitLabIssueArguments>({
       },
     },
     get: {
+      result: ISSUE,
       required: ['iid'],
       async run(context) {
         const issue = await context.get<Issue>(`${context.base}/issues/${context.args.iid}`);
@@ -102,6 +107,7 @@ export const gitlabIssueSkill = defineGitLabSkill<GitLabIssueArguments>({
       },
     },
     create: {
+      result: ISSUE,
       required: ['title'],
       async run(context) {
         const body = await workItemFields(context, 'create', { assignees: context.args.assignees });
@@ -117,6 +123,7 @@ export const gitlabIssueSkill = defineGitLabSkill<GitLabIssueArguments>({
       },
     },
     update: {
+      result: ISSUE,
       required: ['iid'],
       async run(context) {
         const body = requireFields(await workItemFields(context, 'update', { assignees: context.args.assignees }));
@@ -125,9 +132,10 @@ export const gitlabIssueSkill = defineGitLabSkill<GitLabIssueArguments>({
         );
       },
     },
-    close: { required: ['iid'], run: (context) => setState(context, 'close') },
-    reopen: { required: ['iid'], run: (context) => setState(context, 'reopen') },
+    close: { result: ISSUE, required: ['iid'], run: (context) => setState(context, 'close') },
+    reopen: { result: ISSUE, required: ['iid'], run: (context) => setState(context, 'reopen') },
     links: {
+      result: listOf('id', 'iid', 'title'),
       required: ['iid'],
       async run(context) {
         const links = await context.get<LinkedIssue[]>(`${context.base}/issues/${context.args.iid}/links`);
@@ -137,6 +145,7 @@ export const gitlabIssueSkill = defineGitLabSkill<GitLabIssueArguments>({
       },
     },
     link: {
+      result: objectWith('source_issue', 'target_issue'),
       required: ['iid', 'target_iid'],
       run(context) {
         const { iid, target_iid, target_project, link_type } = context.args;
@@ -152,6 +161,7 @@ export const gitlabIssueSkill = defineGitLabSkill<GitLabIssueArguments>({
       },
     },
     unlink: {
+      result: objectWith('source_issue', 'target_issue'),
       required: ['iid', 'link_id'],
       run: (context) =>
         context.send(
@@ -160,6 +170,7 @@ export const gitlabIssueSkill = defineGitLabSkill<GitLabIssueArguments>({
         ),
     },
     comment: {
+      result: objectWith('id', 'body'),
       required: ['iid', 'body'],
       run: (context) =>
         context.send<{ id: number }>(

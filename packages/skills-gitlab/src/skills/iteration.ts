@@ -3,6 +3,7 @@ import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } fr
 import { detailText, listText } from '../format.js';
 import { GitLabApiError } from '../gitlab-api-error.js';
 import { globalId, numericId } from '../graphql-ids.js';
+import { listOf, objectWith } from '../output-schema.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, date, flag, integer, text } from '../schema.js';
 
@@ -105,6 +106,7 @@ export const gitlabIterationSkill = defineGitLabSkill<GitLabIterationArguments>(
   },
   actions: {
     list: {
+      result: listOf('id', 'title'),
       async run(context) {
         const { state, search, include_ancestors } = context.args;
         const iterations = await context.list<Iteration>(
@@ -118,6 +120,7 @@ export const gitlabIterationSkill = defineGitLabSkill<GitLabIterationArguments>(
       },
     },
     get: {
+      result: objectWith('id', 'title'),
       required: ['iteration_id'],
       async run(context) {
         const { iteration } = await context.query<{ iteration: Iteration | null }>(GET_ITERATION, { id: iterationGid(context) });
@@ -140,6 +143,7 @@ export const gitlabIterationSkill = defineGitLabSkill<GitLabIterationArguments>(
       },
     },
     create: {
+      result: objectWith('iteration'),
       required: ['title', 'start_date', 'due_date'],
       run(context) {
         const input: JsonObject = { groupPath: groupPath(context), ...iterationFields(context.args) };
@@ -153,6 +157,7 @@ export const gitlabIterationSkill = defineGitLabSkill<GitLabIterationArguments>(
       },
     },
     update: {
+      result: objectWith('iteration'),
       required: ['iteration_id'],
       run: (context) =>
         context.mutate<{ iteration: Iteration }>(
@@ -163,6 +168,7 @@ export const gitlabIterationSkill = defineGitLabSkill<GitLabIterationArguments>(
         ),
     },
     delete: {
+      result: objectWith(),
       required: ['iteration_id'],
       run: (context) =>
         context.mutate(
@@ -173,6 +179,7 @@ export const gitlabIterationSkill = defineGitLabSkill<GitLabIterationArguments>(
         ),
     },
     'list-cadences': {
+      result: listOf('id', 'title'),
       async run(context) {
         const { group } = await context.query<{ group: { iterationCadences: { nodes: Cadence[] } } | null }>(LIST_CADENCES, {
           fullPath: groupPath(context),
@@ -185,6 +192,7 @@ export const gitlabIterationSkill = defineGitLabSkill<GitLabIterationArguments>(
       },
     },
     'create-cadence': {
+      result: objectWith('iterationCadence'),
       required: ['title', 'start_date', 'duration_in_weeks'],
       run(context) {
         const { title, start_date, duration_in_weeks, iterations_in_advance, automatic = false } = context.args;

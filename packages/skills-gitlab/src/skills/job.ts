@@ -1,6 +1,7 @@
 import type { JsonObject } from '@nexus/core';
 import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText, listText, minute } from '../format.js';
+import { listOf, objectWith } from '../output-schema.js';
 import { choice, DEFAULT_LIMIT, integer, JOB_SCOPES, keyValues, limit } from '../schema.js';
 
 /** Arguments of `gitlab_job`. */
@@ -56,10 +57,13 @@ function tailLog(log: string, tail: number | undefined, maxBytes: number): { tex
 function changed(verb: string, describe: (job: Job, context: ActionContext<GitLabJobArguments>) => string) {
   return {
     required: ['job_id'] as const,
+    result: JOB,
     run: (context: ActionContext<GitLabJobArguments>) =>
       context.send<Job>({ method: 'POST', path: jobPath(context, `/${verb}`) }, (job) => describe(job, context)),
   };
 }
+
+const JOB = objectWith('id', 'name', 'status');
 
 /** `gitlab_job`: CI jobs and their logs. */
 export const gitlabJobSkill = defineGitLabSkill<GitLabJobArguments>({
@@ -79,6 +83,7 @@ export const gitlabJobSkill = defineGitLabSkill<GitLabJobArguments>({
   },
   actions: {
     list: {
+      result: listOf('id', 'name', 'status'),
       async run(context) {
         const jobs = await context.list<Job>(`${context.base}/jobs`, { scope: context.args.scope }, context.args.limit ?? DEFAULT_LIMIT);
         const line = (job: Job) =>
@@ -87,6 +92,7 @@ export const gitlabJobSkill = defineGitLabSkill<GitLabJobArguments>({
       },
     },
     get: {
+      result: JOB,
       required: ['job_id'],
       async run(context) {
         const job = await context.get<Job>(jobPath(context));
@@ -110,6 +116,7 @@ export const gitlabJobSkill = defineGitLabSkill<GitLabJobArguments>({
       },
     },
     log: {
+      result: objectWith('job_id', 'log'),
       required: ['job_id'],
       async run(context) {
         const log = (await context.client.download({ path: jobPath(context, '/trace') }, context.signal)).toString('utf8');
@@ -122,6 +129,7 @@ export const gitlabJobSkill = defineGitLabSkill<GitLabJobArguments>({
     retry: changed('retry', (job, context) => `Retried job #${context.args.job_id} as new job #${job.id} (${job.status}).`),
     cancel: changed('cancel', (job) => `Job #${job.id} ${job.name}: ${job.status}.`),
     play: {
+      result: JOB,
       required: ['job_id'],
       run(context) {
         const { variables } = context.args;

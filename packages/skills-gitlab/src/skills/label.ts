@@ -1,6 +1,7 @@
 import type { JsonObject } from '@nexus/core';
 import { defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText, listText } from '../format.js';
+import { listOf, NOTHING, objectWith } from '../output-schema.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { flag, integer, text } from '../schema.js';
 import { segment } from '../url-segments.js';
@@ -31,6 +32,8 @@ interface Label {
 
 const labelPath = (base: string, name: string | undefined) => `${base}/labels/${segment(name ?? '', 'name')}`;
 
+const LABEL = objectWith('id', 'name');
+
 /** `gitlab_label`: project labels. */
 export const gitlabLabelSkill = defineGitLabSkill<GitLabLabelArguments>({
   name: 'gitlab_label',
@@ -51,6 +54,7 @@ export const gitlabLabelSkill = defineGitLabSkill<GitLabLabelArguments>({
   },
   actions: {
     list: {
+      result: listOf('id', 'name'),
       async run(context) {
         const { search, include_ancestor_groups } = context.args;
         const labels = await context.list<Label>(
@@ -64,6 +68,7 @@ export const gitlabLabelSkill = defineGitLabSkill<GitLabLabelArguments>({
       },
     },
     get: {
+      result: LABEL,
       required: ['name'],
       async run(context) {
         const label = await context.get<Label>(labelPath(context.base, context.args.name));
@@ -81,6 +86,7 @@ export const gitlabLabelSkill = defineGitLabSkill<GitLabLabelArguments>({
       },
     },
     create: {
+      result: LABEL,
       required: ['name', 'color'],
       run(context) {
         const { name, color, description, priority } = context.args;
@@ -94,6 +100,7 @@ export const gitlabLabelSkill = defineGitLabSkill<GitLabLabelArguments>({
       },
     },
     update: {
+      result: LABEL,
       required: ['name'],
       run(context) {
         const { name, new_name, color, description, priority } = context.args;
@@ -109,6 +116,7 @@ export const gitlabLabelSkill = defineGitLabSkill<GitLabLabelArguments>({
       },
     },
     delete: {
+      result: NOTHING,
       required: ['name'],
       run: (context) =>
         context.send({ method: 'DELETE', path: labelPath(context.base, context.args.name) }, () => `Deleted label ${context.args.name}.`),

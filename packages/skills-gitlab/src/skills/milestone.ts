@@ -1,6 +1,7 @@
 import type { JsonObject } from '@nexus/core';
 import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText, listText, stateMark } from '../format.js';
+import { listOf, NOTHING, objectWith } from '../output-schema.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, date, integer, text } from '../schema.js';
 
@@ -64,6 +65,7 @@ function setState(context: ActionContext<GitLabMilestoneArguments>, event: 'clos
 function itemList(noun: string, prefix: string, suffix: string) {
   return {
     required: ['milestone_id'] as const,
+    result: listOf('id', 'iid', 'title'),
     async run(context: ActionContext<GitLabMilestoneArguments>) {
       const items = await context.list<Item>(milestonePath(context, suffix), {}, 100);
       return reply(
@@ -73,6 +75,8 @@ function itemList(noun: string, prefix: string, suffix: string) {
     },
   };
 }
+
+const MILESTONE = objectWith('id', 'title');
 
 /** `gitlab_milestone`: project or group milestones. */
 export const gitlabMilestoneSkill = defineGitLabSkill<GitLabMilestoneArguments>({
@@ -94,6 +98,7 @@ export const gitlabMilestoneSkill = defineGitLabSkill<GitLabMilestoneArguments>(
   },
   actions: {
     list: {
+      result: listOf('id', 'title'),
       async run(context) {
         const milestones = await context.list<Milestone>(
           `${context.base}/milestones`,
@@ -111,6 +116,7 @@ export const gitlabMilestoneSkill = defineGitLabSkill<GitLabMilestoneArguments>(
       },
     },
     get: {
+      result: MILESTONE,
       required: ['milestone_id'],
       async run(context) {
         const milestone = await context.get<Milestone>(milestonePath(context));
@@ -130,6 +136,7 @@ export const gitlabMilestoneSkill = defineGitLabSkill<GitLabMilestoneArguments>(
       },
     },
     create: {
+      result: MILESTONE,
       required: ['title'],
       run: (context) =>
         context.send<Milestone>(
@@ -138,6 +145,7 @@ export const gitlabMilestoneSkill = defineGitLabSkill<GitLabMilestoneArguments>(
         ),
     },
     update: {
+      result: MILESTONE,
       required: ['milestone_id'],
       run: (context) =>
         context.send<Milestone>(
@@ -145,9 +153,10 @@ export const gitlabMilestoneSkill = defineGitLabSkill<GitLabMilestoneArguments>(
           (milestone) => `Updated milestone #${milestone.id}: ${milestone.title}.`,
         ),
     },
-    close: { required: ['milestone_id'], run: (context) => setState(context, 'close') },
-    reopen: { required: ['milestone_id'], run: (context) => setState(context, 'activate') },
+    close: { result: MILESTONE, required: ['milestone_id'], run: (context) => setState(context, 'close') },
+    reopen: { result: MILESTONE, required: ['milestone_id'], run: (context) => setState(context, 'activate') },
     delete: {
+      result: NOTHING,
       required: ['milestone_id'],
       run: (context) =>
         context.send({ method: 'DELETE', path: milestonePath(context) }, () => `Deleted milestone #${context.args.milestone_id}.`),

@@ -2,6 +2,7 @@ import type { JsonObject, ToolResult } from '@nexus/core';
 import { type ActionContext, defineGitLabSkill, reply } from '../define-gitlab-skill.js';
 import { changeLines, diffStats, type FileDiff } from '../diff-stats.js';
 import { day, detailText, listText, minute, shortSha, stateMark, usernames } from '../format.js';
+import { listOf, objectWith } from '../output-schema.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, DEFAULT_LIMIT, flag, text, texts } from '../schema.js';
 import { type WorkItemArguments, workItemFields, workItemListQuery, workItemProperties } from '../work-items.js';
@@ -78,6 +79,8 @@ async function createBody(context: ActionContext<GitLabMrArguments>): Promise<Js
   return body;
 }
 
+const MR = objectWith('id', 'iid', 'title');
+
 /** `gitlab_mr`: merge requests — list, read, create, update, merge (now or when the pipeline succeeds), rebase, close, reopen, comment, diff, commits, pipelines. */
 export const gitlabMrSkill = defineGitLabSkill<GitLabMrArguments>({
   name: 'gitlab_mr',
@@ -103,6 +106,7 @@ export const gitlabMrSkill = defineGitLabSkill<GitLabMrArguments>({
   },
   actions: {
     list: {
+      result: listOf('id', 'iid', 'title'),
       scope: 'any-project',
       async run(context) {
         const mrs = await context.list<MergeRequest>(
@@ -117,6 +121,7 @@ export const gitlabMrSkill = defineGitLabSkill<GitLabMrArguments>({
       },
     },
     get: {
+      result: MR,
       required: ['iid'],
       async run(context) {
         const mr = await context.get<MergeRequest>(mrPath(context));
@@ -142,6 +147,7 @@ export const gitlabMrSkill = defineGitLabSkill<GitLabMrArguments>({
       },
     },
     create: {
+      result: MR,
       required: ['source_branch', 'title'],
       async run(context) {
         const body = await createBody(context);
@@ -151,6 +157,7 @@ export const gitlabMrSkill = defineGitLabSkill<GitLabMrArguments>({
       },
     },
     update: {
+      result: MR,
       required: ['iid'],
       async run(context) {
         const { assignees, reviewers, target_branch } = context.args;
@@ -163,6 +170,7 @@ export const gitlabMrSkill = defineGitLabSkill<GitLabMrArguments>({
       },
     },
     merge: {
+      result: MR,
       required: ['iid'],
       async run(context) {
         const { squash, remove_source_branch, auto_merge } = context.args;
@@ -182,6 +190,7 @@ export const gitlabMrSkill = defineGitLabSkill<GitLabMrArguments>({
       },
     },
     'cancel-auto-merge': {
+      result: MR,
       required: ['iid'],
       run: (context) =>
         context.send<MergeRequest>(
@@ -190,6 +199,7 @@ export const gitlabMrSkill = defineGitLabSkill<GitLabMrArguments>({
         ),
     },
     rebase: {
+      result: objectWith('rebase_in_progress'),
       required: ['iid'],
       run: (context) =>
         context.send<{ rebase_in_progress?: boolean }>(
@@ -204,9 +214,10 @@ export const gitlabMrSkill = defineGitLabSkill<GitLabMrArguments>({
               : `Rebased MR !${context.args.iid}.`,
         ),
     },
-    close: { required: ['iid'], run: (context) => setState(context, 'close') },
-    reopen: { required: ['iid'], run: (context) => setState(context, 'reopen') },
+    close: { result: MR, required: ['iid'], run: (context) => setState(context, 'close') },
+    reopen: { result: MR, required: ['iid'], run: (context) => setState(context, 'reopen') },
     comment: {
+      result: objectWith('id', 'body'),
       required: ['iid', 'body'],
       run: (context) =>
         context.send<{ id: number }>(
@@ -215,6 +226,7 @@ export const gitlabMrSkill = defineGitLabSkill<GitLabMrArguments>({
         ),
     },
     diff: {
+      result: listOf('old_path', 'new_path'),
       required: ['iid'],
       async run(context) {
         const diffs = await context.list<FileDiff>(mrPath(context, '/diffs'), {}, 1000);
@@ -231,6 +243,7 @@ export const gitlabMrSkill = defineGitLabSkill<GitLabMrArguments>({
       },
     },
     commits: {
+      result: listOf('id'),
       required: ['iid'],
       async run(context) {
         const commits = await context.list<Commit>(mrPath(context, '/commits'), {}, 1000);
@@ -245,6 +258,7 @@ export const gitlabMrSkill = defineGitLabSkill<GitLabMrArguments>({
       },
     },
     pipelines: {
+      result: listOf('id', 'status'),
       required: ['iid'],
       async run(context) {
         const pipelines = await context.list<Pipeline>(mrPath(context, '/pipelines'), {}, 100);

@@ -1,6 +1,7 @@
 import type { JsonObject } from '@nexus/core';
 import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText, duration, listText, minute, shortSha } from '../format.js';
+import { listOf, NOTHING, objectWith } from '../output-schema.js';
 import { choice, DEFAULT_LIMIT, integer, JOB_SCOPES, keyValues, limit, text } from '../schema.js';
 import { MASK } from '../secret-mask.js';
 
@@ -84,6 +85,7 @@ const pipelinePath = (context: ActionContext<GitLabPipelineArguments>, suffix = 
 function changed(verb: string) {
   return {
     required: ['pipeline_id'] as const,
+    result: PIPELINE,
     run: (context: ActionContext<GitLabPipelineArguments>) =>
       context.send<Pipeline>({ method: 'POST', path: pipelinePath(context, `/${verb}`) }, (pipeline) =>
         `Pipeline #${pipeline.id}: ${verb} requested, status ${pipeline.status}.\n${pipeline.web_url ?? ''}`.trim(),
@@ -101,6 +103,8 @@ function groupByStage(jobs: Job[]): string {
   }
   return jobs.length === 0 ? 'No jobs found.' : lines.join('\n');
 }
+
+const PIPELINE = objectWith('id', 'status');
 
 /** `gitlab_pipeline`: CI pipelines. */
 export const gitlabPipelineSkill = defineGitLabSkill<GitLabPipelineArguments>({
@@ -122,6 +126,7 @@ export const gitlabPipelineSkill = defineGitLabSkill<GitLabPipelineArguments>({
   },
   actions: {
     list: {
+      result: listOf('id', 'status'),
       async run(context) {
         const { ref, status, source, limit: max } = context.args;
         const pipelines = await context.list<Pipeline>(`${context.base}/pipelines`, { ref, status, source }, max ?? DEFAULT_LIMIT);
@@ -131,6 +136,7 @@ export const gitlabPipelineSkill = defineGitLabSkill<GitLabPipelineArguments>({
       },
     },
     get: {
+      result: PIPELINE,
       required: ['pipeline_id'],
       async run(context) {
         const pipeline = await context.get<Pipeline>(pipelinePath(context));
@@ -152,6 +158,7 @@ export const gitlabPipelineSkill = defineGitLabSkill<GitLabPipelineArguments>({
       },
     },
     create: {
+      result: PIPELINE,
       required: ['ref'],
       run(context) {
         const { ref, variables } = context.args;
@@ -165,11 +172,13 @@ export const gitlabPipelineSkill = defineGitLabSkill<GitLabPipelineArguments>({
     retry: changed('retry'),
     cancel: changed('cancel'),
     delete: {
+      result: NOTHING,
       required: ['pipeline_id'],
       run: (context) =>
         context.send({ method: 'DELETE', path: pipelinePath(context) }, () => `Deleted pipeline #${context.args.pipeline_id}.`),
     },
     jobs: {
+      result: listOf('id', 'name', 'status'),
       required: ['pipeline_id'],
       async run(context) {
         const jobs = await context.list<Job>(pipelinePath(context, '/jobs'), { scope: context.args.scope }, 1000);
@@ -177,6 +186,7 @@ export const gitlabPipelineSkill = defineGitLabSkill<GitLabPipelineArguments>({
       },
     },
     variables: {
+      result: listOf('key'),
       required: ['pipeline_id'],
       async run(context) {
         const variables = (await context.list<Variable>(pipelinePath(context, '/variables'), {}, 1000)).map((variable) =>

@@ -3,6 +3,7 @@ import type { GitLabArguments } from '../define-gitlab-skill.js';
 import { defineGitLabSkill, reply } from '../define-gitlab-skill.js';
 import { changeLines, type FileDiff } from '../diff-stats.js';
 import { day, detailText, listText, preview, shortSha } from '../format.js';
+import { listOf, objectWith } from '../output-schema.js';
 import { DEFAULT_LIMIT, flag, limit, text } from '../schema.js';
 import { segment } from '../url-segments.js';
 
@@ -102,6 +103,7 @@ export const gitlabRepoSkill = defineGitLabSkill<GitLabRepoArguments>({
   },
   actions: {
     get: {
+      result: objectWith('id', 'path_with_namespace'),
       async run(context) {
         const project = await context.get<Project>(context.base);
         const output = detailText(project.path_with_namespace, [
@@ -120,6 +122,7 @@ export const gitlabRepoSkill = defineGitLabSkill<GitLabRepoArguments>({
       },
     },
     list: {
+      result: listOf('id', 'path_with_namespace'),
       scope: 'none',
       async run(context) {
         const { owned, membership, search, limit: max } = context.args;
@@ -132,6 +135,7 @@ export const gitlabRepoSkill = defineGitLabSkill<GitLabRepoArguments>({
       },
     },
     search: {
+      result: listOf('id', 'path_with_namespace'),
       scope: 'none',
       required: ['search'],
       async run(context) {
@@ -142,6 +146,7 @@ export const gitlabRepoSkill = defineGitLabSkill<GitLabRepoArguments>({
       },
     },
     fork: {
+      result: objectWith('id', 'path_with_namespace'),
       run: (context) =>
         context.send<Project>(
           {
@@ -153,6 +158,7 @@ export const gitlabRepoSkill = defineGitLabSkill<GitLabRepoArguments>({
         ),
     },
     tree: {
+      result: listOf('id', 'name', 'type', 'path'),
       async run(context) {
         const { path, ref, recursive, limit: max } = context.args;
         const entries = await context.list<TreeEntry>(
@@ -167,6 +173,7 @@ export const gitlabRepoSkill = defineGitLabSkill<GitLabRepoArguments>({
       },
     },
     commits: {
+      result: listOf('id'),
       async run(context) {
         const { ref, path, since, until, limit: max } = context.args;
         const commits = await context.list<Commit>(
@@ -178,6 +185,7 @@ export const gitlabRepoSkill = defineGitLabSkill<GitLabRepoArguments>({
       },
     },
     'get-commit': {
+      result: objectWith('commit', 'diffs'),
       required: ['sha'],
       async run(context) {
         const path = `${context.base}/repository/commits/${segment(context.args.sha ?? '', 'sha')}`;
@@ -198,6 +206,7 @@ export const gitlabRepoSkill = defineGitLabSkill<GitLabRepoArguments>({
       },
     },
     compare: {
+      result: objectWith('commits', 'diffs'),
       required: ['from', 'to'],
       async run(context) {
         const { from, to } = context.args as Required<Pick<GitLabRepoArguments, 'from' | 'to'>>;
@@ -214,6 +223,7 @@ export const gitlabRepoSkill = defineGitLabSkill<GitLabRepoArguments>({
       },
     },
     members: {
+      result: listOf('id', 'username'),
       async run(context) {
         const members = await context.list<Member>(
           `${context.base}/members/all`,
@@ -226,6 +236,7 @@ export const gitlabRepoSkill = defineGitLabSkill<GitLabRepoArguments>({
       },
     },
     whoami: {
+      result: objectWith('configured', 'user'),
       scope: 'none',
       async run(context) {
         const { username, email, userId } = context.client.instance;

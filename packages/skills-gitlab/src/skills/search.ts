@@ -1,5 +1,6 @@
 import { defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { listText, preview } from '../format.js';
+import { listOf } from '../output-schema.js';
 import { choice, DEFAULT_LIMIT, limit, text } from '../schema.js';
 
 /** Arguments of `gitlab_search`. */
@@ -69,6 +70,7 @@ export const gitlabSearchSkill = defineGitLabSkill<GitLabSearchArguments>({
   },
   actions: {
     search: {
+      result: listOf(),
       required: ['scope', 'search'],
       async run(context) {
         const {

@@ -4,6 +4,7 @@ import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } fr
 import { day, detailText, listText, preview, shortSha } from '../format.js';
 import { followUpFailed } from '../gitlab-api-error.js';
 import type { GitLabRequest } from '../gitlab-client.js';
+import { listOf, MAYBE_OBJECT, NOTHING, objectWith } from '../output-schema.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, DEFAULT_LIMIT, limit, text } from '../schema.js';
 import { segment } from '../url-segments.js';
@@ -45,6 +46,8 @@ interface ProtectedTag {
 
 const releasePath = (context: ActionContext<GitLabTagArguments>) => `${context.base}/releases/${segment(context.args.name ?? '', 'name')}`;
 
+const RELEASE = objectWith('tag_name');
+
 /** `gitlab_tag`: tags, their releases, and protected tag patterns. */
 export const gitlabTagSkill = defineGitLabSkill<GitLabTagArguments>({
   name: 'gitlab_tag',
@@ -67,6 +70,7 @@ export const gitlabTagSkill = defineGitLabSkill<GitLabTagArguments>({
   },
   actions: {
     list: {
+      result: listOf('name'),
       async run(context) {
         const { search, order_by, limit: max } = context.args;
         const tags = await context.list<Tag>(`${context.base}/repository/tags`, { search, order_by }, max ?? DEFAULT_LIMIT);
@@ -76,6 +80,7 @@ export const gitlabTagSkill = defineGitLabSkill<GitLabTagArguments>({
       },
     },
     get: {
+      result: objectWith('name'),
       required: ['name'],
       async run(context) {
         const tag = await context.get<Tag>(`${context.base}/repository/tags/${segment(context.args.name ?? '', 'name')}`);
@@ -91,6 +96,7 @@ export const gitlabTagSkill = defineGitLabSkill<GitLabTagArguments>({
       },
     },
     create: {
+      result: objectWith('tag', 'release'),
       required: ['name', 'ref'],
       run(context) {
         const { name, ref, message, release_description } = context.args;
@@ -121,6 +127,7 @@ export const gitlabTagSkill = defineGitLabSkill<GitLabTagArguments>({
       },
     },
     delete: {
+      result: NOTHING,
       required: ['name'],
       run: (context) =>
         context.send(
@@ -129,6 +136,7 @@ export const gitlabTagSkill = defineGitLabSkill<GitLabTagArguments>({
         ),
     },
     protect: {
+      result: objectWith('name'),
       required: ['name'],
       run: (context) =>
         context.send<ProtectedTag>(
@@ -141,6 +149,7 @@ export const gitlabTagSkill = defineGitLabSkill<GitLabTagArguments>({
         ),
     },
     unprotect: {
+      result: NOTHING,
       required: ['name'],
       run: (context) =>
         context.send(
@@ -149,6 +158,7 @@ export const gitlabTagSkill = defineGitLabSkill<GitLabTagArguments>({
         ),
     },
     'list-releases': {
+      result: listOf('tag_name'),
       async run(context) {
         const releases = await context.list<Release>(`${context.base}/releases`, {}, context.args.limit ?? DEFAULT_LIMIT);
         const line = (release: Release) =>
@@ -157,6 +167,7 @@ export const gitlabTagSkill = defineGitLabSkill<GitLabTagArguments>({
       },
     },
     'get-release': {
+      result: RELEASE,
       required: ['name'],
       async run(context) {
         const release = await context.get<Release>(releasePath(context));
@@ -174,6 +185,7 @@ export const gitlabTagSkill = defineGitLabSkill<GitLabTagArguments>({
       },
     },
     'create-release': {
+      result: RELEASE,
       required: ['name'],
       run(context) {
         const { name, ref, release_name, release_description } = context.args;
@@ -188,6 +200,7 @@ export const gitlabTagSkill = defineGitLabSkill<GitLabTagArguments>({
       },
     },
     'update-release': {
+      result: RELEASE,
       required: ['name'],
       run(context) {
         const body: JsonObject = {};
@@ -200,6 +213,7 @@ export const gitlabTagSkill = defineGitLabSkill<GitLabTagArguments>({
       },
     },
     'delete-release': {
+      result: MAYBE_OBJECT,
       required: ['name'],
       run: (context) =>
         context.send(
@@ -208,6 +222,7 @@ export const gitlabTagSkill = defineGitLabSkill<GitLabTagArguments>({
         ),
     },
     'list-protected': {
+      result: listOf('name'),
       async run(context) {
         const rules = await context.list<ProtectedTag>(`${context.base}/protected_tags`, {}, context.args.limit ?? DEFAULT_LIMIT);
         return reply(

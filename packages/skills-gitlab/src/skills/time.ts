@@ -1,5 +1,6 @@
 import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText } from '../format.js';
+import { objectWith } from '../output-schema.js';
 import { choice, integer, text } from '../schema.js';
 
 /** Arguments of `gitlab_time`. */
@@ -32,6 +33,8 @@ function post(
   return context.send<TimeStats>({ method: 'POST', path: `${path}/${suffix}`, ...(body ? { body } : {}) }, (stats) => render(stats, name));
 }
 
+const TIME_STATS = objectWith('time_estimate', 'total_time_spent');
+
 /** `gitlab_time`: time tracking on an issue or merge request. */
 export const gitlabTimeSkill = defineGitLabSkill<GitLabTimeArguments>({
   name: 'gitlab_time',
@@ -50,6 +53,7 @@ export const gitlabTimeSkill = defineGitLabSkill<GitLabTimeArguments>({
   },
   actions: {
     estimate: {
+      result: TIME_STATS,
       required: ['duration'],
       run: (context) =>
         post(
@@ -60,9 +64,11 @@ export const gitlabTimeSkill = defineGitLabSkill<GitLabTimeArguments>({
         ),
     },
     'reset-estimate': {
+      result: TIME_STATS,
       run: (context) => post(context, 'reset_time_estimate', undefined, (_stats, name) => `Estimate of ${name} removed.`),
     },
     spend: {
+      result: TIME_STATS,
       required: ['duration'],
       run(context) {
         const { duration, summary } = context.args;
@@ -74,8 +80,12 @@ export const gitlabTimeSkill = defineGitLabSkill<GitLabTimeArguments>({
         );
       },
     },
-    'reset-spent': { run: (context) => post(context, 'reset_spent_time', undefined, (_stats, name) => `Spent time of ${name} reset.`) },
+    'reset-spent': {
+      result: TIME_STATS,
+      run: (context) => post(context, 'reset_spent_time', undefined, (_stats, name) => `Spent time of ${name} reset.`),
+    },
     stats: {
+      result: TIME_STATS,
       async run(context) {
         const { path, name } = target(context);
         const stats = await context.get<TimeStats>(`${path}/time_stats`);

@@ -2,6 +2,7 @@ import type { JsonObject } from '@nexus/core';
 import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText, listText } from '../format.js';
 import type { QueryValue } from '../gitlab-client.js';
+import { listOf, NOTHING, objectWith } from '../output-schema.js';
 import { requireFields } from '../request-body.js';
 import { choice, flag, text } from '../schema.js';
 import { MASK } from '../secret-mask.js';
@@ -58,6 +59,8 @@ function settingsOf(args: GitLabVariableArguments): JsonObject {
 
 const markers = (variable: Variable) => FLAGS.filter((name) => variable[name]).join(', ');
 
+const VARIABLE = objectWith('key');
+
 /** `gitlab_variable`: CI/CD variables of a project or group. */
 export const gitlabVariableSkill = defineGitLabSkill<GitLabVariableArguments>({
   name: 'gitlab_variable',
@@ -79,6 +82,7 @@ export const gitlabVariableSkill = defineGitLabSkill<GitLabVariableArguments>({
   },
   actions: {
     list: {
+      result: listOf('key'),
       async run(context) {
         const variables = await context.list<Variable>(`${context.base}/variables`, {}, 100);
         const line = (variable: Variable) =>
@@ -90,6 +94,7 @@ export const gitlabVariableSkill = defineGitLabSkill<GitLabVariableArguments>({
       },
     },
     get: {
+      result: VARIABLE,
       required: ['key'],
       async run(context) {
         const variable = shown(await context.get<Variable>(variablePath(context), scopeFilter(context)), context.args.reveal);
@@ -105,6 +110,7 @@ export const gitlabVariableSkill = defineGitLabSkill<GitLabVariableArguments>({
       },
     },
     create: {
+      result: VARIABLE,
       required: ['key', 'value'],
       run(context) {
         const { key, value, environment_scope: scope } = context.args;
@@ -127,6 +133,7 @@ export const gitlabVariableSkill = defineGitLabSkill<GitLabVariableArguments>({
       },
     },
     update: {
+      result: VARIABLE,
       required: ['key'],
       run(context) {
         const { value } = context.args;
@@ -146,6 +153,7 @@ export const gitlabVariableSkill = defineGitLabSkill<GitLabVariableArguments>({
       },
     },
     delete: {
+      result: NOTHING,
       required: ['key'],
       run: (context) => {
         const filter = scopeFilter(context);

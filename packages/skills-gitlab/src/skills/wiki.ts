@@ -1,6 +1,7 @@
 import type { JsonObject } from '@nexus/core';
 import { type ActionContext, defineGitLabSkill, type GitLabArguments, reply } from '../define-gitlab-skill.js';
 import { detailText, listText } from '../format.js';
+import { listOf, NOTHING, objectWith } from '../output-schema.js';
 import { requireFields, setIfPresent } from '../request-body.js';
 import { choice, text } from '../schema.js';
 import { segment } from '../url-segments.js';
@@ -30,6 +31,8 @@ function pageFields(args: GitLabWikiArguments): JsonObject {
   return body;
 }
 
+const WIKI = objectWith('slug', 'title');
+
 /** `gitlab_wiki`: project wiki pages. */
 export const gitlabWikiSkill = defineGitLabSkill<GitLabWikiArguments>({
   name: 'gitlab_wiki',
@@ -47,6 +50,7 @@ export const gitlabWikiSkill = defineGitLabSkill<GitLabWikiArguments>({
   },
   actions: {
     list: {
+      result: listOf('slug', 'title'),
       async run(context) {
         const pages = await context.list<WikiPage>(`${context.base}/wikis`, {}, 1000);
         return reply(
@@ -56,6 +60,7 @@ export const gitlabWikiSkill = defineGitLabSkill<GitLabWikiArguments>({
       },
     },
     get: {
+      result: WIKI,
       required: ['slug'],
       async run(context) {
         const page = await context.get<WikiPage>(pagePath(context));
@@ -73,6 +78,7 @@ export const gitlabWikiSkill = defineGitLabSkill<GitLabWikiArguments>({
       },
     },
     create: {
+      result: WIKI,
       required: ['title', 'content'],
       run: (context) =>
         context.send<WikiPage>(
@@ -81,6 +87,7 @@ export const gitlabWikiSkill = defineGitLabSkill<GitLabWikiArguments>({
         ),
     },
     update: {
+      result: WIKI,
       required: ['slug'],
       run: (context) =>
         context.send<WikiPage>(
@@ -89,6 +96,7 @@ export const gitlabWikiSkill = defineGitLabSkill<GitLabWikiArguments>({
         ),
     },
     delete: {
+      result: NOTHING,
       required: ['slug'],
       run: (context) => context.send({ method: 'DELETE', path: pagePath(context) }, () => `Deleted wiki page ${context.args.slug}.`),
     },

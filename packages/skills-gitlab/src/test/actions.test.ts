@@ -1,3 +1,4 @@
+import { outputSchemaProblems } from '@nexus/registry/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isMutatingAction } from '../action-kinds.js';
 import { gitlabSkills } from '../gitlab-family.js';
@@ -29,7 +30,8 @@ describe('every action sends the documented request', () => {
     if (testCase.graphql) expect(request.graphql).toMatchObject(testCase.graphql);
     else expect(request.body).toEqual(testCase.body);
     if (testCase.output) expect(result.output).toMatch(testCase.output);
-    expect(result.data).toBeDefined();
+    expect(result.data).toMatchObject({ action: testCase.args.action });
+    expect(await outputSchemaProblems(h.registry, testCase.tool, result)).toEqual([]);
   });
 });
 
@@ -44,6 +46,7 @@ describe('mutating actions', () => {
       expect(h.server.writes()).toEqual([]);
       const url = testCase.graphql ? `${h.server.url}/api/graphql` : `${h.server.url}/api/v4${testCase.dryRunPath ?? testCase.path}`;
       expect(result.output).toContain(`${testCase.method} ${url}`);
+      expect(await outputSchemaProblems(h.registry, testCase.tool, result)).toEqual([]);
       const requests = (result.data as { requests: Array<{ method: string; url: string; body?: { variables?: unknown } }> }).requests;
       expect(requests.at(-1)).toMatchObject({ method: testCase.method, url: expect.stringContaining(url) });
       if (testCase.graphql) expect(requests.at(-1)?.body?.variables).toEqual(testCase.graphql.variables);

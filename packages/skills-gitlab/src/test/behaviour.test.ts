@@ -122,7 +122,7 @@ describe('artifacts', () => {
     expect(result.error).toBe('');
     expect(await readFile(h.dir.join('deep/er/report.txt'), 'utf8')).toBe('all tests passed\n');
     const extracted = await h.call('gitlab_artifact', { action: 'download', project, job_id: 5, output_path: 'unzipped', extract: true });
-    expect(extracted.data).toMatchObject({ files: ['coverage/index.html', 'coverage/lcov.info', 'report.txt'] });
+    expect(extracted.data).toMatchObject({ result: { files: ['coverage/index.html', 'coverage/lcov.info', 'report.txt'] } });
     expect(await readFile(h.dir.join('unzipped/coverage/index.html'), 'utf8')).toBe('<html>87.5%</html>\n');
   });
 });

@@ -55,6 +55,7 @@ describe('trusted', () => {
       `Dry run, nothing changed. gitlab_issue create would:\nPOST ${h.server.url}/api/v4/projects/group%2Fproject/issues {"title":"From the agent"}`,
     );
     expect(result.data).toEqual({
+      action: 'create',
       dry_run: true,
       requests: [{ method: 'POST', url: `${h.server.url}/api/v4/projects/group%2Fproject/issues`, body: { title: 'From the agent' } }],
       effects: [],

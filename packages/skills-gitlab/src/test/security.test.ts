@@ -63,7 +63,7 @@ describe('the token stays with the configured instance', () => {
   it('runners_token never leaves the skill', async () => {
     const result = await h.call('gitlab_repo', { action: 'get', project: 'group/project' });
     expect(JSON.stringify(result)).not.toContain('runners-secret');
-    expect((result.data as { runners_token: string }).runners_token).toBe('****');
+    expect(result.data).toMatchObject({ action: 'get', result: { runners_token: '****' } });
   });
 
   it('the LLM can name an instance but never supply a URL', async () => {
