@@ -3,11 +3,12 @@ import { applyTurnEvent, type LiveTurns } from './live-turns.js';
 import { AgentPage } from './pages/agent-page.js';
 import { AgentsPage } from './pages/agents-page.js';
 import { ApprovalsPage } from './pages/approvals-page.js';
+import { SkillsPage } from './pages/skills-page.js';
 import { ToolsPage } from './pages/tools-page.js';
 import { type Rpc, RpcError, type ServerEvent } from './rpc.js';
 import type { AgentInfo, Approval } from './types.js';
 
-/** The page named by the address's hash: `#/agents`, `#/agent/<id>`, `#/approvals`, `#/tools`. */
+/** The page named by the address's hash: `#/agents`, `#/agent/<id>`, `#/approvals`, `#/tools`, `#/skills`. */
 function useRoute(): string[] {
   const read = () => (location.hash.replace(/^#\/?/, '') || 'agents').split('/').map(decodeURIComponent);
   const [route, setRoute] = useState(read);
@@ -109,6 +110,7 @@ export function Console({ rpc, firstAgents, onRefused }: { rpc: Rpc; firstAgents
           {link('agents', 'Agents')}
           {link('approvals', 'Approvals', approvals.length > 0 ? ` (${approvals.length})` : '')}
           {link('tools', 'Tools')}
+          {link('skills', 'Skills')}
         </nav>
         <span class={`connection ${connection}`} role="status">
           {connection === 'live' ? 'live' : connection}
@@ -121,6 +123,8 @@ export function Console({ rpc, firstAgents, onRefused }: { rpc: Rpc; firstAgents
           <ApprovalsPage rpc={rpc} approvals={approvals} onResolved={loadApprovals} />
         ) : page === 'tools' ? (
           <ToolsPage rpc={rpc} />
+        ) : page === 'skills' ? (
+          <SkillsPage rpc={rpc} />
         ) : (
           <AgentsPage rpc={rpc} agents={agents} approvals={approvals} onChanged={loadAgents} />
         )}

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { AgentPool, type AgentServer, parseAgentSettings, serveAgents } from '@nexus/agents';
 import { agentSkills } from '@nexus/skills-agents';
 import { fsSkills } from '@nexus/skills-fs';
+import { describeSkillPackages, openSkillLibrary } from '@nexus/skills-md';
 import { type LlmStandIn, startLlmStandIn, type TestDir, testdir } from '@nexus/test-utils';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { consoleAssetsDir } from '../src/index.js';
@@ -13,6 +14,21 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Where screenshots of each page go (ignored by git). */
 export const SCREENSHOTS = join(import.meta.dirname, '..', '..', '..', 'test-results', 'console');
+
+const skillFile = (name: string, description: string) =>
+  `---\nname: ${name}\ndescription: ${description}\ncommand: "echo ${name}"\n---\n# ${name}\n`;
+
+/** SKILL.md packages under the user's config and the project's `.nexus/skills`. */
+const SKILL_PACKAGES = {
+  user: {
+    review: { 'SKILL.md': skillFile('review', 'Reviews a change.'), 'README.md': '# review\n' },
+    deploy: { 'SKILL.md': skillFile('deploy', 'Deploys the site.'), 'README.md': '# deploy\n' },
+  },
+  project: {
+    lint: { 'SKILL.md': skillFile('lint', 'Lints the code.'), 'README.md': '# lint\n' },
+    broken: { 'SKILL.md': '---\nname: broken\ndescription: "never closed\n---\n' },
+  },
+};
 
 /** A real agent server with the console on 127.0.0.1, agents on the LLM stand-in, and a Chromium to look at it. */
 export interface ConsoleFixture {
@@ -33,7 +49,12 @@ export async function startConsole(options: { withModel?: boolean } = {}): Promi
   if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH).`);
   if (!existsSync(join(consoleAssetsDir, 'index.html'))) throw new Error('The console is not built; run the build first.');
   const llm = await startLlmStandIn();
-  const dir = await testdir({ work: { 'notes.md': '# Notes\n' }, state: {} });
+  const dir = await testdir({
+    work: { 'notes.md': '# Notes\n', '.nexus': { skills: SKILL_PACKAGES.project } },
+    state: {},
+    home: {},
+    config: { skills: SKILL_PACKAGES.user },
+  });
   const settings = parseAgentSettings(
     options.withModel === false
       ? {}
@@ -44,7 +65,24 @@ export async function startConsole(options: { withModel?: boolean } = {}): Promi
         },
   );
   const pool = new AgentPool({ settings, families: [fsSkills, agentSkills], cwd: dir.join('work'), stateDir: dir.join('state'), env: {} });
-  const server = await serveAgents(pool, { port: 0, env: {}, stateDir: dir.join('state'), console: { assetsDir: consoleAssetsDir } });
+  // The Skills page's packages: one user package loaded (pinned), one a ghost; a project package never trusted, one broken.
+  const library = await openSkillLibrary({
+    cwd: dir.join('work'),
+    configDirectory: dir.join('config'),
+    stateDirectory: dir.join('state'),
+    homeDirectory: dir.join('home'),
+    env: {},
+    maxLoaded: 1,
+    pinned: ['review'],
+    watch: false,
+  });
+  const server = await serveAgents(pool, {
+    port: 0,
+    env: {},
+    stateDir: dir.join('state'),
+    console: { assetsDir: consoleAssetsDir },
+    skillPackages: () => describeSkillPackages(library, dir.join('state')),
+  });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   await mkdir(SCREENSHOTS, { recursive: true });
   return {
@@ -77,6 +115,7 @@ export async function startConsole(options: { withModel?: boolean } = {}): Promi
     async close() {
       await browser.close();
       await server.close();
+      await library.close();
       await llm.close();
       await dir.cleanup();
     },

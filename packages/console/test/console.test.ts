@@ -169,6 +169,21 @@ describe('the Nexus console in Chromium', () => {
     await expect(readFile(second)).rejects.toThrow(/ENOENT/);
   });
 
+  it('the Skills page shows each package with its trust and how it is offered, and diagnostics at file:line:col', async () => {
+    const page = await fixture.open('#/skills');
+    const packages = page.getByRole('table', { name: 'Skill packages' });
+    const row = (name: string) => packages.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
+    await row('lint').waitFor();
+    expect(await row('lint').textContent()).toMatch(/project.*untrusted.*nexus skills trust lint/);
+    expect(await row('deploy').textContent()).toMatch(/user.*ghost/);
+    expect(await row('review').textContent()).toMatch(/loaded/);
+    const diagnostics = page.getByRole('list', { name: 'Diagnostics' });
+    expect(await diagnostics.textContent()).toMatch(/\.nexus\/skills\/broken\/SKILL\.md:\d+:\d+error/);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOTS, 'skills.png'), fullPage: true });
+    await page.close();
+  });
+
   it('the tools playground runs a tool from a form made from its JSON Schema, with no model configured', async () => {
     const bare = await startConsole({ withModel: false });
     try {
