@@ -16,6 +16,7 @@ import type { SkillRegistry } from '@nexus/registry';
 import { buildMcpServer, type McpServerOptions, serverSettings } from './create-mcp-server.js';
 import { type GuardPolicy, guardOrigin, guardRoute } from './http-guard.js';
 import { attachVerifiedCaller } from './mcp-caller.js';
+import { followDocuments } from './serve-documents.js';
 import { SessionPool } from './session-pool.js';
 
 /** Options of {@link serveHttp}. */
@@ -188,7 +189,8 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
     maxRequestBodySize: settings.maxBodyBytes,
   });
   const serveModern = toNodeHandler(modern);
-  const stopAnnouncing = registry.onChange(() => modern.notify.toolsChanged());
+  const stopAnnouncingTools = registry.onChange(() => modern.notify.toolsChanged());
+  const stopAnnouncingDocuments = followDocuments(registry, modern.notify);
   const hosts = new Set<string>();
   const origins = new Set(settings.allowedOrigins);
   const policy: GuardPolicy = { hosts, origins, path: settings.path };
@@ -307,7 +309,8 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
     host: settings.host,
     port,
     async close() {
-      stopAnnouncing();
+      stopAnnouncingTools();
+      stopAnnouncingDocuments();
       await Promise.all([sessions.closeAll(), modern.close()]);
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));

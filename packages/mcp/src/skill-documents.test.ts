@@ -1,11 +1,12 @@
 import { symlink } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createTestAgent } from '@nexus/registry/testing';
 import { openSkillLibrary, type SkillLibrary } from '@nexus/skills-md';
-import { type TestDir, testdir } from '@nexus/test-utils';
+import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { serveStdio } from './index.js';
-import { createClient, createModernClient, PipeClientTransport } from './mcp-fixture.js';
+import { serveHttp, serveStdio } from './index.js';
+import { createClient, createModernClient, MODERN_REVISION, PipeClientTransport } from './mcp-fixture.js';
 
 const skillMd = (name: string, description: string, body: string, extra = '') =>
   `---\nname: ${name}\ndescription: ${description}\n${extra}---\n${body}`;
@@ -103,5 +104,32 @@ describe.each([
       await expect(read('skill://guide/references/big.md')).rejects.toThrow(/at most 1048576 are read/);
       await expect(client.getPrompt({ name: 'local' })).rejects.toThrow(/No skill package named "local"/);
     });
+  });
+});
+
+describe('skill packages over stateless HTTP', () => {
+  it('tells a 2026-07-28 client that prompts and resources changed when a package is added', async () => {
+    const served = await serveHttp(registry());
+    let changes = 0;
+    const client = new (await import('@modelcontextprotocol/client')).Client(
+      { name: 'listening', version: '1' },
+      {
+        versionNegotiation: { mode: { pin: MODERN_REVISION } },
+        listChanged: { prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => void changes++ } },
+      },
+    );
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: `Bearer ${served.token}` } } }),
+      );
+      expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['guide']);
+      await writeTree(dir.join('config', 'nexus', 'skills'), { added: { 'SKILL.md': skillMd('added', 'New.', 'Added.\n') } });
+      await library.refresh();
+      await expect.poll(() => changes, { timeout: 10_000 }).toBeGreaterThan(0);
+      expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['added', 'guide']);
+    } finally {
+      await client.close();
+      await served.close();
+    }
   });
 });
