@@ -15,12 +15,15 @@ import { type PoolChange, turnEventChange } from './pool-events.js';
 import { ENDED_TURNS_KEPT, type EndedTurn, isTemporary, type MemberSpec, type PoolMember } from './pool-member.js';
 import { closeInterruptedCalls, memberSpecOf, sessionOf } from './pool-sessions.js';
 import {
+  checkAdmin,
   checkApprover,
   checkDestroy,
+  checkOwner,
   checkParentChoice,
   checkSend,
   checkShutdownServer,
   deciderName,
+  ownerReached,
   type Requester,
   TOKEN_HOLDER,
 } from './requester-policy.js';
@@ -122,18 +125,22 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
         return this.#destroy(parseParams(method, params).agent_id, requester);
       case 'list_agents': {
         parseParams(method, params);
-        const members = [...this.#members.values()];
+        const owner = ownerReached(requester, this.#requestingMember(requester));
+        const members = [...this.#members.values()].filter((member) => owner === undefined || member.grant.owner === owner);
         const childCount = (member: PoolMember) => members.filter((other) => other.parentId === member.id).length;
         return { agents: members.map((member) => describeMember(member, childCount(member))) };
       }
       case 'shutdown_server':
         parseParams(method, params);
+        checkAdmin(requester, 'shut the server down');
         checkShutdownServer(this.#requestingMember(requester));
         setImmediate(() => this.emit('shutdown'));
         return { success: true, message: 'The server is shutting down.' };
       case 'list_tools':
+        checkAdmin(requester, 'use the tools playground');
         return this.#playground.list(parseParams(method, params));
       case 'run_tool':
+        checkAdmin(requester, 'use the tools playground');
         return this.#playground.run(parseParams(method, params), await this.#callerOf(requester));
       case 'list_approvals':
         if (agentId !== undefined) break;
@@ -148,9 +155,11 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
   async #listApprovals(only: string | undefined, requester: Requester): Promise<object[]> {
     const ids = only === undefined ? new Set([...this.#members.keys(), ...(await this.#sessions.ids())]) : [only];
     const approvals: object[] = [];
+    const owner = ownerReached(requester, this.#requestingMember(requester));
     for (const id of ids) {
       const member = this.#members.get(id);
       const header = member ? undefined : await this.#savedHeader(id);
+      if (owner !== undefined && (member ? member.grant.owner : header?.owner) !== owner) continue;
       const pending = member ? member.agent.pendingApprovals : header?.turn?.status === 'awaiting_approval' ? header.turn.approvals : [];
       if (pending.length === 0) continue;
       if (requester.kind === 'agent' && !(await this.#ancestry(id)).includes(requester.id)) continue;
@@ -167,8 +176,9 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
     return chain;
   }
 
-  /** Who a requester is to the audit log: an agent by its id and ancestry; the token holder names nobody. */
+  /** Who a requester is to the audit log: an agent by its id and ancestry, a person by their subject; the token holder names nobody. */
   async #callerOf(requester: Requester): Promise<CallerIdentity | undefined> {
+    if (requester.kind === 'user') return { tokenHolder: requester.subject };
     return requester.kind === 'agent' ? { agentId: requester.id, ancestry: await this.#ancestry(requester.id) } : undefined;
   }
 
@@ -243,6 +253,7 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
   async #callAgent(method: MethodName, params: unknown, requester: Requester, agentId: string, options: PoolSendOptions): Promise<unknown> {
     const member = await this.find(agentId);
     if (!member) throw noSuchAgent(agentId);
+    checkOwner(requester, this.#requestingMember(requester), { id: member.id, owner: member.grant.owner });
     member.lastActionAt = new Date().toISOString();
     switch (method) {
       case 'send':
@@ -291,9 +302,9 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
     }
   }
 
-  /** The agent making the call; `undefined` for the token holder. */
+  /** The agent making the call; `undefined` for the token holder and a person. */
   #requestingMember(requester: Requester): PoolMember | undefined {
-    if (requester.kind === 'token-holder') return undefined;
+    if (requester.kind !== 'agent') return undefined;
     const member = this.#members.get(requester.id);
     if (!member) throw refuse(`The requesting agent "${requester.id}" no longer exists.`);
     return member;
@@ -323,9 +334,18 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
       checkParentChoice(requesting, params.parent_agent_id);
       parent = await this.find(params.parent_agent_id);
       if (!parent) throw refuse(`No parent agent "${params.parent_agent_id}".`);
+      checkOwner(requester, requesting, { id: parent.id, owner: parent.grant.owner });
     }
     if (await this.find(id)) throw refuse(`Agent "${id}" already exists.`);
-    const grant = await grantOf(params, parent, this.#base);
+    const person =
+      requester.kind === 'user'
+        ? {
+            subject: requester.subject,
+            ...(requester.ceiling ? { ceiling: requester.ceiling } : {}),
+            ...(requester.blockedPaths ? { blockedPaths: requester.blockedPaths } : {}),
+          }
+        : undefined;
+    const grant = await grantOf(params, parent, this.#base, person);
     const member = this.#build(createdSpec(id, new Date().toISOString(), params, parent, grant), await this.#lineOf(parent?.id));
     await this.#save(member);
     const result: Record<string, unknown> = { agent_id: id, url: `/agent/${id}` };
@@ -465,6 +485,7 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
   async #destroy(agentId: string, requester: Requester): Promise<unknown> {
     const member = await this.find(agentId);
     if (!member) throw noSuchAgent(agentId);
+    checkOwner(requester, this.#requestingMember(requester), { id: member.id, owner: member.grant.owner });
     checkDestroy(requester, member);
     for (const turn of member.turns.values()) turn.abort.abort();
     this.#members.delete(agentId);

@@ -21,6 +21,10 @@ export interface AgentGrant {
   cwd: string;
   writePaths: string[];
   disabledTools: string[];
+  /** The person (token subject) whose agent it is; absent: the static token holder's. Its children are theirs too. */
+  owner?: string;
+  /** Paths blocked for its owner on top of the server's (absolute); its children keep them. */
+  blockedPaths?: string[];
 }
 
 /** The parent's side of a creation: its grant, resolved permissions and depth. */
@@ -64,7 +68,8 @@ const READ_ONLY_AGENT_TOOLS: readonly string[] = ['nexus_send'];
 export function permissionsOf(grant: AgentGrant, base: PermissionBase): AgentPermissions {
   const tools: Record<string, Partial<ToolPermission>> = { ...base.tools };
   for (const name of grant.disabledTools) tools[name] = { ...tools[name], enabled: false };
-  const permissions = resolvePreset(grant.preset, { cwd: grant.cwd, blockedPaths: base.blockedPaths, tools });
+  const blockedPaths = [...base.blockedPaths, ...(grant.blockedPaths ?? [])];
+  const permissions = resolvePreset(grant.preset, { cwd: grant.cwd, blockedPaths, tools });
   if (grant.writePaths.length > 0) return { ...permissions, writePaths: grant.writePaths };
   return grant.preset === 'sandboxed' ? { ...permissions, readOnly: { except: [...READ_ONLY_AGENT_TOOLS] } } : permissions;
 }
@@ -75,6 +80,8 @@ export interface GrantRequest {
   cwd?: string;
   allowedWritePaths?: readonly string[];
   disableTools?: readonly string[];
+  /** The person asking (not an agent): the agent is theirs, within their preset ceiling and blocked paths. */
+  person?: { readonly subject: string; readonly ceiling?: PermissionLevel; readonly blockedPaths?: readonly string[] };
 }
 
 /**
@@ -86,7 +93,10 @@ export interface GrantRequest {
  * result within the parent's ceiling. Refusals are `-32602` errors saying why.
  */
 export async function decideGrant(request: GrantRequest, parent: ParentAgent | undefined, base: PermissionBase): Promise<AgentGrant> {
+  const { person } = request;
   const preset = request.preset ?? 'sandboxed';
+  if (person?.ceiling && preset !== person.ceiling && levelAtLeast(preset, person.ceiling))
+    throw refuse(`"${person.subject}" may create agents up to "${person.ceiling}", got "${preset}".`);
   if (parent === undefined) {
     if (preset === 'yolo') throw refuse('A yolo agent cannot be created over RPC; use "trusted" or "sandboxed".');
   } else {
@@ -109,7 +119,16 @@ export async function decideGrant(request: GrantRequest, parent: ParentAgent | u
     writePaths.push(real);
   }
   const disabledTools = [...new Set([...(parent?.grant.disabledTools ?? []), ...(request.disableTools ?? [])])].sort();
-  const grant: AgentGrant = { preset, cwd, writePaths, disabledTools };
+  const owner = parent ? parent.grant.owner : person?.subject;
+  const blockedPaths = parent ? parent.grant.blockedPaths : person?.blockedPaths?.map((path) => normalizePath(path, base.cwd));
+  const grant: AgentGrant = {
+    preset,
+    cwd,
+    writePaths,
+    disabledTools,
+    ...(owner === undefined ? {} : { owner }),
+    ...(blockedPaths?.length ? { blockedPaths } : {}),
+  };
   if (parent) {
     const violations = findCeilingViolations(parent.permissions, permissionsOf(grant, base));
     if (violations.length > 0) throw refuse(`The child would exceed "${parent.id}": ${violations.join('; ')}.`);

@@ -3,16 +3,27 @@ import { ConfigError } from '@nexus/core';
 import type { Agent } from './agent.js';
 import type { AgentSettings } from './agent-settings.js';
 import { emptyUsage } from './agent-usage.js';
-import { type AgentGrant, decideGrant, type PermissionBase } from './child-permissions.js';
+import { type AgentGrant, decideGrant, type GrantRequest, type PermissionBase } from './child-permissions.js';
 import type { MemberSpec, PoolMember } from './pool-member.js';
 import { type ResolvedModel, resolveModel } from './resolve-model.js';
 import type { MethodParams } from './rpc-params.js';
 import { refuse } from './rpc-replies.js';
 
 /** The grant of the agent a `create_agent` makes, below `parent` when it has one (specs/agent-server.md §5). */
-export function grantOf(params: MethodParams<'create_agent'>, parent: PoolMember | undefined, base: PermissionBase): Promise<AgentGrant> {
+export function grantOf(
+  params: MethodParams<'create_agent'>,
+  parent: PoolMember | undefined,
+  base: PermissionBase,
+  person?: GrantRequest['person'],
+): Promise<AgentGrant> {
   return decideGrant(
-    { preset: params.preset, cwd: params.cwd, allowedWritePaths: params.allowed_write_paths, disableTools: params.disable_tools },
+    {
+      preset: params.preset,
+      cwd: params.cwd,
+      allowedWritePaths: params.allowed_write_paths,
+      disableTools: params.disable_tools,
+      ...(person ? { person } : {}),
+    },
     parent && { id: parent.id, grant: parent.grant, permissions: parent.permissions, depth: parent.depth },
     base,
   );

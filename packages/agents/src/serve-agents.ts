@@ -11,7 +11,7 @@ import type { AgentEvent } from './agent.js';
 import type { AgentRuntime } from './agent-runtime.js';
 import { type ConsoleOptions, type ConsoleRoutes, consoleRoutes } from './console-routes.js';
 import { streamedTurnEvent } from './pool-events.js';
-import { TOKEN_HOLDER } from './requester-policy.js';
+import { checkAdmin, type Requester } from './requester-policy.js';
 import { agentServerAuth } from './server-auth.js';
 import { newToken, tokenFromEnvironment, writeTokenFile } from './server-token.js';
 import { SessionFileError } from './session-store.js';
@@ -217,6 +217,7 @@ export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOption
     const rpc = parseEnvelope(text);
     if (rpc.method === 'watch') {
       try {
+        checkAdmin(checked.requester, 'watch every agent');
         return watchChanges(pool, rpc.params, agentId, response, stopping.signal);
       } catch (error) {
         const { status, code, message } = errorOf(error);
@@ -224,12 +225,12 @@ export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOption
       }
     }
     const streaming = rpc.method === 'send' && (rpc.params as { stream?: unknown } | undefined)?.stream === true;
-    if (streaming) return streamSend(rpc, agentId, response);
+    if (streaming) return streamSend(rpc, checked.requester, agentId, response);
     try {
       const result =
         rpc.method === 'list_skill_packages'
           ? await listSkillPackages(options.skillPackages, rpc.params, agentId)
-          : await pool.call(rpc.method, rpc.params, TOKEN_HOLDER, agentId);
+          : await pool.call(rpc.method, rpc.params, checked.requester, agentId);
       sendJson(response, 200, { jsonrpc: '2.0', id: rpc.id, result });
     } catch (error) {
       const { status, code, message } = errorOf(error);
@@ -237,7 +238,7 @@ export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOption
     }
   };
 
-  const streamSend = async (rpc: RpcRequest, agentId: string | undefined, response: ServerResponse) => {
+  const streamSend = async (rpc: RpcRequest, requester: Requester, agentId: string | undefined, response: ServerResponse) => {
     const controller = new AbortController();
     response.on('close', () => {
       if (!response.writableFinished) controller.abort();
@@ -249,7 +250,7 @@ export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOption
       if (streamed) writeEvent(response, ...streamed);
     };
     try {
-      const result = await pool.call('send', params, TOKEN_HOLDER, agentId, { onEvent, signal: controller.signal });
+      const result = await pool.call('send', params, requester, agentId, { onEvent, signal: controller.signal });
       if (!response.headersSent) response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       writeEvent(response, 'result', result);
     } catch (error) {

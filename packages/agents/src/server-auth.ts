@@ -1,8 +1,10 @@
-import { type Caller, createBearerAuth, type IssuerAuthOptions, protectedResourceMetadataPath, refusalChallenge } from '@nexus/auth';
+import { createBearerAuth, type IssuerAuthOptions, protectedResourceMetadataPath, refusalChallenge } from '@nexus/auth';
+
+import { type Requester, TOKEN_HOLDER } from './requester-policy.js';
 
 /** Who a request to the agent server comes from, or the refusal to answer with (its status, message and `WWW-Authenticate`). */
 export type ServerAuthCheck =
-  | { readonly ok: true; readonly caller: Caller }
+  | { readonly ok: true; readonly requester: Requester }
   | { readonly ok: false; readonly status: number; readonly message: string; readonly challenge?: string };
 
 /**
@@ -15,7 +17,19 @@ export function agentServerAuth(token: string, auth: IssuerAuthOptions | undefin
   const bearer = createBearerAuth({ token, ...auth });
   return async (authorization: string | undefined, origin: string): Promise<ServerAuthCheck> => {
     const checked = await bearer.check(authorization);
-    if (checked.ok) return checked;
+    if (checked.ok) {
+      const { caller } = checked;
+      if (caller.kind === 'token-holder') return { ok: true, requester: TOKEN_HOLDER };
+      const { preset, block, admin = false } = caller.entry ?? {};
+      const requester: Requester = {
+        kind: 'user',
+        subject: caller.subject,
+        admin,
+        ...(preset ? { ceiling: preset } : {}),
+        ...(block ? { blockedPaths: block } : {}),
+      };
+      return { ok: true, requester };
+    }
     if (!auth)
       return authorization === undefined
         ? { ok: false, status: 401, message: 'Missing `Authorization: Bearer <token>`.' }

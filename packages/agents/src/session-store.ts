@@ -28,6 +28,10 @@ const headerFields = {
   disabled_tools: z.array(z.string()),
   write_paths: z.array(z.string()),
   parent_agent_id: z.string().nullable(),
+  /** The person whose agent it is (their token's subject); absent: the static token holder's. */
+  owner: z.string().optional(),
+  /** Paths blocked for the owner on top of the server's. */
+  blocked_paths: z.array(z.string()).optional(),
   token_usage: z.custom<TurnUsage>(),
   /** The turn that was running or paused for approval when the session was saved (specs/agent-server.md §8). */
   turn: z.custom<TurnState>(isObject).nullable().optional(),
