@@ -205,6 +205,39 @@ describe('the restate runtime', () => {
     expect(page.messages.map((message) => message.content)).not.toContain('a');
   });
 
+  it('watch streams the changes of the agents, turns and approvals asked through this worker, wherever the turns run', async () => {
+    const [first, second] = await cluster.startWorkers(2);
+    if (!first || !second) throw new Error('two workers');
+    const response = await fetch(`${first.server.url}/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${first.server.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'watch' }),
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+    let received = '';
+    const names = () => [...received.matchAll(/^event: (\S+)$/gm)].map((match) => match[1]);
+    const readUntil = async (name: string) => {
+      while (!names().includes(name)) received += (await reader.read()).value ?? '';
+    };
+    await readUntil('ready');
+    cluster.llm.script({ toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] }, { text: 'Listed.' });
+
+    await first.result('/', 'create_agent', { agent_id: 'watched', preset: 'trusted' });
+    await first.result('/agent/watched', 'send', { content: 'List.', request_id: 'r1' });
+    await readUntil('turn_ended');
+    await reader.cancel();
+
+    expect(names().filter((name) => name !== 'text' && name !== 'usage')).toEqual([
+      'ready',
+      'agent_created',
+      'turn_started',
+      'tool_call',
+      'tool_result',
+      'turn_ended',
+    ]);
+    expect(received).toContain('"agent_id":"watched","request_id":"r1","reply":{"content":"Listed."');
+  });
+
   it('streams a turn to the client through the front end holding its stream, wherever the turn runs', async () => {
     const [first, second] = await cluster.startWorkers(2);
     if (!first || !second) throw new Error('two workers');

@@ -4,20 +4,22 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createHttp2Server, type Http2Server, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type AgentRuntime, type PoolSendOptions, type Requester, TOKEN_HOLDER } from '@nexus/agents';
+import { type AgentEvent, type AgentRuntime, type PoolSendOptions, type Requester, TOKEN_HOLDER } from '@nexus/agents';
 import {
   checkCompact,
   checkShutdownServer,
   type MethodName,
   memberSpecOf,
   methodAt,
+  type PoolChange,
   type PoolMember,
   parseParams,
   refuse,
   type SessionHeader,
+  turnEventChange,
 } from '@nexus/agents/kit';
 import { ConfigError } from '@nexus/core';
-import { type AgentServerConnection, RPC_ERROR_CODES } from '@nexus/core/agent-server';
+import { AgentRpcError, type AgentServerConnection, RPC_ERROR_CODES } from '@nexus/core/agent-server';
 import { isLoopbackHost } from '@nexus/core/http';
 import { createEndpointHandler, type LoggerTransport } from '@restatedev/restate-sdk';
 import { AGENT_OBJECT, agentObject, type HandlerInput } from './agent-object.js';
@@ -87,7 +89,7 @@ const AGENT_HANDLERS: Partial<Record<MethodName, string>> = {
  * (its endpoint) and, as an {@link AgentRuntime}, sends the JSON-RPC front end's methods to them
  * through Restate's ingress — so any worker's front end reaches every agent.
  */
-export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements AgentRuntime {
+export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolChange] }> implements AgentRuntime {
   readonly #urls: RestateUrls;
   readonly #endpoint: Server | Http2Server;
   readonly #sessions: Set<Http2Session>;
@@ -127,7 +129,7 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
       case 'create_agent':
         return this.#create(params, requester);
       case 'destroy_agent':
-        return this.#invoke(parseParams(method, params).agent_id, 'destroy', { params: {}, requester });
+        return this.#destroy(parseParams(method, params).agent_id, requester);
       case 'list_agents':
         parseParams(method, params);
         return { agents: await this.#list() };
@@ -149,6 +151,11 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
     if (method === 'resolve_approval') return this.#resolveApproval(agentId, params, requester);
     if (method === 'cancel') return this.#cancel(agentId, params);
     if (method === 'wait_for') return this.#waitFor(agentId, params);
+    if (method === 'shutdown') {
+      parseParams(method, params);
+      await this.#destroy(agentId, requester);
+      return { success: true };
+    }
     if (method === 'compact') {
       parseParams(method, params);
       // An exclusive handler: it would queue behind a turn paused for approval until a person decides.
@@ -168,11 +175,20 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
     return invokeObject(this.#urls, { service: AGENT_OBJECT, key: agentId, handler }, input, idempotencyKey ? { idempotencyKey } : {});
   }
 
+  async #destroy(agentId: string, requester: Requester): Promise<unknown> {
+    const answer = await this.#invoke(agentId, 'destroy', { params: {}, requester });
+    this.emit('change', { name: 'agent_destroyed', data: { agent_id: agentId } });
+    return answer;
+  }
+
   async #create(raw: unknown, requester: Requester): Promise<unknown> {
     const params = parseParams('create_agent', raw);
     const id = params.agent_id ?? `.${randomUUID().slice(0, 8)}`;
     const { initial_message, wait_for_initial_response, ...creation } = params;
     const result = (await this.#invoke(id, 'create', { params: { ...creation, agent_id: id }, requester })) as Record<string, unknown>;
+    // §5: an agent's child is its own unless it names one of its own below it.
+    const parentId = params.parent_agent_id ?? (requester.kind === 'agent' ? requester.id : null);
+    this.emit('change', { name: 'agent_created', data: { agent_id: id, parent_agent_id: parentId } });
     if (initial_message === undefined) return result;
     const requestId = this.#newRequestId();
     const turn = { params: { content: initial_message, request_id: requestId }, requester, requestId };
@@ -204,19 +220,40 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
     const pausedAnswer = new Promise<object>((resolve) => {
       paused = (approvals) => resolve({ status: 'awaiting_approval', request_id: wireId, approvals });
     });
-    const sink = openEventSink(this.endpointUrl, { onPaused: paused, ...(options.onEvent ? { onEvent: options.onEvent } : {}) });
+    const key = String(requestId);
+    const watched = this.listenerCount('change') > 0;
+    // The turn's events come here only when someone streams or watches them (each costs a notice).
+    const onEvent =
+      options.onEvent || watched
+        ? (event: AgentEvent) => {
+            options.onEvent?.(event);
+            const change = turnEventChange(agentId, key, event);
+            if (change) this.emit('change', change);
+          }
+        : undefined;
+    const sink = openEventSink(this.endpointUrl, { onPaused: paused, ...(onEvent ? { onEvent } : {}) });
+    this.emit('change', { name: 'turn_started', data: { agent_id: agentId, request_id: key, content: params.content } });
+
     const ended = invokeObject(
       this.#urls,
       { service: AGENT_OBJECT, key: agentId, handler: 'send' },
       { params, requester, requestId, events: { url: sink.url, token: sink.token, stream: sink.stream } },
       { idempotencyKey: `${requestId}:${digest}`, signal: attached.signal },
     );
+    const turnEnded = (reply: unknown) => this.emit('change', { name: 'turn_ended', data: { agent_id: agentId, request_id: key, reply } });
     try {
       // The turn's end, or its pause for approval (it goes on waiting in Restate).
-      return await Promise.race([ended, pausedAnswer]);
+      const answer = await Promise.race([ended, pausedAnswer]);
+      if ((answer as { status?: string }).status !== 'awaiting_approval') turnEnded(answer);
+      return answer;
     } catch (error) {
       // Cancelled while it was queued: Restate ended it before the handler ran.
-      if (error instanceof InvocationCancelled) return { cancelled: true, request_id: wireId };
+      if (error instanceof InvocationCancelled) {
+        const reply = { cancelled: true, request_id: wireId };
+        turnEnded(reply);
+        return reply;
+      }
+      if (!AgentRpcError.isInstance(error)) turnEnded({ request_id: key, status: 'failed' });
       throw error;
     } finally {
       sink.close();
@@ -241,7 +278,7 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
    * turn going on, not the approval.
    */
   async #resolveApproval(agentId: string, params: unknown, requester: Requester): Promise<unknown> {
-    const answer = await this.#invoke(agentId, 'resolve_approval', { params, requester });
+    const answer = (await this.#invoke(agentId, 'resolve_approval', { params, requester })) as { request_id: string; status: string };
     const { approval_id } = parseParams('resolve_approval', params);
     const stillPending = async () => {
       const { approvals } = (await this.#invoke(agentId, 'list_approvals', { params: {}, requester: TOKEN_HOLDER })) as {
@@ -255,6 +292,10 @@ export class RestateRuntime extends EventEmitter<{ shutdown: [] }> implements Ag
       waited += wait, wait = Math.min(wait * 2, 250)
     )
       await delay(wait);
+    this.emit('change', {
+      name: 'approval_resolved',
+      data: { agent_id: agentId, request_id: answer.request_id, approval_id, status: answer.status },
+    });
     return answer;
   }
 

@@ -1,4 +1,5 @@
 import type { AgentEvent } from './agent.js';
+import type { PoolChange } from './pool-events.js';
 import type { Requester } from './requester-policy.js';
 
 /** Options of one turn through a runtime. */
@@ -25,6 +26,10 @@ export interface AgentRuntime {
   port: number;
   /** Calls `listener` once, when `shutdown_server` was called. */
   once(event: 'shutdown', listener: () => void): unknown;
+  /** Calls `listener` for each change of the agents, turns and approvals, as `watch` streams them (docs/console.md). */
+  on(event: 'change', listener: (change: PoolChange) => void): unknown;
+  /** Stops calling a `change` listener. */
+  off(event: 'change', listener: (change: PoolChange) => void): unknown;
   /** Stops this process's part of the runtime (its turns end or are left to resume); settles when done. */
   close(): Promise<void>;
 }

@@ -9,6 +9,8 @@ export type { AgentGrant, ParentAgent, PermissionBase } from './child-permission
 export { decideGrant, permissionsOf } from './child-permissions.js';
 export type { AssembledMember } from './member-creation.js';
 export { createdSpec, grantOf, modelOf, newMember } from './member-creation.js';
+export type { PoolChange } from './pool-events.js';
+export { turnEventChange } from './pool-events.js';
 export type { EndedTurn, MemberSpec, PoolMember } from './pool-member.js';
 export { ENDED_TURNS_KEPT, isTemporary } from './pool-member.js';
 export { closeInterruptedCalls, memberSpecOf, sessionOf } from './pool-sessions.js';
