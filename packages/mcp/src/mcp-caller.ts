@@ -5,6 +5,8 @@ import type { CallerIdentity } from '@nexus/registry';
 
 /** Where the verified subject rides in the SDK's `authInfo`. */
 const SUBJECT = 'subject';
+/** Where the whole verified caller rides, for the server factory (never serialised). */
+const CALLER = 'caller';
 
 /**
  * Hands what the HTTP surface verified to the SDK the way its Node handlers read it (`req.auth`,
@@ -19,8 +21,14 @@ export function attachVerifiedCaller(request: IncomingMessage & { auth?: AuthInf
     clientId: text(claims.azp) ?? text(claims.client_id) ?? '',
     scopes: text(claims.scope)?.split(' ').filter(Boolean) ?? [],
     ...(claims.exp === undefined ? {} : { expiresAt: claims.exp }),
-    extra: { [SUBJECT]: caller.subject },
+    extra: { [SUBJECT]: caller.subject, [CALLER]: caller },
   };
+}
+
+/** The person a request's `authInfo` carries (set by {@link attachVerifiedCaller}); `undefined` for the static token's holder. */
+export function verifiedCallerOf(authInfo: AuthInfo | undefined): Caller | undefined {
+  const caller = authInfo?.extra?.[CALLER] as Caller | undefined;
+  return caller?.kind === 'user' ? caller : undefined;
 }
 
 /**

@@ -3,7 +3,7 @@ import { FileOAuthClient } from '@nexus/auth';
 import { freePort, type OidcStandIn, startOidcProvider, type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importMcpServer, type McpHttpServer, mcpOAuthClient, serveHttp } from './index.js';
-import { createModernClient, createTestRegistry } from './mcp-fixture.js';
+import { createClient, createModernClient, createTestRegistry } from './mcp-fixture.js';
 
 let dir: TestDir;
 let idp: OidcStandIn;
@@ -143,5 +143,52 @@ describe('nexus mcp --http as an OAuth resource server (MCP authorization)', () 
       await imported.close();
     }
     expect(mcpOAuthClient('local', { command: 'true' })).toBeUndefined();
+  });
+
+  it("serves a person through their own registry (registryFor) on both revisions, and keeps a 2025-era session its opener's", async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const narrowed = createTestRegistry(dir.path, { tools: { echo: { enabled: false } } }).registry;
+    const served = await serveHttp(createTestRegistry(dir.path).registry, {
+      port,
+      auth: { issuer: idp.issuer, audience: url },
+      registryFor: (caller) => (caller.subject === 'alice' ? narrowed : undefined),
+    });
+    const headers = async (user: string) => ({
+      authorization: `Bearer ${await idp.sign({ iss: idp.issuer, aud: url, sub: user, exp: Math.floor(Date.now() / 1000) + 60 })}`,
+    });
+    const toolNames = async (client: { listTools(): Promise<{ tools: { name: string }[] }> }) =>
+      (await client.listTools()).tools.map((tool) => tool.name);
+    const legacy = createClient();
+    const modern = createModernClient();
+    try {
+      await legacy.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: await headers('alice') } }));
+      await modern.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: await headers('alice') } }));
+      expect(await toolNames(legacy)).not.toContain('echo');
+      expect(await toolNames(modern)).not.toContain('echo');
+      const theStatic = createModernClient();
+      await theStatic.connect(
+        new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${served.token}` } } }),
+      );
+      expect(await toolNames(theStatic)).toContain('echo');
+      await theStatic.close();
+
+      const sessionId = (legacy.transport as StreamableHTTPClientTransport).sessionId as string;
+      const hijack = await fetch(url, {
+        method: 'POST',
+        headers: {
+          ...(await headers('bob')),
+          'mcp-session-id': sessionId,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+      });
+      expect(hijack.status).toBe(404);
+    } finally {
+      await legacy.close();
+      await modern.close();
+      await served.close();
+    }
   });
 });

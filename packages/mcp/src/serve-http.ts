@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, isJSONRPCNotification, isJSONRPCRequest } from '@modelcontextprotocol/server';
 import {
+  type Caller,
   createBearerAuth,
   type IssuerAuthOptions,
   protectedResourceMetadata,
@@ -15,7 +16,7 @@ import { isLoopbackHost, readBody } from '@nexus/core/http';
 import type { SkillRegistry } from '@nexus/registry';
 import { buildMcpServer, type McpServerOptions, serverSettings } from './create-mcp-server.js';
 import { type GuardPolicy, guardOrigin, guardRoute } from './http-guard.js';
-import { attachVerifiedCaller } from './mcp-caller.js';
+import { attachVerifiedCaller, verifiedCallerOf } from './mcp-caller.js';
 import { followDocuments } from './serve-documents.js';
 import { SessionPool } from './session-pool.js';
 
@@ -37,6 +38,12 @@ export interface HttpServeOptions extends McpServerOptions {
    * token; `users` decide who among the issuer's people is admitted (403 otherwise).
    */
   auth?: IssuerAuthOptions;
+  /**
+   * The registry a person's calls go through (their ceiling: an `auth.users` entry's preset,
+   * blocked paths and rules); by default everyone's go through `registry`. A 2025-era session
+   * stays its opener's: another person's request on it is answered as an unknown session.
+   */
+  registryFor?: (caller: Extract<Caller, { kind: 'user' }>) => SkillRegistry | undefined;
   /** Further `Host` header values to accept (`name` or `name:port`); the listening address and, on loopback, `localhost`, `127.0.0.1` and `[::1]` always are. */
   allowedHosts?: readonly string[];
   /**
@@ -102,6 +109,7 @@ function normalizeOptions(options: HttpServeOptions) {
     path = '/mcp',
     token = randomBytes(32).toString('base64url'),
     auth,
+    registryFor,
     allowedHosts = [],
     allowedOrigins = [],
     maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
@@ -136,6 +144,7 @@ function normalizeOptions(options: HttpServeOptions) {
     path,
     token,
     auth,
+    registryFor,
     allowedHosts,
     allowedOrigins: allowedOrigins.map((origin) => browserOrigin(origin) as string),
     maxBodyBytes,
@@ -183,11 +192,18 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
   const { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } = await import('@modelcontextprotocol/node');
   const { createMcpHandler, isLegacyRequest } = await import('@modelcontextprotocol/server');
   const sessions = new SessionPool<NodeStreamableHTTPServerTransport>({ idleTimeoutMs: settings.sessionIdleTimeoutMs });
+  const registryOf = (caller: Caller | undefined) => (caller?.kind === 'user' && settings.registryFor?.(caller)) || registry;
+  /** Who opened each 2025-era session (a person's subject; `undefined`: the static token's holder). */
+  const sessionSubjects = new Map<string, string | undefined>();
+  const subjectOf = (caller: Caller) => (caller.kind === 'user' ? caller.subject : undefined);
   // 2026-07-28 requests: each answered by an instance of its own, no session; changes reach the clients' listen streams.
-  const modern = createMcpHandler(({ era }) => buildMcpServer(registry, settings.server, { era, followRegistry: false }), {
-    legacy: 'reject',
-    maxRequestBodySize: settings.maxBodyBytes,
-  });
+  const modern = createMcpHandler(
+    ({ era, authInfo }) => buildMcpServer(registryOf(verifiedCallerOf(authInfo)), settings.server, { era, followRegistry: false }),
+    {
+      legacy: 'reject',
+      maxRequestBodySize: settings.maxBodyBytes,
+    },
+  );
   const serveModern = toNodeHandler(modern);
   const stopAnnouncingTools = registry.onChange(() => modern.notify.toolsChanged());
   const stopAnnouncingDocuments = followDocuments(registry, modern.notify);
@@ -215,7 +231,7 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
     }
   }
 
-  async function openSession(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
+  async function openSession(request: IncomingMessage, response: ServerResponse, body: unknown, caller: Caller): Promise<void> {
     if (sessions.size >= settings.maxSessions && !sessions.evictLongestIdle()) {
       return sendError(
         response,
@@ -226,11 +242,15 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
     // The session is in the pool from the start, so initializes arriving together cannot exceed maxSessions.
     const id = randomUUID();
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => id, maxRequestBodySize: settings.maxBodyBytes });
-    transport.onclose = () => sessions.delete(id);
+    transport.onclose = () => {
+      sessions.delete(id);
+      sessionSubjects.delete(id);
+    };
     sessions.add(id, transport);
+    sessionSubjects.set(id, subjectOf(caller));
     track(id, request, response, body);
     try {
-      await buildMcpServer(registry, settings.server, { era: 'legacy', followRegistry: true }).connect(transport);
+      await buildMcpServer(registryOf(caller), settings.server, { era: 'legacy', followRegistry: true }).connect(transport);
       await transport.handleRequest(request, response, body);
     } finally {
       // The transport turned the initialize down (a bad Accept header, say): no session came of it.
@@ -276,11 +296,12 @@ export async function serveHttp(registry: SkillRegistry, options: HttpServeOptio
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId);
-      if (!transport) return sendError(response, 404, 'Session not found (ended, expired or evicted); initialize a new one.');
+      if (!transport || sessionSubjects.get(sessionId) !== subjectOf(checked.caller))
+        return sendError(response, 404, 'Session not found (ended, expired or evicted); initialize a new one.');
       track(sessionId, request, response, body);
       return transport.handleRequest(request, response, body);
     }
-    if (request.method === 'POST' && isInitializeRequest(body)) return openSession(request, response, body);
+    if (request.method === 'POST' && isInitializeRequest(body)) return openSession(request, response, body, checked.caller);
     return sendError(response, 400, 'Missing Mcp-Session-Id header; start with an initialize request.');
   }
 
