@@ -560,10 +560,9 @@ export class Agent {
     if (reported?.inputTokens !== undefined && reported.outputTokens !== undefined)
       return usageOf(reported.inputTokens, reported.outputTokens, false);
     const counter = await this.#counter();
-    const input =
-      reported?.inputTokens ??
-      counter.text(this.systemPrompt) + counter.text(tools.json) + counter.messages(this.#messages.slice(0, contextBefore));
-    const output = reported?.outputTokens ?? counter.messages(this.#messages.slice(contextBefore));
+    const [system = 0, toolTokens = 0] = reported?.inputTokens === undefined ? await counter.texts([this.systemPrompt, tools.json]) : [];
+    const input = reported?.inputTokens ?? system + toolTokens + (await counter.messages(this.#messages.slice(0, contextBefore)));
+    const output = reported?.outputTokens ?? (await counter.messages(this.#messages.slice(contextBefore)));
     return usageOf(input, output, true);
   }
 
@@ -589,9 +588,10 @@ export class Agent {
    */
   async tokens(tools: TurnTools = turnTools(this.registry, this.model.type, this.model.strictTools)): Promise<TokenReport> {
     const counter = await this.#counter();
-    const system = counter.text(this.systemPrompt);
-    const toolTokens = counter.text(tools.json);
-    const messages = counter.messages(this.#messages);
+    const [[system = 0, toolTokens = 0], messages] = await Promise.all([
+      counter.texts([this.systemPrompt, tools.json]),
+      counter.messages(this.#messages),
+    ]);
     const total = system + toolTokens + messages;
     const budget = this.model.contextWindow;
     return { system, tools: toolTokens, messages, total, budget, available: budget - system - toolTokens, remaining: budget - total };
@@ -629,7 +629,7 @@ export class Agent {
     const counter = await this.#counter();
     const before = (await this.tokens(tools)).total;
     const keep = Math.floor(this.model.contextWindow * this.#compactAt * KEEP_SHARE);
-    const split = findSplit(this.#messages, keep, counter);
+    const split = await findSplit(this.#messages, keep, counter);
     if (split === undefined) return { compacted: false, reason: 'nothing to compact' };
     let summary: ModelMessage;
     try {

@@ -137,15 +137,15 @@ describe('findSplit', () => {
     const counter = await TokenCounter.load();
 
     // Room for the result and what follows it, not for its call: the call's turn goes too.
-    expect(findSplit(messages, counter.messages(messages.slice(6)) + 1, counter)).toBe(7);
+    expect(await findSplit(messages, (await counter.messages(messages.slice(6))) + 1, counter)).toBe(7);
     // Room for the call as well: both are kept.
-    expect(findSplit(messages, counter.messages(messages.slice(5)), counter)).toBe(5);
+    expect(await findSplit(messages, await counter.messages(messages.slice(5)), counter)).toBe(5);
   });
 
   it('keeps at least the last message when even that is over the budget, and leaves something to summarise', async () => {
     const counter = await TokenCounter.load();
-    expect(findSplit(messages, 1, counter)).toBe(7);
-    expect(findSplit(messages.slice(0, 1), 1_000_000, counter)).toBeUndefined();
-    expect(findSplit(messages, 1_000_000, counter)).toBe(1);
+    expect(await findSplit(messages, 1, counter)).toBe(7);
+    expect(await findSplit(messages.slice(0, 1), 1_000_000, counter)).toBeUndefined();
+    expect(await findSplit(messages, 1_000_000, counter)).toBe(1);
   });
 });

@@ -18,11 +18,12 @@ export const SUMMARY_PREFIX = 'Summary of the earlier conversation (older messag
  * `keepTokens`, never a tool result (a tool call and its result stay together), never 0 (something
  * must be left to summarise). `undefined` when there is no such place.
  */
-export function findSplit(messages: readonly ModelMessage[], keepTokens: number, counter: TokenCounter): number | undefined {
+export async function findSplit(messages: readonly ModelMessage[], keepTokens: number, counter: TokenCounter): Promise<number | undefined> {
+  const counts = await counter.messageCounts(messages);
   let split: number | undefined;
   let kept = 0;
   for (let index = messages.length - 1; index > 0; index--) {
-    kept += counter.message(messages[index] as ModelMessage);
+    kept += counts[index] as number;
     if (messages[index]?.role === 'tool') continue;
     if (kept > keepTokens && split !== undefined) break;
     split = index;

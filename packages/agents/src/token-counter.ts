@@ -1,17 +1,5 @@
 import type { ModelMessage } from 'ai';
-
-type CountTokens = (text: string) => number;
-
-let loading: Promise<CountTokens> | undefined;
-
-/**
- * The tokenizer (o200k, gpt-tokenizer), loaded on first use: it costs ~300 ms and ~70 MB once
- * per process, so a short `nexus run` whose context is far from the budget never loads it.
- */
-export function loadTokenCounter(): Promise<CountTokens> {
-  loading ??= import('gpt-tokenizer').then((module) => module.countTokens);
-  return loading;
-}
+import { tokenizerThread } from './tokenizer-thread.js';
 
 /** Tokens a message costs beyond its text (role and framing), as OpenAI documents for chat formats. */
 const MESSAGE_OVERHEAD = 4;
@@ -58,42 +46,41 @@ function measure(key: object, text: () => string): MeasuredText {
 }
 
 /**
- * Counts tokens of messages and texts, remembering each message's count (messages are never
- * changed once in a conversation). `upperBound` needs no tokenizer: a token is at least a byte.
+ * Counts tokens of messages and texts on the tokenizer's thread (o200k), remembering each message's
+ * count (messages are never changed once in a conversation). `upperBound` needs no tokenizer: a
+ * token is at least a byte.
  */
 export class TokenCounter {
-  readonly #count: CountTokens;
-
-  private constructor(count: CountTokens) {
-    this.#count = count;
-  }
-
-  /** A counter with the tokenizer loaded. */
+  /** The counter (one per process: the tokenizer's thread starts on the first count). */
   static async load(): Promise<TokenCounter> {
-    return new TokenCounter(await loadTokenCounter());
+    return COUNTER;
   }
 
-  /** Tokens of a plain text. */
-  text(text: string): number {
-    return this.#count(text);
+  /** Tokens of each plain text. */
+  texts(texts: readonly string[]): Promise<number[]> {
+    return tokenizerThread.count(texts);
   }
 
-  /** Tokens of a message, its framing included. */
-  message(message: ModelMessage): number {
-    const entry = measure(message, () => messageText(message));
-    entry.tokens ??= this.#count(entry.text);
-    return entry.tokens + MESSAGE_OVERHEAD;
+  /** Tokens of each message, its framing included; those not counted yet are counted in one batch. */
+  async messageCounts(messages: readonly ModelMessage[]): Promise<number[]> {
+    const entries = messages.map((message) => measure(message, () => messageText(message)));
+    const uncounted = entries.filter((entry) => entry.tokens === undefined);
+    const counts = await this.texts(uncounted.map((entry) => entry.text));
+    uncounted.forEach((entry, index) => {
+      entry.tokens = counts[index];
+    });
+    return entries.map((entry) => (entry.tokens as number) + MESSAGE_OVERHEAD);
   }
 
-  /** Tokens of messages. */
-  messages(messages: readonly ModelMessage[]): number {
-    let total = 0;
-    for (const message of messages) total += this.message(message);
-    return total;
+  /** Tokens of messages, together. */
+  async messages(messages: readonly ModelMessage[]): Promise<number> {
+    return (await this.messageCounts(messages)).reduce((total, count) => total + count, 0);
   }
 
-  /** At least as many as `message(message)`, without the tokenizer. */
+  /** At least as many as a message costs, without the tokenizer. */
   static upperBound(message: ModelMessage): number {
     return measure(message, () => messageText(message)).bytes + MESSAGE_OVERHEAD;
   }
 }
+
+const COUNTER = new TokenCounter();
