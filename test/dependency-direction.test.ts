@@ -70,7 +70,7 @@ const DIRECTION: readonly DirectionRule[] = [
     from: '@nexus/console',
     may: [],
     // The page is static assets; its tests drive it against a real agent server.
-    mayForTests: ['@nexus/agents', '@nexus/core', '@nexus/skills-fs', '@nexus/skills-agents'],
+    mayForTests: ['@nexus/agents', '@nexus/core', '@nexus/skills-fs', '@nexus/skills-agents', '@nexus/skills-md'],
     rule: 'the console ships static assets and depends on no workspace package',
   },
   { from: '@nexus/test-utils', may: [], rule: 'the test utilities depend on no workspace package' },
