@@ -1,21 +1,11 @@
-import { context, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { spanRecorder } from '@nexus/test-utils/spans';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../test/agent-fixture.js';
 
-const exporter = new InMemorySpanExporter();
-const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
-
-beforeAll(() => {
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  trace.setGlobalTracerProvider(provider);
-});
-
-afterAll(() => {
-  trace.disable();
-  context.disable();
-});
+const recorder = spanRecorder();
+const { exporter } = recorder;
+beforeAll(recorder.start);
+afterAll(recorder.stop);
 
 let fixture: Fixture | undefined;
 afterEach(async () => {
@@ -33,7 +23,7 @@ describe('the spans of a turn', () => {
     );
 
     const result = await fixture.agent.send('read the notes');
-    await provider.forceFlush();
+    await recorder.flush();
 
     const spans = exporter.getFinishedSpans();
     const turn = spans.find((span) => span.name === 'invoke_agent helper');

@@ -1,22 +1,13 @@
 import { defineSkill, policyDigest, resolvePreset, ServiceContainer, ToolResult } from '@nexus/core';
+import { spanRecorder } from '@nexus/test-utils/spans';
 import { context, SpanStatusCode, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkillRegistry } from './index.js';
 
-const exporter = new InMemorySpanExporter();
-const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
-
-beforeAll(() => {
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  trace.setGlobalTracerProvider(provider);
-});
-
-afterAll(() => {
-  trace.disable();
-  context.disable();
-});
+const recorder = spanRecorder();
+const { exporter } = recorder;
+beforeAll(recorder.start);
+afterAll(recorder.stop);
 
 const probe = defineSkill<{ command?: string }>({
   name: 'probe',
@@ -38,7 +29,7 @@ describe('the span of a call', () => {
       await registry.execute('probe', { command: 'rm -rf x' }, { toolCallId: 'call_2' });
     });
     parent.end();
-    await provider.forceFlush();
+    await recorder.flush();
     const spans = exporter.getFinishedSpans().filter((span) => span.name === 'execute_tool probe');
     expect(spans).toHaveLength(2);
     const [allowed, denied] = spans as [(typeof spans)[number], (typeof spans)[number]];
@@ -66,7 +57,7 @@ describe('the span of a call', () => {
       }),
     );
     await registry.execute('run', {});
-    await provider.forceFlush();
+    await recorder.flush();
     expect(exporter.getFinishedSpans().find((span) => span.name === 'execute_tool run')?.attributes['nexus.isolation']).toBe('bubblewrap');
   });
 });
