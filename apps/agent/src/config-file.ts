@@ -6,6 +6,7 @@ import { ConfigError, formatSchemaIssues, PERMISSION_LEVELS, type PermissionLeve
 import { EXEC_SANDBOX_MODES } from '@nexus/process';
 import type { GitLabSettings } from '@nexus/skills-gitlab';
 import { z } from 'zod';
+import { authSchema } from './auth-schema.js';
 import { FAMILY_NAMES } from './families.js';
 import { governanceFields } from './governance-schema.js';
 import type { McpServerEntry } from './mcp-servers.js';
@@ -63,14 +64,7 @@ const configFileSchema = z.strictObject({
    * Who may call the HTTP surfaces besides the static token's holder: people an OpenID Connect
    * issuer vouches for (JWT access tokens for `audience`); the user's file only.
    */
-  auth: z
-    .strictObject({
-      issuer: z.url({ protocol: /^https?$/ }),
-      audience: z.string().min(1),
-      scopes: z.array(z.string().min(1)).optional(),
-      clockToleranceSeconds: z.number().min(0).max(600).optional(),
-    })
-    .optional(),
+  auth: authSchema.optional(),
   /** How command skills isolate what they run (see `@nexus/process`'s `ExecSettings`). */
   exec: execSchema.optional(),
   /** GitLab instances (see `@nexus/skills-gitlab`), checked by `parseGitLabSettings`. */

@@ -13,6 +13,8 @@ import { flushTelemetry } from './telemetry.js';
 export interface NexusRegistry extends SkillRegistry, AsyncDisposable {
   /** The configured MCP servers: started (their tools registered), disabled, or why they could not start. */
   readonly mcpServers: readonly McpServerRun[];
+  /** The families it uses (the enabled ones, then the MCP servers'), for registries of other policies over the same tools. */
+  readonly families: readonly SkillFamily[];
 }
 
 /** Which family each tool comes from: an enabled family's name, or `mcp:<server>` for an imported tool. */
@@ -79,7 +81,7 @@ export async function createRegistry(
     const dispose = async () => {
       await Promise.all([opened[Symbol.asyncDispose](), flushAuditLogs(), flushTelemetry()]);
     };
-    return Object.assign(registry, { mcpServers: opened.mcpServers, [Symbol.asyncDispose]: dispose });
+    return Object.assign(registry, { mcpServers: opened.mcpServers, families: opened.families, [Symbol.asyncDispose]: dispose });
   } catch (error) {
     await opened[Symbol.asyncDispose]();
     throw error;

@@ -1,7 +1,8 @@
 import { RULE_DECISIONS, type RuleDecision } from '@nexus/core';
 import { z } from 'zod';
 
-const ruleSchema = z.strictObject({
+/** One governance rule (`rules` of the config file, and of an `auth.users` entry). */
+export const ruleSchema = z.strictObject({
   tool: z.string().min(1),
   /** Glob per argument name; path arguments are resolved against the working directory first. */
   match: z.record(z.string().min(1), z.string()).optional(),

@@ -247,6 +247,38 @@ describe('nexus mcp --http — people of an OpenID issuer (auth in the user conf
     }
   });
 
+  it('gives each person of auth.users their own ceiling, and refuses a token no entry admits with 403', async () => {
+    const audience = 'https://nexus.example.test/mcp';
+    const idp = await startOidcProvider({
+      audience,
+      users: { alice: { email: 'alice@example.com' }, mallory: { email: 'mallory@evil.test' } },
+    });
+    try {
+      const users = [{ match: { email: '*@example.com' }, preset: 'sandboxed', rules: [{ tool: 'read_file', decision: 'deny' }] }];
+      await writeTree(dir.join('config', 'nexus'), {
+        'nexus.config.json': JSON.stringify({ preset: 'trusted', families: ['fs', 'exec'], auth: { issuer: idp.issuer, audience, users } }),
+      });
+      const server = await start();
+      const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
+
+      const alice = await connect(server, await idp.token('alice'));
+      expect(await names(alice)).not.toContain('bash_safe');
+      const denied = await alice.callTool({ name: 'read_file', arguments: { path: 'x' } });
+      expect(JSON.stringify(denied.content)).toMatch(/denied|rule/i);
+      expect(await names(await connect(server))).toContain('bash_safe');
+
+      const refused = await send(
+        'POST',
+        server.url,
+        { host: new URL(server.url).host, 'content-type': 'application/json', authorization: `Bearer ${await idp.token('mallory')}` },
+        '{}',
+      );
+      expect(refused.status).toBe(403);
+    } finally {
+      await idp.close();
+    }
+  });
+
   it("is refused in a working directory's config file", async () => {
     await writeTree(dir.join('project'), {
       'nexus.config.json': JSON.stringify({ auth: { issuer: 'https://idp.example.com', audience: 'x' } }),

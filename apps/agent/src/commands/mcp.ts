@@ -6,6 +6,7 @@ import { createRegistry } from '../create-registry.js';
 import { skillPackageProblems } from '../families.js';
 import { COMMON, PERMISSIONS } from '../help-sections.js';
 import { type Io, warningsTo } from '../io.js';
+import { personRegistries } from '../person-registries.js';
 import { resolveSettings, type Settings } from '../resolve-settings.js';
 
 const SERVER_OPTIONS: McpServerOptions = { name: 'nexus', version: packageJson.version };
@@ -59,6 +60,7 @@ async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
   const port = parsePort(line.port, 'the --http port') ?? settings.http.port ?? 0;
   const token = io.env.NEXUS_MCP_TOKEN || undefined;
   const stateKey = stateKeyOf(io.env.NEXUS_MCP_STATE_KEY, settings);
+  const people = settings.auth?.users ? personRegistries(settings, registry) : undefined;
   const served = await serveHttp(registry, {
     ...SERVER_OPTIONS,
     log,
@@ -67,6 +69,7 @@ async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
     ...(token ? { token } : {}),
     ...(stateKey ? { stateKey } : {}),
     ...(settings.auth ? { auth: settings.auth } : {}),
+    ...(people ? { registryFor: people.registryFor } : {}),
     ...(settings.http.allowedHosts ? { allowedHosts: settings.http.allowedHosts } : {}),
     ...(settings.http.allowedOrigins ? { allowedOrigins: settings.http.allowedOrigins } : {}),
     ...(settings.http.sessionIdleMinutes ? { sessionIdleTimeoutMs: settings.http.sessionIdleMinutes * 60_000 } : {}),
@@ -92,6 +95,7 @@ async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
   );
   await io.interrupted;
   await served.close();
+  people?.close();
   return 0;
 }
 
