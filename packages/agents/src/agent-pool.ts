@@ -380,7 +380,7 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
       messages: spec.messages,
       rememberedApprovals: spec.rememberedApprovals,
       onCheckpoint: (checkpoint) => this.#checkpoint(member, checkpoint),
-      caller: { agentId: spec.id, ancestry },
+      caller: { ...(spec.grant.owner === undefined ? {} : { tokenHolder: spec.grant.owner }), agentId: spec.id, ancestry },
     });
     const parent = spec.parentId === undefined ? undefined : this.#members.get(spec.parentId);
     const member = newMember(spec, { depth: parent ? parent.depth + 1 : 1, permissions, modelAlias: model.alias, agent });

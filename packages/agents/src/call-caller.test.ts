@@ -34,6 +34,19 @@ describe('audit records name who called', () => {
     ]);
   });
 
+  it("a person's agent's tool call names the person as the token holder, its child's too", async () => {
+    const records: AuditRecord[] = [];
+    fixture = await auditedFixture(records);
+    const { pool, llm } = fixture;
+    await pool.call('create_agent', { agent_id: 'mine', preset: 'trusted' }, { kind: 'user', subject: 'alice', admin: false });
+    await pool.call('create_agent', { agent_id: 'child', preset: 'sandboxed' }, { kind: 'agent', id: 'mine' });
+    llm.script({ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] }, { text: 'Read.' });
+
+    await pool.call('send', { content: 'read the notes' }, TOKEN_HOLDER, 'child');
+
+    expect(records.map(({ caller }) => caller)).toEqual([{ tokenHolder: 'alice', agentId: 'child', ancestry: ['mine'] }]);
+  });
+
   it("an agent's run_tool through its in-process connection is the agent's", async () => {
     const records: AuditRecord[] = [];
     fixture = await auditedFixture(records);
