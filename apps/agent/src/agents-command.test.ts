@@ -4,7 +4,7 @@ import { fsSkills } from '@nexus/skills-fs';
 import { type LlmStandIn, startLlmStandIn, type TestDir, testdir, waitUntil, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
-import { memoryIo } from './testing/memory-io-fixture.js';
+import { memoryIo, runNexusIn, writeUserConfig } from './testing/memory-io-fixture.js';
 import { standInModelConfig } from './testing/nexus-process-fixture.js';
 
 const KEY_VARIABLE = 'NEXUS_AGENTS_TEST_LLM_KEY';
@@ -200,14 +200,10 @@ describe('nexus agents against an agent server', () => {
 });
 
 describe('the agent server port from the config file', () => {
-  async function withoutPort(args: string[]) {
-    const memory = memoryIo({ cwd: dir.join('work'), configHome: dir.join('config'), env: { XDG_STATE_HOME: dir.join('state') } });
-    const code = await runCli(['agents', ...args], memory.io);
-    return { code, stdout: memory.stdout(), stderr: memory.stderr() };
-  }
+  const withoutPort = (args: string[]) => runNexusIn(dir, ['agents', ...args], 'work');
 
   it('comes from serve.port in the user config file when --port is not given', async () => {
-    await writeTree(dir.join('config', 'nexus'), { 'nexus.config.json': JSON.stringify({ serve: { port: server.port } }) });
+    await writeUserConfig(dir, { serve: { port: server.port } });
     expect(await withoutPort(['list'])).toEqual({ code: 0, stdout: 'No agents.\n', stderr: '' });
   });
 

@@ -1,7 +1,6 @@
 import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
-import { memoryIo } from './testing/memory-io-fixture.js';
+import { runNexusIn, writeUserConfig } from './testing/memory-io-fixture.js';
 
 let dir: TestDir;
 
@@ -13,13 +12,8 @@ afterEach(async () => {
   await dir.cleanup();
 });
 
-async function run(args: string[]) {
-  const memory = memoryIo({ cwd: dir.join('project'), configHome: dir.join('config'), env: { XDG_STATE_HOME: dir.join('state') } });
-  const code = await runCli(args, memory.io);
-  return { code, stdout: memory.stdout(), stderr: memory.stderr() };
-}
-
-const userConfig = (config: object) => writeTree(dir.join('config', 'nexus'), { 'nexus.config.json': JSON.stringify(config) });
+const run = (args: string[]) => runNexusIn(dir, args);
+const userConfig = (config: object) => writeUserConfig(dir, config);
 const projectConfig = (config: object) => writeTree(dir.join('project'), { 'nexus.config.json': JSON.stringify(config) });
 
 describe('rules in the config files', () => {

@@ -1,7 +1,6 @@
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
-import { memoryIo } from './testing/memory-io-fixture.js';
+import { runNexusIn } from './testing/memory-io-fixture.js';
 
 let dir: TestDir;
 beforeEach(async () => {
@@ -9,11 +8,7 @@ beforeEach(async () => {
 });
 afterEach(() => dir.cleanup());
 
-async function serve(args: string[]) {
-  const memory = memoryIo({ cwd: dir.join('project'), configHome: dir.join('config'), env: { XDG_STATE_HOME: dir.join('state') } });
-  const code = await runCli(['serve', '--port', '0', ...args], memory.io);
-  return { code, stderr: memory.stderr() };
-}
+const serve = (args: string[]) => runNexusIn(dir, ['serve', '--port', '0', ...args]);
 
 describe('nexus serve --runtime', () => {
   it.each([

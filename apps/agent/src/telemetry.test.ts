@@ -4,8 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { context, trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
-import { memoryIo } from './testing/memory-io-fixture.js';
+import { runNexusIn, writeUserConfig } from './testing/memory-io-fixture.js';
 
 interface ReceivedSpan {
   name: string;
@@ -55,11 +54,7 @@ afterAll(async () => {
   await dir.cleanup();
 });
 
-async function run(args: string[]) {
-  const memory = memoryIo({ cwd: dir.join('project'), configHome: dir.join('config'), env: { XDG_STATE_HOME: dir.join('state') } });
-  const code = await runCli(args, memory.io);
-  return { code, stdout: memory.stdout(), stderr: memory.stderr() };
-}
+const run = (args: string[]) => runNexusIn(dir, args);
 
 describe('telemetry.otlp', () => {
   it('exports each call’s span to <endpoint>/v1/traces, under the caller’s span, with the headers', async () => {
@@ -67,7 +62,7 @@ describe('telemetry.otlp', () => {
       rules: [{ tool: 'read_file', match: { path: '*.secret' }, decision: 'deny' }],
       telemetry: { otlp: { endpoint: receiver.endpoint, headers: { 'x-tenant': 'team-a' } } },
     };
-    await writeTree(dir.join('config', 'nexus'), { 'nexus.config.json': JSON.stringify(config) });
+    await writeUserConfig(dir, config);
     expect((await run(['call', 'read_file', 'path=notes.txt'])).code).toBe(0);
     const parent = trace.getTracer('test').startSpan('invoke_agent');
     await context.with(trace.setSpan(context.active(), parent), () => run(['call', 'read_file', 'path=a.secret']));
