@@ -39,8 +39,10 @@ async function serveWithAuth(auth: Record<string, unknown>) {
     url,
     rpc,
     staticToken,
+    stdout: memory.stdout,
+    stderr: memory.stderr,
     async stop() {
-      await rpc(staticToken, 'shutdown_server');
+      await rpc(staticToken, 'shutdown_server').catch(() => {});
       await serving;
     },
   };
@@ -59,6 +61,32 @@ describe('nexus serve — people of an OpenID issuer (auth in the user config)',
       const refused = await server.rpc('not-a-token-of-anyone', 'list_agents');
       expect(refused.status).toBe(401);
       expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("records a person's calls by their subject, and no token reaches the output, the answers or the audit log", async () => {
+    idp = await startOidcProvider({ audience: AUDIENCE, users: { carol: { groups: ['ops'] } } });
+    const server = await serveWithAuth({ issuer: idp.issuer, audience: AUDIENCE, users: [{ match: { groups: 'ops' }, admin: true }] });
+    try {
+      const token = await idp.token('carol');
+      await writeTree(dir?.join('project') as string, { 'notes.md': 'hello' });
+      const ran = await server.rpc(token, 'run_tool', { name: 'read_file', arguments: { path: 'notes.md' } });
+      expect(await ran.json()).toMatchObject({ result: { success: true } });
+      const expired = await idp.sign({ iss: idp.issuer, aud: AUDIENCE, sub: 'carol', exp: Math.floor(Date.now() / 1000) - 600 });
+      const refused = await server.rpc(expired, 'list_agents');
+      const answer = `${refused.headers.get('www-authenticate')} ${await refused.text()}`;
+      expect(answer).toContain('expired');
+
+      await server.stop();
+      const audit = await readFile(dir?.join('state', 'nexus', 'audit.jsonl') as string, 'utf8');
+      expect(audit).toContain('"tokenHolder":"carol"');
+      for (const secret of [token, expired, server.staticToken]) {
+        for (const [where, text] of Object.entries({ answer, audit, stdout: server.stdout(), stderr: server.stderr() })) {
+          expect(text.includes(secret), `a token in ${where}`).toBe(false);
+        }
+      }
     } finally {
       await server.stop();
     }
