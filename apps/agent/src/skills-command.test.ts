@@ -275,6 +275,22 @@ describe('nexus mcp with the skills family, with the SDK client', () => {
     await Promise.all(clients.splice(0).map((client) => client.close()));
   });
 
+  /** An SDK client of `nexus mcp --families fs,skills --preset <preset>` in the project. */
+  async function mcpClient(preset: string): Promise<Client> {
+    const client = new Client({ name: 'skills-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI_PATH, 'mcp', '--families', 'fs,skills', '--preset', preset],
+        cwd: dir.join('project'),
+        env: nexusEnv(dir.join('config'), environment()),
+      }),
+    );
+    clients.push(client);
+    return client;
+  }
+  const text = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as { text: string }[])[0]?.text ?? '';
+
   it('serves a skill folder as Claude Code writes one at sandboxed: its instructions, then its references, read-only', async () => {
     const folder = dir.join('home', '.claude', 'skills', 'release-notes');
     await writeTree(folder, {
@@ -285,17 +301,7 @@ describe('nexus mcp with the skills family, with the SDK client', () => {
       references: { 'style.md': 'One line per change.\n' },
       scripts: { 'collect.sh': 'git log --oneline\n' },
     });
-    const client = new Client({ name: 'skills-test', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [CLI_PATH, 'mcp', '--families', 'fs,skills', '--preset', 'sandboxed'],
-        cwd: dir.join('project'),
-        env: nexusEnv(dir.join('config'), environment()),
-      }),
-    );
-    clients.push(client);
-    const text = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as { text: string }[])[0]?.text ?? '';
+    const client = await mcpClient('sandboxed');
     const style = join(folder, 'references', 'style.md');
     const before = await client.callTool({ name: 'read_file', arguments: { path: style } });
     expect(before.isError).toBe(true);
@@ -321,17 +327,7 @@ describe('nexus mcp with the skills family, with the SDK client', () => {
     });
     const checked = await run(['skills', 'check']);
     expect(checked.stdout).toContain('warning: `allowed-tools`: `WebFetch` maps to no Nexus tool');
-    const client = new Client({ name: 'skills-test', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [CLI_PATH, 'mcp', '--families', 'fs,skills', '--preset', 'yolo'],
-        cwd: dir.join('project'),
-        env: nexusEnv(dir.join('config'), environment()),
-      }),
-    );
-    clients.push(client);
-    const text = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as { text: string }[])[0]?.text ?? '';
+    const client = await mcpClient('yolo');
     const taken = await client.callTool({ name: 'skill', arguments: { name: 'reviewer' } });
     expect(text(taken)).toContain('only these tools are available: read_file, tail, file_info, grep, skill, skill_search.');
     const offered = (await client.listTools()).tools.map((tool) => tool.name);
