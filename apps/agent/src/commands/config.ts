@@ -1,4 +1,5 @@
 import { isSecretName } from '@nexus/core';
+import { AUTH } from '../auth-help.js';
 import { permissionsOf } from '../build-services.js';
 import { type CommandLine, defineCommand, expectNoArguments } from '../command.js';
 import { createRegistry } from '../create-registry.js';
@@ -41,6 +42,8 @@ ${COMMON}
 
 ${CONFIGURATION}
 
-${GOVERNANCE}`,
+${GOVERNANCE}
+
+${AUTH}`,
   run,
 });

@@ -65,7 +65,9 @@ characters), else a fresh token written to $XDG_STATE_HOME/nexus/rpc-<port>.toke
 (mode 0600), where \`nexus agents\` and the nexus_* tools find it. Agents get the
 enabled families, the agent-control tools and the tools of your mcpServers (started
 once, ended with the server); a child agent's permissions stay below its parent's. Sessions are saved after every turn in
-$XDG_STATE_HOME/nexus/sessions/ and restored on demand. The console, a web page to
+$XDG_STATE_HOME/nexus/sessions/ and restored on demand. With "auth" in your config file, the
+people of an OpenID Connect issuer call with their own tokens and own the agents
+they create (see nexus help config). The console, a web page to
 watch agents, answer approvals and try tools, is served at /console/: open the
 "Console:" link printed at start (it signs in once), or enter the token there.
 
