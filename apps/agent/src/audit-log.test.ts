@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { chmod, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
@@ -43,6 +43,17 @@ describe('the audit log', () => {
     ]);
     expect(lines[0].policyDigest).toMatch(/^[0-9a-f]{64}$/);
     expect(await readFile(logFile(), 'utf8')).not.toContain('sk-proj');
+  });
+
+  it('narrows a widened file back to 0600 and makes its directory again when it was removed between calls', async () => {
+    expect((await run(['call', 'echo', 'message=one'])).code).toBe(0);
+    await chmod(logFile(), 0o644);
+    expect((await run(['call', 'echo', 'message=two'])).code).toBe(0);
+    expect((await stat(logFile())).mode & 0o777).toBe(0o600);
+    await rm(dir.join('state', 'nexus'), { recursive: true });
+    expect((await run(['call', 'echo', 'message=three'])).code).toBe(0);
+    expect((await stat(logFile())).mode & 0o777).toBe(0o600);
+    expect((await records()).map((record) => record.arguments)).toEqual([{ message: 'three' }]);
   });
 
   it('is read by nexus audit, filtered by tool, decision and time, as a table or JSON', async () => {

@@ -1,5 +1,5 @@
 import { constants, createReadStream } from 'node:fs';
-import { chmod, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { chmod, type FileHandle, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { withFileLocks } from '@nexus/core';
@@ -29,6 +29,17 @@ export function auditFiles(settings: AuditSettings): string[] {
   return [...Array.from({ length: settings.keep }, (_, index) => `${settings.file}.${settings.keep - index}`), settings.file];
 }
 
+/** Opens the log for appending, making its directory (0700) first only when it is missing. */
+async function openLog(file: string): Promise<FileHandle> {
+  try {
+    return await open(file, APPEND, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    return open(file, APPEND, 0o600);
+  }
+}
+
 /**
  * Appends audit records to the log as JSON lines, off the calls' path: the sink only queues a
  * record; the lines are written in batches once the event loop is free, under a lock shared with
@@ -41,6 +52,8 @@ export class AuditLogWriter {
   #pending: AuditRecord[] = [];
   #writing: Promise<void> = Promise.resolve();
   #scheduled = false;
+  /** A write is chained and not yet started: it takes every record pending when it starts. */
+  #queued = false;
 
   constructor(settings: AuditSettings, isolation: Promise<string>) {
     this.#settings = settings;
@@ -63,11 +76,19 @@ export class AuditLogWriter {
 
   #enqueue(): void {
     this.#scheduled = false;
-    const records = this.#pending;
-    if (records.length === 0) return;
-    this.#pending = [];
-    // A record that cannot be written is lost, not a reason to fail the calls that follow.
-    this.#writing = this.#writing.then(() => this.#write(records)).catch(() => {});
+    if (this.#pending.length === 0 || this.#queued) return;
+    this.#queued = true;
+    // Records of calls that end while a write is under way go in one write after it, so
+    // back-to-back calls share the lock, open and close instead of paying them each.
+    this.#writing = this.#writing
+      .then(() => {
+        this.#queued = false;
+        const records = this.#pending;
+        this.#pending = [];
+        return this.#write(records);
+      })
+      // A record that cannot be written is lost, not a reason to fail the calls that follow.
+      .catch(() => {});
   }
 
   async #write(records: readonly AuditRecord[]): Promise<void> {
@@ -75,17 +96,17 @@ export class AuditLogWriter {
     // A call's own isolation (its command's run) wins over the run's setting.
     const lines = records.map((record) => Buffer.from(`${JSON.stringify({ ...record, isolation: record.isolation ?? isolation })}\n`));
     const { file } = this.#settings;
-    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
     await withFileLocks([file], async () => {
-      let handle = await open(file, APPEND, 0o600);
+      let handle = await openLog(file);
       try {
-        await handle.chmod(0o600);
-        let size = (await handle.stat()).size;
+        const stats = await handle.stat();
+        if ((stats.mode & 0o777) !== 0o600) await handle.chmod(0o600);
+        let size = stats.size;
         for (const line of lines) {
           if (size > 0 && size + line.length > this.#settings.maxBytes) {
             await handle.close();
             await this.#rotate();
-            handle = await open(file, APPEND, 0o600);
+            handle = await openLog(file);
             size = 0;
           }
           await handle.write(line);
