@@ -441,8 +441,8 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
       listener?.(event);
       const decisions = this.#decisions.get(agentId);
       // A paused call has no result yet: its record (asked, not given) is not its final decision.
-      if (event.type === 'approval-required') decisions?.take(event.approval.tool);
-      const decision = event.type === 'tool-result' ? decisions?.take(event.name) : undefined;
+      if (event.type === 'approval-required') decisions?.take(event.approval.toolCallId);
+      const decision = event.type === 'tool-result' ? decisions?.take(event.id) : undefined;
       const change = turnEventChange(agentId, requestId, event, decision);
       if (change) this.emit('change', change);
     };

@@ -13,9 +13,8 @@ export interface CallDecision {
 const KEPT = 64;
 
 /**
- * The decisions of an agent's calls, from its registry's audit records, until the loop reports
- * each call's result. A record comes just before its call's result, so the oldest record of the
- * same tool is that call's.
+ * The decisions of an agent's calls, from its registry's audit records (which carry the call's
+ * id), until the loop reports each call's result.
  */
 export class CallDecisions {
   readonly #records: AuditRecord[] = [];
@@ -26,9 +25,9 @@ export class CallDecisions {
     if (this.#records.length > KEPT) this.#records.shift();
   };
 
-  /** The decision of the oldest noted call of `tool`, forgotten once taken. */
-  take(tool: string): CallDecision | undefined {
-    const index = this.#records.findIndex((record) => record.tool === tool);
+  /** The decision of the call with this id, forgotten once taken. */
+  take(toolCallId: string): CallDecision | undefined {
+    const index = this.#records.findIndex((record) => record.toolCallId === toolCallId);
     if (index < 0) return undefined;
     const [record] = this.#records.splice(index, 1) as [AuditRecord];
     return {

@@ -20,11 +20,16 @@ function audited(options: SkillRegistryOptions = {}, rules: ToolRule[] = []) {
 describe('the audit records of onAudit', () => {
   it('say who called what, under which policy, what was decided by what, and how it ended', async () => {
     const { registry, records, services } = audited();
-    await registry.execute('probe', { command: 'ls' }, { caller: { tokenHolder: 'alice', agentId: 'a1', ancestry: ['root'] } });
+    await registry.execute(
+      'probe',
+      { command: 'ls' },
+      { caller: { tokenHolder: 'alice', agentId: 'a1', ancestry: ['root'] }, toolCallId: 'call_7' },
+    );
     expect(records).toEqual([
       {
         time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         tool: 'probe',
+        toolCallId: 'call_7',
         caller: { tokenHolder: 'alice', agentId: 'a1', ancestry: ['root'] },
         arguments: { command: 'ls' },
         decision: 'allow',

@@ -18,6 +18,8 @@ export interface AuditRecord {
   /** When the call started (ISO 8601). */
   time: string;
   tool: string;
+  /** The id the model gave the call, when an agent made it (`ExecuteOptions.toolCallId`). */
+  toolCallId?: string;
   /** Who called, as the surface that took the call established it. */
   caller?: CallerIdentity;
   /** The arguments with secrets redacted and long values replaced by their digest. */
@@ -77,6 +79,7 @@ export class CallTrail {
     readonly tool: string,
     args: Record<string, unknown>,
     readonly caller: CallerIdentity | undefined,
+    readonly toolCallId: string | undefined,
   ) {
     this.arguments = args;
   }
@@ -114,6 +117,7 @@ export function auditRecordOf(trail: CallTrail, result: ToolResult, services: Se
   return {
     time: new Date(trail.startedAt).toISOString(),
     tool: trail.tool,
+    ...(trail.toolCallId ? { toolCallId: trail.toolCallId } : {}),
     ...(trail.caller ? { caller: trail.caller } : {}),
     arguments: digestLongValues(redactSecrets(trail.arguments)),
     decision: trail.decision,

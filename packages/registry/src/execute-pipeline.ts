@@ -121,7 +121,7 @@ export class ExecutePipeline {
     span: Span,
   ): Promise<ToolResult> {
     const tracing = span.isRecording();
-    const trail = new CallTrail(name, args, options.caller);
+    const trail = new CallTrail(name, args, options.caller, options.toolCallId);
     const run = () => this.#execute(name, args, options, hooks, trail);
     const result = await (tracing ? withinSpan(span, run) : run());
     if (tracing) endToolSpan(span, trail, result, this.#catalogue.services);
