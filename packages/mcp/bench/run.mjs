@@ -1,6 +1,9 @@
 // Benchmarks of importing MCP servers, run against the builds (`pnpm build` first; the proxy figure
 // needs apps/agent's too). Every figure is printed beside a baseline measured in the same run (no
 // pass/fail):
+//  0. a read over stdio: `nexus mcp`'s read_file against the official server-filesystem's
+//     read_text_file (goal ≤ 1.0×), timed in blocks of consecutive calls to one server so that
+//     work a server defers past its answer (nexus's audit log) falls inside the figure;
 //  1. a call to an imported tool through `nexus mcp` (SDK client → Nexus → server-everything's
 //     `echo`) against the same client calling server-everything directly (goal ≤ 1.3×), and, to
 //     show what one stdio hop costs, the client calling nexus's own `echo`;
@@ -23,6 +26,8 @@ import { median, printRatios, sampleInterleaved, time } from '../../../scripts/b
 import { importMcpServer, serveHttp } from '../dist/index.js';
 
 const CALLS = 500;
+const READ_BLOCKS = 150;
+const READ_BLOCK = 10;
 const CALL_WARM_UP = 50;
 const COLD_ROUNDS = 8;
 
@@ -68,6 +73,37 @@ async function roundTrips() {
     console.log('  goal: through nexus mcp ≤ 1.30× direct\n');
   } finally {
     await Promise.all([direct.close(), proxied.close()]);
+  }
+}
+
+async function readRoundTrip() {
+  if (!existsSync(nexusCli)) {
+    console.log(`Read round trip of nexus mcp: not measured (build apps/agent first: ${nexusCli} is missing).\n`);
+    return;
+  }
+  const sample = join(dir, 'sample.txt');
+  await writeFile(
+    sample,
+    Array.from({ length: 200 }, (_, line) => `line ${line + 1}: the quick brown fox jumps over the lazy dog`).join('\n'),
+  );
+  // No config of the user's, and the audit log (on, as by default) kept in the temporary directory.
+  const env = { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: join(dir, 'read-config'), XDG_STATE_HOME: join(dir, 'state') };
+  const nexus = await connect(process.execPath, [nexusCli, 'mcp', '--cwd', dir], env);
+  const official = await connect(filesystem.command, filesystem.args);
+  try {
+    const reads = (client, name) => async () => {
+      for (let call = 0; call < READ_BLOCK; call++) await client.callTool({ name, arguments: { path: sample } });
+    };
+    const blocks = await sampleInterleaved(
+      { 'server-filesystem read_text_file': reads(official, 'read_text_file'), 'nexus mcp read_file': reads(nexus, 'read_file') },
+      { runs: READ_BLOCKS, warmUp: 10 },
+    );
+    const perCall = Object.fromEntries(Object.entries(blocks).map(([name, values]) => [name, values.map((value) => value / READ_BLOCK)]));
+    console.log(`Read round trip over stdio (a 200-line file; per call, timed in blocks of ${READ_BLOCK} calls to one server):`);
+    printRatios(perCall, 'server-filesystem read_text_file');
+    console.log('  goal: nexus mcp ≤ 1.00× server-filesystem\n');
+  } finally {
+    await Promise.all([nexus.close(), official.close()]);
   }
 }
 
@@ -129,6 +165,7 @@ async function httpCalls() {
 }
 
 try {
+  await readRoundTrip();
   await roundTrips();
   await httpCalls();
   await coldImports();
