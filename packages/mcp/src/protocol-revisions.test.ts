@@ -119,28 +119,35 @@ describe('serving both protocol revisions', () => {
   });
 });
 
+/** A 2026-07-28 SDK client that counts the tool-list changes it hears, without refreshing. */
+async function listeningClient() {
+  let changes = 0;
+  const client = new (await import('@modelcontextprotocol/client')).Client(
+    { name: 'listening', version: '1' },
+    {
+      versionNegotiation: { mode: { pin: MODERN_REVISION } },
+      listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void changes++ } },
+    },
+  );
+  return { client, changes: () => changes };
+}
+
+/** The tool a registry change adds. */
+const shout = defineSkill({
+  name: 'shout',
+  description: 'Shouts.',
+  parameters: { type: 'object', properties: {} },
+  create: () => () => ToolResult.ok('HEY'),
+});
+
 describe('a changing tool list, to a 2026-07-28 client over HTTP', () => {
   it('announces each registry change on the listen stream of the client, and the cached listing gives way to the new one', async () => {
     const { registry } = createTestRegistry(dir.path);
-    let changes = 0;
-    const client = new (await import('@modelcontextprotocol/client')).Client(
-      { name: 'listening', version: '1' },
-      {
-        versionNegotiation: { mode: { pin: MODERN_REVISION } },
-        listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void changes++ } },
-      },
-    );
+    const { client, changes } = await listeningClient();
     await connectModern(await startHttp(registry), client);
     expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('shout');
-    registry.replace(
-      defineSkill({
-        name: 'shout',
-        description: 'Shouts.',
-        parameters: { type: 'object', properties: {} },
-        create: () => () => ToolResult.ok('HEY'),
-      }),
-    );
-    await expect.poll(() => changes, { timeout: 10_000 }).toBe(1);
+    registry.replace(shout);
+    await expect.poll(changes, { timeout: 10_000 }).toBe(1);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('shout');
   });
 });
@@ -148,27 +155,13 @@ describe('a changing tool list, to a 2026-07-28 client over HTTP', () => {
 describe('a changing tool list, to a 2026-07-28 client over stdio', () => {
   it('announces each registry change on the listen stream of the connection', async () => {
     const { registry } = createTestRegistry(dir.path);
-    let changes = 0;
-    const client = new (await import('@modelcontextprotocol/client')).Client(
-      { name: 'listening', version: '1' },
-      {
-        versionNegotiation: { mode: { pin: MODERN_REVISION } },
-        listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void changes++ } },
-      },
-    );
+    const { client, changes } = await listeningClient();
     const stdin = new PassThrough();
     const stdout = new PassThrough();
     const served = await serveStdio(registry, { stdin, stdout });
     await client.connect(new PipeClientTransport(stdin, stdout));
-    registry.replace(
-      defineSkill({
-        name: 'shout',
-        description: 'Shouts.',
-        parameters: { type: 'object', properties: {} },
-        create: () => () => ToolResult.ok('HEY'),
-      }),
-    );
-    await expect.poll(() => changes, { timeout: 10_000 }).toBe(1);
+    registry.replace(shout);
+    await expect.poll(changes, { timeout: 10_000 }).toBe(1);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('shout');
     await client.close();
     await served.closed;
@@ -264,6 +257,11 @@ async function askToCount(server: McpHttpServer, args: Record<string, unknown> =
   return first.result?.requestState as string;
 }
 
+/** The retry of a `tools/call` that carries the person's approval and the `requestState` it was asked with. */
+function retryApproved(server: McpHttpServer, requestState: string, name = 'count', args: object = {}) {
+  return modernRequest(server, 'tools/call', { name, arguments: args, inputResponses: approve, requestState }, name);
+}
+
 describe('confirmations to a 2026-07-28 client: the requestState', () => {
   it('is refused when tampered with, and the tool does not run', async () => {
     const { registry, observations } = confirmingRegistry();
@@ -273,12 +271,7 @@ describe('confirmations to a 2026-07-28 client: the requestState', () => {
     const payload = JSON.parse(Buffer.from(body as string, 'base64url').toString());
     payload.exp += 3600;
     const forged = [version, Buffer.from(JSON.stringify(payload)).toString('base64url'), mac].join('.');
-    const retry = await modernRequest(
-      server,
-      'tools/call',
-      { name: 'count', arguments: {}, inputResponses: approve, requestState: forged },
-      'count',
-    );
+    const retry = await retryApproved(server, forged);
     expect(retry.error).toMatchObject({ code: -32602 });
     expect(observations.counted).toBe(0);
   });
@@ -289,28 +282,13 @@ describe('confirmations to a 2026-07-28 client: the requestState', () => {
     });
     const server = await startHttp(registry);
     const state = await askToCount(server);
-    const otherTool = await modernRequest(
-      server,
-      'tools/call',
-      { name: 'stats', arguments: {}, inputResponses: approve, requestState: state },
-      'stats',
-    );
+    const otherTool = await retryApproved(server, state, 'stats');
     expect(otherTool.result).toMatchObject({ isError: true });
     expect(textOf(otherTool.result ?? {})).toContain('not given for this call');
-    const otherArgs = await modernRequest(
-      server,
-      'tools/call',
-      { name: 'count', arguments: { extra: 1 }, inputResponses: approve, requestState: state },
-      'count',
-    );
+    const otherArgs = await retryApproved(server, state, 'count', { extra: 1 });
     expect(otherArgs.result).toMatchObject({ isError: true });
     expect(observations.counted).toBe(0);
-    const honest = await modernRequest(
-      server,
-      'tools/call',
-      { name: 'count', arguments: {}, inputResponses: approve, requestState: state },
-      'count',
-    );
+    const honest = await retryApproved(server, state);
     expect(honest.result).toMatchObject({ content: [{ type: 'text', text: '1' }] });
   });
 
@@ -318,12 +296,7 @@ describe('confirmations to a 2026-07-28 client: the requestState', () => {
     const { registry, observations } = confirmingRegistry();
     const state = await askToCount(await startHttp(registry));
     const other = await startHttp(registry);
-    const retry = await modernRequest(
-      other,
-      'tools/call',
-      { name: 'count', arguments: {}, inputResponses: approve, requestState: state },
-      'count',
-    );
+    const retry = await retryApproved(other, state);
     expect(retry.error).toMatchObject({ code: -32602 });
     expect(observations.counted).toBe(0);
 
@@ -332,12 +305,7 @@ describe('confirmations to a 2026-07-28 client: the requestState', () => {
     const lenient = createTestRegistry(dir.path, { preset: 'trusted', tools: { count: { enabled: true, requiresConfirmation: true } } });
     const sameKeyOtherPolicy = await startHttp(lenient.registry, { stateKey: key });
     const minted = await askToCount(strict);
-    const replayed = await modernRequest(
-      sameKeyOtherPolicy,
-      'tools/call',
-      { name: 'count', arguments: {}, inputResponses: approve, requestState: minted },
-      'count',
-    );
+    const replayed = await retryApproved(sameKeyOtherPolicy, minted);
     expect(replayed.result).toMatchObject({ isError: true });
     expect(lenient.observations.counted).toBe(0);
   });
@@ -348,12 +316,7 @@ describe('confirmations to a 2026-07-28 client: the requestState', () => {
     const state = await askToCount(server);
     // The expiry has whole-second resolution: two seconds later it has passed whatever the clock read.
     await delay(2_000);
-    const retry = await modernRequest(
-      server,
-      'tools/call',
-      { name: 'count', arguments: {}, inputResponses: approve, requestState: state },
-      'count',
-    );
+    const retry = await retryApproved(server, state);
     expect(retry.error).toMatchObject({ code: -32602 });
     expect(observations.counted).toBe(0);
   });
