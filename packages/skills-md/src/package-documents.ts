@@ -13,7 +13,6 @@ import {
   type ServiceContainer,
   validatePath,
 } from '@nexus/core';
-import { lookup } from 'mrmime';
 import { listPackageFiles } from './package-hash.js';
 import type { IndexedSkillPackage } from './package-index.js';
 import { readPackageInstructions } from './package-instructions.js';
@@ -62,8 +61,9 @@ function parseUri(uri: string): { name: string; segments: string[] } {
   return { name, segments };
 }
 
-/** The media type of `path`, by its extension. */
-function mimeTypeOf(path: string): string {
+/** The media type of `path`, by its extension (the table is loaded on first use, not with the listing). */
+async function mimeTypeOf(path: string): Promise<string> {
+  const { lookup } = await import('mrmime');
   return lookup(path) ?? 'application/octet-stream';
 }
 
@@ -75,7 +75,7 @@ async function listFiles(skillPackage: DocumentedPackage): Promise<FamilyFile[]>
       const info = await lstat(join(skillPackage.folder, path)).catch(() => undefined);
       // Links are not listed: a read follows them only as far as the package folder.
       if (!info?.isFile()) return [];
-      return [{ uri: uriOf(skillPackage.name, path), name: path, mimeType: mimeTypeOf(path), size: info.size }];
+      return [{ uri: uriOf(skillPackage.name, path), name: path, mimeType: await mimeTypeOf(path), size: info.size }];
     }),
   );
   return listed.flat();
@@ -115,7 +115,7 @@ async function readFile(
       });
     const bytes = new Uint8Array(info.size);
     const { bytesRead } = await handle.read(bytes, 0, info.size, 0);
-    return { uri, mimeType: mimeTypeOf(path), bytes: bytes.subarray(0, bytesRead) };
+    return { uri, mimeType: await mimeTypeOf(path), bytes: bytes.subarray(0, bytesRead) };
   } finally {
     await handle.close();
   }

@@ -58,8 +58,8 @@ export class PackageStore {
 
   /** Finds and indexes every package of the roots (a package's frontmatter is scanned, not parsed). */
   async open(): Promise<void> {
-    // The loader (the YAML parser and zod) compiles while the files are read.
-    void this.#loader();
+    // The loader (the YAML parser and zod) is not imported here: compiling it would hold up the
+    // listing; the library's first loads, right after it, import it.
     this.#context.trustRecords = await readTrustRecords(this.#settings.stateDirectory);
     this.#takeDiscovery(discoverSkillPackages(this.#roots));
     await Promise.all([...this.#locations.keys()].map((folder) => this.#reindex(folder, false)));
