@@ -24,14 +24,16 @@ export async function time(action) {
 
 /**
  * Times each of `contenders` (name → async action) `runs` times after `warmUp` untimed rounds, one
- * of each per round, and returns the samples by name.
+ * of each per round, and returns the samples by name. `pauseMs` (untimed) after each action lets
+ * work a contender defers past its answer (a server's log write) end before the next one is timed.
  */
-export async function sampleInterleaved(contenders, { runs = 300, warmUp = 30 } = {}) {
+export async function sampleInterleaved(contenders, { runs = 300, warmUp = 30, pauseMs = 0 } = {}) {
   const samples = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
   for (let run = 0; run < warmUp + runs; run++) {
     for (const [name, action] of Object.entries(contenders)) {
       const elapsed = await time(action);
       if (run >= warmUp) samples[name].push(elapsed);
+      if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
   }
   return samples;
