@@ -3,7 +3,8 @@
 // pass/fail):
 //  0. a read over stdio: `nexus mcp`'s read_file against the official server-filesystem's
 //     read_text_file (goal ≤ 1.0×), timed in blocks of consecutive calls to one server so that
-//     work a server defers past its answer (nexus's audit log) falls inside the figure;
+//     work a server defers past its answer (nexus's audit log) falls inside the figure, with a
+//     pause between blocks so that it does not fall into the other server's;
 //  1. a call to an imported tool through `nexus mcp` (SDK client → Nexus → server-everything's
 //     `echo`) against the same client calling server-everything directly (goal ≤ 1.3×), and, to
 //     show what one stdio hop costs, the client calling nexus's own `echo`;
@@ -96,7 +97,7 @@ async function readRoundTrip() {
     };
     const blocks = await sampleInterleaved(
       { 'server-filesystem read_text_file': reads(official, 'read_text_file'), 'nexus mcp read_file': reads(nexus, 'read_file') },
-      { runs: READ_BLOCKS, warmUp: 10 },
+      { runs: READ_BLOCKS, warmUp: 10, pauseMs: 5 },
     );
     const perCall = Object.fromEntries(Object.entries(blocks).map(([name, values]) => [name, values.map((value) => value / READ_BLOCK)]));
     console.log(`Read round trip over stdio (a 200-line file; per call, timed in blocks of ${READ_BLOCK} calls to one server):`);
