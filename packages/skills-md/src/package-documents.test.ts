@@ -36,6 +36,11 @@ describe("a library family's documents", () => {
     expect([services.get('readOnlyPaths'), services.get('toolScope')]).toEqual([undefined, undefined]);
   });
 
+  it('are offered by loadSkillPackages’ family too', async () => {
+    const { documents } = (await world.load()).family;
+    expect(await documents?.listInstructions()).toEqual([{ name: 'guide', description: 'Writes guides.' }]);
+  });
+
   it('tell their listeners when the packages changed', async () => {
     const library = await world.library({ watch: false, checkIntervalMs: 0 });
     let changes = 0;
