@@ -8,6 +8,13 @@ import { readBody, tokenDigest } from '@nexus/core/http';
 export interface ConsoleOptions {
   /** The built page: `index.html` and its assets (`@nexus/console`'s `consoleAssetsDir`). */
   assetsDir: string;
+  /**
+   * Signing in through an OpenID Connect issuer (authorization code + PKCE in the page): the
+   * issuer, the public client the console is registered as (its redirect URI is the page,
+   * `<server>/console/`), the scope to ask for and the resource (audience) the token is for. The
+   * page reads them at `/console/sign-in.json`; its CSP lets it reach the issuer.
+   */
+  signIn?: { issuer: string; clientId: string; scope: string; resource: string };
 }
 
 /** What a console route answered: `undefined` when the request is not the console's. */
@@ -36,21 +43,21 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.woff2': 'font/woff2',
 };
 
-/** The page's own files only; no inline script or style, no other origin, no framing. */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** The page's own files only (and, to sign in, the issuer's endpoints); no inline script or style, no other origin, no framing. */
+const contentSecurityPolicy = (issuer: string | undefined) =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    issuer === undefined ? "connect-src 'self'" : `connect-src 'self' ${new URL(issuer).origin}`,
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 
 const PAGE_HEADERS = {
-  'content-security-policy': CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cross-origin-opener-policy': 'same-origin',
@@ -89,6 +96,11 @@ function sameDigest(a: string, expected: Buffer): boolean {
  */
 export async function consoleRoutes(options: ConsoleOptions, token: string): Promise<ConsoleRoutes> {
   const assets = await readAssets(options.assetsDir);
+  if (options.signIn) {
+    const body = Buffer.from(JSON.stringify(options.signIn));
+    assets.set('sign-in.json', { body, type: CONTENT_TYPES['.json'] as string });
+  }
+  const headers = { ...PAGE_HEADERS, 'content-security-policy': contentSecurityPolicy(options.signIn?.issuer) };
   if (!assets.has('index.html')) throw new Error(`No index.html in the console's assets (${options.assetsDir}); build @nexus/console.`);
   let codeDigest: Buffer | undefined;
   const code = randomBytes(24).toString('base64url');
@@ -129,7 +141,7 @@ export async function consoleRoutes(options: ConsoleOptions, token: string): Pro
       const asset = assets.get(name);
       if (!asset) return { status: 404, message: `Not found: ${path}.` };
       response.writeHead(200, {
-        ...PAGE_HEADERS,
+        ...headers,
         'content-type': asset.type,
         'content-length': asset.body.length,
         // Vite names assets by their content; the page itself may change with a new build.

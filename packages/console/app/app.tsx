@@ -1,15 +1,20 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { Console } from './console.js';
 import { Rpc, RpcError, tokenFromLink } from './rpc.js';
+import { finishSignIn, type SignInSettings, signInSettings, startSignIn } from './sign-in.js';
 import type { AgentInfo } from './types.js';
 
-/** Asks for the token once (or takes it from the one-time link), then shows the console. */
+/**
+ * Asks for the token once (or takes it from the one-time link, or signs in through the issuer when
+ * the server offers it), then shows the console. The token stays in memory only.
+ */
 export function App() {
   const [rpc, setRpc] = useState<Rpc | undefined>();
   // The token is checked with list_agents, whose answer paints the first page at once.
   const [firstAgents, setFirstAgents] = useState<AgentInfo[] | undefined>();
   const [checking, setChecking] = useState(true);
   const [error, setError] = useState('');
+  const [signIn, setSignIn] = useState<SignInSettings | undefined>();
 
   const tryToken = async (token: string) => {
     const candidate = new Rpc(token);
@@ -30,24 +35,49 @@ export function App() {
 
   useEffect(() => {
     const hadCode = location.hash.includes('code=');
-    tokenFromLink()
-      .then(async (token) => {
-        if (token) await tryToken(token);
-        else if (hadCode) setError('This link was used already; enter the token.');
-      })
+    const start = async () => {
+      const settings = await signInSettings().catch(() => undefined);
+      setSignIn(settings);
+      const signedIn = settings && (await finishSignIn(settings));
+      if (signedIn) return tryToken(signedIn);
+      const token = await tokenFromLink();
+      if (token) await tryToken(token);
+      else if (hadCode) setError('This link was used already; enter the token.');
+    };
+    start()
+      .catch((failure: Error) => setError(`Signing in failed: ${failure.message}`))
       .finally(() => setChecking(false));
   }, []);
 
   if (rpc) return <Console rpc={rpc} firstAgents={firstAgents} onRefused={onRefused} />;
   if (checking) return <p class="loading">Connecting…</p>;
-  return <TokenForm onToken={tryToken} error={error} />;
+  return <TokenForm onToken={tryToken} error={error} signIn={signIn} onSignInFailed={setError} />;
 }
 
-function TokenForm({ onToken, error }: { onToken: (token: string) => void; error: string }) {
+function TokenForm({
+  onToken,
+  error,
+  signIn,
+  onSignInFailed,
+}: {
+  onToken: (token: string) => void;
+  error: string;
+  signIn: SignInSettings | undefined;
+  onSignInFailed: (message: string) => void;
+}) {
   const [token, setToken] = useState('');
   return (
     <main class="token-form">
       <h1>Nexus console</h1>
+      {signIn && (
+        <button
+          type="button"
+          class="sign-in"
+          onClick={() => startSignIn(signIn).catch((failure: Error) => onSignInFailed(`Signing in failed: ${failure.message}`))}
+        >
+          Sign in with {new URL(signIn.issuer).host}
+        </button>
+      )}
       <form
         onSubmit={(event) => {
           event.preventDefault();
