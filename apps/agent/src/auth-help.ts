@@ -8,6 +8,7 @@ export const AUTH = `People of an OpenID Connect issuer (your own file only)
     "scopes": ["nexus"],
     "groupsClaim": "groups",
     "clockToleranceSeconds": 60,
+    "consoleClientId": "nexus-console",
     "users": [
       { "match": { "groups": "platform" }, "preset": "trusted", "admin": true },
       { "match": { "email": "*@example.com" }, "preset": "sandboxed",
@@ -34,4 +35,8 @@ export const AUTH = `People of an OpenID Connect issuer (your own file only)
   saying why. Without "users" every valid token gets the server's own preset.
   On nexus serve an agent belongs to whoever created it: another person cannot
   list, read, send to, approve for or destroy it; admins and the static token's
-  holder can. Audit records name the person by their "sub".`;
+  holder can. Audit records name the person by their "sub".
+  consoleClientId: the console of nexus serve offers "Sign in with <issuer>":
+  authorization code + PKCE in the page as this public client (register it at the
+  issuer with the redirect URI http://127.0.0.1:<port>/console/ and the page's
+  origin allowed for CORS); the token stays in the page's memory.`;

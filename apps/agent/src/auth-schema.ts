@@ -27,4 +27,6 @@ export const authSchema = z.strictObject({
   clockToleranceSeconds: z.number().min(0).max(600).optional(),
   groupsClaim: z.string().min(1).optional(),
   users: z.array(userEntrySchema).optional(),
+  /** The public client (PKCE, redirect URI `<server>/console/`) the console of `nexus serve` signs in as. */
+  consoleClientId: z.string().min(1).optional(),
 });

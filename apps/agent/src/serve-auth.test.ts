@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 /** Runs `nexus serve --port 0 --no-console` with `auth` in the user's config until it listens; `stop()` shuts it down with the static token. */
-async function serveWithAuth(auth: Record<string, unknown>) {
+async function serveWithAuth(auth: Record<string, unknown>, extraArgs: string[] = ['--no-console']) {
   dir = await testdir({ project: {}, config: {}, state: {} });
   await writeTree(dir.join('config', 'nexus'), { 'nexus.config.json': JSON.stringify({ auth }) });
   const memory = memoryIo({
@@ -21,7 +21,7 @@ async function serveWithAuth(auth: Record<string, unknown>) {
     configHome: dir.join('config'),
     env: { XDG_STATE_HOME: dir.join('state'), HOME: dir.path },
   });
-  const serving = runCli(['serve', '--port', '0', '--no-console', '--families', 'fs'], memory.io);
+  const serving = runCli(['serve', '--port', '0', ...extraArgs, '--families', 'fs'], memory.io);
   await waitUntil(
     () => /^Token: /m.test(memory.stdout()),
     () => `nexus serve to listen: ${memory.stderr()}`,
@@ -87,6 +87,18 @@ describe('nexus serve — people of an OpenID issuer (auth in the user config)',
           expect(text.includes(secret), `a token in ${where}`).toBe(false);
         }
       }
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('offers the console a sign-in through the issuer with auth.consoleClientId', async () => {
+    idp = await startOidcProvider({ audience: AUDIENCE, users: {} });
+    const server = await serveWithAuth({ issuer: idp.issuer, audience: AUDIENCE, scopes: ['api'], consoleClientId: 'nexus-console' }, []);
+    try {
+      const response = await fetch(`${server.url}/console/sign-in.json`);
+      expect(await response.json()).toEqual({ issuer: idp.issuer, clientId: 'nexus-console', scope: 'openid api', resource: AUDIENCE });
+      expect(response.headers.get('content-security-policy')).toContain(`connect-src 'self' ${idp.issuer}`);
     } finally {
       await server.stop();
     }

@@ -5,7 +5,7 @@ import { openFamilies } from '../create-registry.js';
 import { type FamilyName, skillPackageIndexFor } from '../families.js';
 import { COMMON } from '../help-sections.js';
 import { type Io, warningsTo } from '../io.js';
-import { resolveSettings } from '../resolve-settings.js';
+import { resolveSettings, type Settings } from '../resolve-settings.js';
 import { openRuntime, RUNTIME_OPTIONS } from '../serve-runtime.js';
 
 const OPTIONS = { port: { type: 'string' }, 'no-console': { type: 'boolean' }, ...RUNTIME_OPTIONS } as const;
@@ -28,7 +28,9 @@ async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
     tools: settings.tools,
     services: () => buildServices(settings),
   });
-  const consolePage = line['no-console'] ? undefined : { assetsDir: (await import('@nexus/console')).consoleAssetsDir };
+  const consolePage = line['no-console']
+    ? undefined
+    : { assetsDir: (await import('@nexus/console')).consoleAssetsDir, ...consoleSignIn(settings.auth) };
   const skillPackages = skillPackageIndexFor(settings);
   const server = await serveAgents(pool, {
     port: parsePort(line.port, '--port') ?? settings.servePort ?? DEFAULT_AGENT_SERVER_PORT,
@@ -43,6 +45,13 @@ async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
   await Promise.race([server.closed, io.interrupted]);
   await server.close();
   return 0;
+}
+
+/** How the console signs in through the issuer (`auth.consoleClientId`): the token it gets is for the server's audience. */
+function consoleSignIn(auth: Settings['auth']) {
+  if (!auth?.consoleClientId) return {};
+  const scope = ['openid', ...(auth.scopes ?? [])].join(' ');
+  return { signIn: { issuer: auth.issuer, clientId: auth.consoleClientId, scope, resource: auth.audience } };
 }
 
 /**
