@@ -90,13 +90,22 @@ async function readRoundTrip() {
   // No config of the user's, and the audit log (on, as by default) kept in the temporary directory.
   const env = { PATH: process.env.PATH ?? '', HOME: dir, XDG_CONFIG_HOME: join(dir, 'read-config'), XDG_STATE_HOME: join(dir, 'state') };
   const nexus = await connect(process.execPath, [nexusCli, 'mcp', '--cwd', dir], env);
+  // The same with the audit log off, to show what the log costs (nexus's own work, the SDK, and the log).
+  const unlogged = join(dir, 'read-config-unlogged');
+  await mkdir(join(unlogged, 'nexus'), { recursive: true });
+  await writeFile(join(unlogged, 'nexus', 'nexus.config.json'), JSON.stringify({ audit: { enabled: false } }));
+  const nexusUnlogged = await connect(process.execPath, [nexusCli, 'mcp', '--cwd', dir], { ...env, XDG_CONFIG_HOME: unlogged });
   const official = await connect(filesystem.command, filesystem.args);
   try {
     const reads = (client, name) => async () => {
       for (let call = 0; call < READ_BLOCK; call++) await client.callTool({ name, arguments: { path: sample } });
     };
     const blocks = await sampleInterleaved(
-      { 'server-filesystem read_text_file': reads(official, 'read_text_file'), 'nexus mcp read_file': reads(nexus, 'read_file') },
+      {
+        'server-filesystem read_text_file': reads(official, 'read_text_file'),
+        'nexus mcp read_file': reads(nexus, 'read_file'),
+        'nexus mcp read_file, no audit': reads(nexusUnlogged, 'read_file'),
+      },
       { runs: READ_BLOCKS, warmUp: 10, pauseMs: 5 },
     );
     const perCall = Object.fromEntries(Object.entries(blocks).map(([name, values]) => [name, values.map((value) => value / READ_BLOCK)]));
@@ -104,7 +113,7 @@ async function readRoundTrip() {
     printRatios(perCall, 'server-filesystem read_text_file');
     console.log('  goal: nexus mcp ≤ 1.00× server-filesystem\n');
   } finally {
-    await Promise.all([nexus.close(), official.close()]);
+    await Promise.all([nexus.close(), nexusUnlogged.close(), official.close()]);
   }
 }
 
