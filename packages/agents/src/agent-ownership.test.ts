@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { type OidcStandIn, startOidcProvider } from '@nexus/test-utils';
+import { type OidcStandIn, startOidcProvider, waitUntil } from '@nexus/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
+import { createServerFixture, type ServerFixture, watchEvents } from '../test/server-fixture.js';
 import { AgentPool, parseAgentSettings, type Requester } from './index.js';
 
 const AUDIENCE = 'https://nexus.example.test';
@@ -56,7 +56,6 @@ describe('agents over nexus serve belong to their creator', () => {
       ['/', 'create_agent', { agent_id: 'b1', parent_agent_id: 'a1' }],
       ['/', 'shutdown_server', {}],
       ['/', 'run_tool', { tool: 'read_file', arguments: { path: 'x' } }],
-      ['/', 'watch', {}],
     ] as const) {
       expect((await rpc(path, method, params, bob)).body.error?.message, `${method} by bob`).toMatch(/is not yours|is for admins/);
     }
@@ -95,6 +94,25 @@ describe('agents over nexus serve belong to their creator', () => {
       await expect(restarted.call('get_context', {}, { kind: 'user', subject: 'alice', admin: false }, 'a2')).resolves.toBeDefined();
     } finally {
       await restarted.close();
+    }
+  });
+
+  it("streams a person's watch with their own agents' changes only", async () => {
+    fixture = await serveWithUsers();
+    const { rpc, server } = fixture;
+    const alice = await as('alice');
+    await rpc('/', 'create_agent', { agent_id: 'before' }, alice);
+    const stream = await watchEvents(`${server.url}/`, await idp.token('alice'));
+    try {
+      await rpc('/', 'create_agent', { agent_id: 'theirs' }, await as('bob'));
+      await rpc('/', 'create_agent', { agent_id: 'hers' }, alice);
+      await rpc('/', 'destroy_agent', { agent_id: 'before' }, alice);
+      await waitUntil(() => stream.events.some((event) => event.data?.agent_id === 'before'), 'the destruction to be streamed');
+
+      const seen = stream.events.filter((event) => event.name !== 'ready').map((event) => `${event.name} ${event.data.agent_id}`);
+      expect(seen).toEqual(['agent_created hers', 'agent_destroyed before']);
+    } finally {
+      await stream.close();
     }
   });
 });

@@ -111,6 +111,11 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
     return [...this.#members.keys()];
   }
 
+  /** The person who owns an agent in memory (`undefined`: the static token holder's, or not in memory). */
+  ownerOf(agentId: string): string | undefined {
+    return this.#members.get(agentId)?.grant.owner;
+  }
+
   /**
    * Runs a method: a global one without `agentId`, an agent's on `agentId` (restored from its
    * session when not in memory). Params are validated strictly; refusals and failures reject with

@@ -30,6 +30,8 @@ export interface AgentRuntime {
   on(event: 'change', listener: (change: PoolChange) => void): unknown;
   /** Stops calling a `change` listener. */
   off(event: 'change', listener: (change: PoolChange) => void): unknown;
+  /** The person who owns an agent in memory (`undefined`: the static token holder's, or not in memory); a runtime without owners leaves it out. */
+  ownerOf?(agentId: string): string | undefined;
   /** Stops this process's part of the runtime (its turns end or are left to resume); settles when done. */
   close(): Promise<void>;
 }

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { testdir, waitUntil } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
+import { createServerFixture, type ServerFixture, watchEvents as watch } from '../test/server-fixture.js';
 
 let fixture: ServerFixture | undefined;
 afterEach(async () => {
@@ -20,44 +20,6 @@ async function withConsole() {
   });
   fixture = await createServerFixture({ serve: { console: { assetsDir: assets.path } } });
   return { ...fixture, origin: fixture.server.url };
-}
-
-interface Streamed {
-  name: string;
-  data: Record<string, unknown>;
-}
-
-/** Opens `watch` and collects its events as they come. */
-async function watch(url: string, token: string, headers: Record<string, string> = {}) {
-  const abort = new AbortController();
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'watch' }),
-    signal: abort.signal,
-  });
-  const events: Streamed[] = [];
-  let buffer = '';
-  const reading = (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-        const [, name = '', data = 'null'] = /^event: (\w+)\ndata: (.*)$/s.exec(buffer.slice(0, end)) ?? [];
-        events.push({ name, data: JSON.parse(data) });
-        buffer = buffer.slice(end + 2);
-      }
-    }
-  })().catch(() => {});
-  await waitUntil(() => events.some((event) => event.name === 'ready'), 'the watch stream to be ready');
-  return {
-    response,
-    events,
-    close: async () => {
-      abort.abort();
-      await reading;
-    },
-  };
 }
 
 describe('the console on the agent server (docs/console.md)', () => {

@@ -10,8 +10,9 @@ import { isLoopbackHost, readBody } from '@nexus/core/http';
 import type { AgentEvent } from './agent.js';
 import type { AgentRuntime } from './agent-runtime.js';
 import { type ConsoleOptions, type ConsoleRoutes, consoleRoutes } from './console-routes.js';
+import { ownAgentsOnly } from './own-changes.js';
 import { streamedTurnEvent } from './pool-events.js';
-import { checkAdmin, type Requester } from './requester-policy.js';
+import type { Requester } from './requester-policy.js';
 import { agentServerAuth } from './server-auth.js';
 import { newToken, tokenFromEnvironment, writeTokenFile } from './server-token.js';
 import { SessionFileError } from './session-store.js';
@@ -217,8 +218,8 @@ export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOption
     const rpc = parseEnvelope(text);
     if (rpc.method === 'watch') {
       try {
-        checkAdmin(checked.requester, 'watch every agent');
-        return watchChanges(pool, rpc.params, agentId, response, stopping.signal);
+        const visible = await ownAgentsOnly(pool, checked.requester);
+        return watchChanges(pool, rpc.params, agentId, response, stopping.signal, visible);
       } catch (error) {
         const { status, code, message } = errorOf(error);
         return sendJson(response, status, rpcError(rpc.id, code, message));

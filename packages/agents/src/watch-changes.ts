@@ -33,7 +33,8 @@ function isChangeSource(runtime: unknown): runtime is ChangeSource {
  * or `stopping` aborts (the server closes). A client that lets more than
  * {@link MAX_WATCH_BUFFER_BYTES} wait unread gets a last `dropped` event and the stream ends: it
  * watches again and lists what it shows (after `ready`, as at the start).
- * Refuses params and an agent's path as every method does (`-32602`, `-32601`).
+ * Refuses params and an agent's path as every method does (`-32602`, `-32601`). With `visible`,
+ * only the changes of the agents it admits are streamed (a person's own).
  */
 export function watchChanges(
   runtime: unknown,
@@ -41,6 +42,7 @@ export function watchChanges(
   agentId: string | undefined,
   response: ServerResponse,
   stopping: AbortSignal,
+  visible?: (agentId: string) => boolean,
 ): void {
   expectGlobalWithoutParams('watch', params, agentId);
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -49,7 +51,7 @@ export function watchChanges(
   stopping.addEventListener('abort', stop);
   let grace: NodeJS.Timeout | undefined;
   const listener = (change: PoolChange) => {
-    if (response.writableEnded) return;
+    if (response.writableEnded || (visible && !visible(change.data.agent_id))) return;
     writeEvent(response, change.name, change.data);
     if (response.writableLength <= MAX_WATCH_BUFFER_BYTES) return;
     const message = `This client read too slowly: more than ${MAX_WATCH_BUFFER_BYTES} bytes of changes waited for it. Watch again, then list agents and approvals.`;

@@ -1,6 +1,6 @@
 import type { ServiceContainer, SkillFamily, ToolPermission } from '@nexus/core';
 import { fsSkills } from '@nexus/skills-fs';
-import { type LlmStandIn, startLlmStandIn, type TestDir, type Tree, testdir } from '@nexus/test-utils';
+import { type LlmStandIn, startLlmStandIn, type TestDir, type Tree, testdir, waitUntil } from '@nexus/test-utils';
 import { AgentPool, type AgentServer, parseAgentSettings, type ServeAgentsOptions, serveAgents } from '../src/index.js';
 import { KEY_VARIABLE, SECRET_KEY, testFamily } from './agent-fixture.js';
 
@@ -103,6 +103,45 @@ export async function createServerFixture(
       await server.close();
       await llm.close();
       await dir.cleanup();
+    },
+  };
+}
+
+/** One server-sent event of `watch`. */
+export interface WatchedEvent {
+  name: string;
+  data: Record<string, unknown>;
+}
+
+/** Opens `watch` and collects its events as they come. */
+export async function watchEvents(url: string, token: string, headers: Record<string, string> = {}) {
+  const abort = new AbortController();
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'watch' }),
+    signal: abort.signal,
+  });
+  const events: WatchedEvent[] = [];
+  let buffer = '';
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const [, name = '', data = 'null'] = /^event: (\w+)\ndata: (.*)$/s.exec(buffer.slice(0, end)) ?? [];
+        events.push({ name, data: JSON.parse(data) });
+        buffer = buffer.slice(end + 2);
+      }
+    }
+  })().catch(() => {});
+  await waitUntil(() => events.some((event) => event.name === 'ready'), 'the watch stream to be ready');
+  return {
+    response,
+    events,
+    close: async () => {
+      abort.abort();
+      await reading;
     },
   };
 }
