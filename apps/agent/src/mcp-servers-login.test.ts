@@ -62,6 +62,18 @@ describe('nexus mcp-servers login', () => {
     const after = nexus(['mcp-servers', 'tools', 'remote', '--json']);
     expect(await after.done).toBe(0);
     expect(JSON.parse(after.memory.stdout()).map((tool: { name: string }) => tool.name)).toContain('mcp__remote__echo');
+
+    // A call through the imported tool: its result and audit record, and every output so far, hold no secret of the login.
+    const call = nexus(['call', '--preset', 'yolo', 'mcp__remote__echo', 'message=hello']);
+    expect(await call.done, call.memory.stderr()).toBe(0);
+    expect(call.memory.stdout()).toContain('hello');
+    const { client } = JSON.parse(await readFile(file, 'utf8'));
+    const audit = await readFile(dir.join('state', 'nexus', 'audit.jsonl'), 'utf8');
+    expect(audit).toContain('mcp__remote__echo');
+    const seen = [login, after, call].map(({ memory }) => memory.stdout() + memory.stderr()).join('\n') + audit;
+    for (const secret of [tokens.access_token, tokens.refresh_token, client?.client_secret].filter(Boolean)) {
+      expect(seen.includes(secret), 'a secret of the login in the output or the audit log').toBe(false);
+    }
   });
 
   it('says so, with exit status 2, for a server that does not use OAuth or is not configured', async () => {
