@@ -56,6 +56,7 @@ describe('agents over nexus serve belong to their creator', () => {
       ['/', 'create_agent', { agent_id: 'b1', parent_agent_id: 'a1' }],
       ['/', 'shutdown_server', {}],
       ['/', 'run_tool', { tool: 'read_file', arguments: { path: 'x' } }],
+      ['/', 'list_skill_packages', {}],
     ] as const) {
       expect((await rpc(path, method, params, bob)).body.error?.message, `${method} by bob`).toMatch(/is not yours|is for admins/);
     }

@@ -12,7 +12,7 @@ import type { AgentRuntime } from './agent-runtime.js';
 import { type ConsoleOptions, type ConsoleRoutes, consoleRoutes } from './console-routes.js';
 import { ownAgentsOnly } from './own-changes.js';
 import { streamedTurnEvent } from './pool-events.js';
-import type { Requester } from './requester-policy.js';
+import { checkAdmin, type Requester } from './requester-policy.js';
 import { agentServerAuth } from './server-auth.js';
 import { newToken, tokenFromEnvironment, writeTokenFile } from './server-token.js';
 import { SessionFileError } from './session-store.js';
@@ -228,6 +228,7 @@ export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOption
     const streaming = rpc.method === 'send' && (rpc.params as { stream?: unknown } | undefined)?.stream === true;
     if (streaming) return streamSend(rpc, checked.requester, agentId, response);
     try {
+      if (rpc.method === 'list_skill_packages') checkAdmin(checked.requester, 'list the skill packages');
       const result =
         rpc.method === 'list_skill_packages'
           ? await listSkillPackages(options.skillPackages, rpc.params, agentId)
