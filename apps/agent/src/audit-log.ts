@@ -1,5 +1,16 @@
-import { constants, createReadStream } from 'node:fs';
-import { chmod, type FileHandle, mkdir, open, rename, unlink } from 'node:fs/promises';
+import {
+  closeSync,
+  constants,
+  createReadStream,
+  fchmodSync,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  writeSync,
+} from 'node:fs';
+import { chmod, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { withFileLocks } from '@nexus/core';
@@ -29,22 +40,33 @@ export function auditFiles(settings: AuditSettings): string[] {
   return [...Array.from({ length: settings.keep }, (_, index) => `${settings.file}.${settings.keep - index}`), settings.file];
 }
 
-/** Opens the log for appending, making its directory (0700) first only when it is missing. */
-async function openLog(file: string): Promise<FileHandle> {
+/** Opens the log for appending (a file descriptor), making its directory (0700) first only when it is missing. */
+function openLog(file: string): number {
   try {
-    return await open(file, APPEND, 0o600);
+    return openSync(file, APPEND, 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-    return open(file, APPEND, 0o600);
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    return openSync(file, APPEND, 0o600);
   }
+}
+
+/** The log as this process holds it open: the file descriptor and the inode it was opened on. */
+interface OpenLog {
+  readonly fd: number;
+  readonly ino: number;
 }
 
 /**
  * Appends audit records to the log as JSON lines, off the calls' path: the sink only queues a
- * record; the lines are written in batches once the event loop is free, under a lock shared with
- * other Nexus processes. The file is created 0600 and never rewritten — rotation renames it
- * (`audit.jsonl` → `audit.jsonl.1` → …) once the next line would take it past `maxBytes`.
+ * record; the lines are written in batches once the event loop is free. The file is created 0600,
+ * kept open, and never rewritten. Each batch is one `O_APPEND` write, which the kernel never
+ * interleaves with another process's, so appends take no lock; rotation does — it renames the
+ * file (`audit.jsonl` → `audit.jsonl.1` → …) under a lock shared with other Nexus processes once
+ * the next batch would take it past `maxBytes`, and a writer holding the old file opens the new one
+ * at its next batch (a batch written in between lands in `audit.jsonl.1`, not lost). The usual
+ * batch is a stat and a write of a few hundred bytes, made synchronously: cheaper than handing
+ * them to the thread pool, on the path of every call a busy server answers.
  */
 export class AuditLogWriter {
   readonly #settings: AuditSettings;
@@ -54,6 +76,7 @@ export class AuditLogWriter {
   #scheduled = false;
   /** A write is chained and not yet started: it takes every record pending when it starts. */
   #queued = false;
+  #log: OpenLog | undefined;
 
   constructor(settings: AuditSettings, isolation: Promise<string>) {
     this.#settings = settings;
@@ -78,8 +101,7 @@ export class AuditLogWriter {
     this.#scheduled = false;
     if (this.#pending.length === 0 || this.#queued) return;
     this.#queued = true;
-    // Records of calls that end while a write is under way go in one write after it, so
-    // back-to-back calls share the lock, open and close instead of paying them each.
+    // Records of calls that end while a write is under way go in one write after it.
     this.#writing = this.#writing
       .then(() => {
         this.#queued = false;
@@ -94,36 +116,62 @@ export class AuditLogWriter {
   async #write(records: readonly AuditRecord[]): Promise<void> {
     const isolation = await this.#isolation;
     // A call's own isolation (its command's run) wins over the run's setting.
-    const lines = records.map((record) => Buffer.from(`${JSON.stringify({ ...record, isolation: record.isolation ?? isolation })}\n`));
+    const batch = Buffer.from(
+      records.map((record) => `${JSON.stringify({ ...record, isolation: record.isolation ?? isolation })}\n`).join(''),
+    );
+    const { fd, size } = this.#current();
+    if (size > 0 && size + batch.length > this.#settings.maxBytes) return this.#writeRotating(batch);
+    writeSync(fd, batch);
+  }
+
+  /**
+   * The log's descriptor and its size at its path: opened again when the path holds another
+   * file than the one open (rotated by another process, or removed), and narrowed back to 0600
+   * when it was widened.
+   */
+  #current(): { fd: number; size: number } {
     const { file } = this.#settings;
-    await withFileLocks([file], async () => {
-      let handle = await openLog(file);
-      try {
-        const stats = await handle.stat();
-        if ((stats.mode & 0o777) !== 0o600) await handle.chmod(0o600);
-        let size = stats.size;
-        for (const line of lines) {
-          if (size > 0 && size + line.length > this.#settings.maxBytes) {
-            await handle.close();
-            await this.#rotate();
-            handle = await openLog(file);
-            size = 0;
-          }
-          await handle.write(line);
-          size += line.length;
+    const now = lstatSync(file, { throwIfNoEntry: false });
+    let log = this.#log;
+    if (!now || now.ino !== log?.ino) {
+      if (log) closeSync(log.fd);
+      this.#log = undefined;
+      const fd = openLog(file);
+      log = this.#log = { fd, ino: fstatSync(fd).ino };
+    }
+    const info = now && now.ino === log.ino ? now : fstatSync(log.fd);
+    if ((info.mode & 0o777) !== 0o600) fchmodSync(log.fd, 0o600);
+    return { fd: log.fd, size: info.size };
+  }
+
+  /** Writes `batch` line by line under the rotation lock, rotating whenever the next line would not fit. */
+  async #writeRotating(batch: Buffer): Promise<void> {
+    const lines = batch
+      .toString()
+      .split(/(?<=\n)/)
+      .map((line) => Buffer.from(line));
+    await withFileLocks([this.#settings.file], async () => {
+      // Another process may have rotated while this one waited: the size is the file's at the path now.
+      let { fd, size } = this.#current();
+      for (const line of lines) {
+        if (size > 0 && size + line.length > this.#settings.maxBytes) {
+          await this.#rotate(fd);
+          ({ fd, size } = this.#current());
         }
-      } finally {
-        await handle.close();
+        writeSync(fd, line);
+        size += line.length;
       }
     });
   }
 
-  async #rotate(): Promise<void> {
+  /** Rotates the log open as `fd`. */
+  async #rotate(fd: number): Promise<void> {
     const { file, keep } = this.#settings;
+    // Emptied in place, not removed, when none is kept: other processes' descriptors stay on the log, so their next lines are not lost.
+    if (keep === 0) return ftruncateSync(fd, 0);
     const ignoreMissing = (error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
     };
-    if (keep === 0) return unlink(file).catch(ignoreMissing);
     for (let index = keep - 1; index >= 1; index--) await rename(`${file}.${index}`, `${file}.${index + 1}`).catch(ignoreMissing);
     await rename(file, `${file}.1`);
     await chmod(`${file}.1`, 0o600);
