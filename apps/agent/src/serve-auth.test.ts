@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { type OidcStandIn, startOidcProvider, type TestDir, testdir, waitUntil, writeTree } from '@nexus/test-utils';
+import { type OidcStandIn, startOidcProvider, type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { memoryIo } from './testing/memory-io-fixture.js';
+import { serveInProcess } from './testing/serve-in-process.js';
 
 const AUDIENCE = 'https://nexus.example.test';
 let dir: TestDir | undefined;
@@ -12,39 +13,20 @@ afterEach(async () => {
   await dir?.cleanup();
 });
 
-/** Runs `nexus serve --port 0 --no-console` with `auth` in the user's config until it listens; `stop()` shuts it down with the static token. */
+/** Runs `nexus serve --port 0 --families fs <extraArgs>` with `auth` in the user's config until it listens. */
 async function serveWithAuth(auth: Record<string, unknown>, extraArgs: string[] = ['--no-console']) {
   dir = await testdir({ project: {}, config: {}, state: {} });
   await writeTree(dir.join('config', 'nexus'), { 'nexus.config.json': JSON.stringify({ auth }) });
-  const memory = memoryIo({
+  const env = { XDG_STATE_HOME: dir.join('state'), HOME: dir.path };
+  const server = await serveInProcess([...extraArgs, '--families', 'fs'], {
     cwd: dir.join('project'),
     configHome: dir.join('config'),
-    env: { XDG_STATE_HOME: dir.join('state'), HOME: dir.path },
+    env,
   });
-  const serving = runCli(['serve', '--port', '0', ...extraArgs, '--families', 'fs'], memory.io);
-  await waitUntil(
-    () => /^Token: /m.test(memory.stdout()),
-    () => `nexus serve to listen: ${memory.stderr()}`,
-  );
-  const url = /^URL: +(\S+)$/m.exec(memory.stdout())?.[1] as string;
-  const tokenFile = /^Token: in (\S+)$/m.exec(memory.stdout())?.[1] as string;
-  const staticToken = (await readFile(tokenFile, 'utf8')).trim();
-  const rpc = (token: string, method: string, params: object = {}) =>
-    fetch(`${url}/`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
   return {
-    url,
-    rpc,
-    staticToken,
-    stdout: memory.stdout,
-    stderr: memory.stderr,
-    async stop() {
-      await rpc(staticToken, 'shutdown_server').catch(() => {});
-      await serving;
-    },
+    ...server,
+    staticToken: server.token,
+    rpc: (token: string, method: string, params: object = {}) => server.rpc(method, params, token),
   };
 }
 

@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { type TestDir, type Tree, testdir, waitUntil } from '@nexus/test-utils';
+import { type TestDir, type Tree, testdir } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
-import { memoryIo } from './testing/memory-io-fixture.js';
+import { serveInProcess } from './testing/serve-in-process.js';
 
 let dir: TestDir | undefined;
 afterEach(() => dir?.cleanup());
@@ -10,40 +8,10 @@ afterEach(() => dir?.cleanup());
 /** Runs `nexus serve --port 0 --families <families> <args>` in `project` in this process until it prints its URL; `stop()` shuts it down. */
 async function serve(args: string[], { families = 'fs', project = {} }: { families?: string; project?: Tree } = {}) {
   dir = await testdir({ project, config: {}, state: {} });
-  const memory = memoryIo({
-    cwd: dir.join('project'),
-    configHome: dir.join('config'),
-    env: { XDG_STATE_HOME: dir.join('state'), HOME: dir.path },
-  });
-  const serving = runCli(['serve', '--port', '0', '--families', families, ...args], memory.io);
-  await waitUntil(
-    () => /^Token: /m.test(memory.stdout()),
-    () => `nexus serve to listen: ${memory.stderr()}`,
-  );
-  const url = /^URL: +(\S+)$/m.exec(memory.stdout())?.[1] as string;
-  const tokenFile = /^Token: in (\S+)$/m.exec(memory.stdout())?.[1] as string;
-  const token = (await readFile(tokenFile, 'utf8')).trim();
-  return {
-    url,
-    token,
-    stdout: memory.stdout,
-    call: async (method: string) => {
-      const response = await fetch(`${url}/`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method }),
-      });
-      return ((await response.json()) as { result: Record<string, unknown> }).result;
-    },
-    async stop() {
-      await fetch(`${url}/`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'shutdown_server' }),
-      });
-      return serving;
-    },
-  };
+  const env = { XDG_STATE_HOME: dir.join('state'), HOME: dir.path };
+  const server = await serveInProcess(['--families', families, ...args], { cwd: dir.join('project'), configHome: dir.join('config'), env });
+  const call = async (method: string) => ((await (await server.rpc(method)).json()) as { result: Record<string, unknown> }).result;
+  return { ...server, call };
 }
 
 describe('nexus serve and the console', () => {
