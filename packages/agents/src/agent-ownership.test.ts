@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { ServiceContainer } from '@nexus/core';
+import type { AuditRecord } from '@nexus/registry';
 import { type OidcStandIn, startOidcProvider, waitUntil } from '@nexus/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServerFixture, type ServerFixture, watchEvents } from '../test/server-fixture.js';
@@ -27,6 +29,9 @@ afterEach(async () => {
 const USERS = [
   { match: { groups: 'ops' }, admin: true },
   { match: { email: '*@example.com' }, preset: 'sandboxed' as const, block: ['secrets'] },
+];
+const RULED = [
+  { match: { sub: 'alice' }, preset: 'trusted' as const, rules: [{ tool: 'read_file', decision: 'deny', reason: 'not for alice' }] },
 ];
 const serveWithUsers = () => createServerFixture({ serve: { auth: { issuer: idp.issuer, audience: AUDIENCE, users: USERS } } });
 const as = async (user: string) => ({ authorization: `Bearer ${await idp.token(user)}` });
@@ -115,5 +120,24 @@ describe('agents over nexus serve belong to their creator', () => {
     } finally {
       await stream.close();
     }
+  });
+
+  it("applies a person's rules to their agents, and keeps them in the session header", async () => {
+    const records: AuditRecord[] = [];
+    fixture = await createServerFixture({
+      files: { 'notes.md': 'hello' },
+      services: () => new ServiceContainer().register('callHooks', { onAudit: (record) => records.push(record) }),
+      serve: { auth: { issuer: idp.issuer, audience: AUDIENCE, users: RULED } },
+    });
+    const alice = await as('alice');
+    await fixture.rpc('/', 'create_agent', { agent_id: 'ruled', preset: 'trusted' }, alice);
+    fixture.llm.script({ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] }, { text: 'Done.' });
+    await fixture.rpc('/agent/ruled', 'send', { content: 'read the notes' }, alice);
+
+    expect(records.map(({ tool, decision, decidedBy }) => ({ tool, decision, decidedBy }))).toEqual([
+      { tool: 'read_file', decision: 'deny', decidedBy: 'rule 1' },
+    ]);
+    const header = JSON.parse(await readFile(fixture.dir.join('state', 'sessions', 'ruled', 'session.json'), 'utf8'));
+    expect(header.rules).toEqual(RULED[0]?.rules);
   });
 });

@@ -348,6 +348,7 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
             subject: requester.subject,
             ...(requester.ceiling ? { ceiling: requester.ceiling } : {}),
             ...(requester.blockedPaths ? { blockedPaths: requester.blockedPaths } : {}),
+            ...(requester.rules ? { rules: requester.rules } : {}),
           }
         : undefined;
     const grant = await grantOf(params, parent, this.#base, person);

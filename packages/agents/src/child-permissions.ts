@@ -9,6 +9,7 @@ import {
   resolvePreset,
   resolveRealPath,
   type ToolPermission,
+  type ToolRule,
 } from '@nexus/core';
 import { refuse } from './rpc-replies.js';
 
@@ -25,6 +26,8 @@ export interface AgentGrant {
   owner?: string;
   /** Paths blocked for its owner on top of the server's (absolute); its children keep them. */
   blockedPaths?: string[];
+  /** Its owner's governance rules, decided before the preset; its children keep them. */
+  rules?: ToolRule[];
 }
 
 /** The parent's side of a creation: its grant, resolved permissions and depth. */
@@ -69,7 +72,7 @@ export function permissionsOf(grant: AgentGrant, base: PermissionBase): AgentPer
   const tools: Record<string, Partial<ToolPermission>> = { ...base.tools };
   for (const name of grant.disabledTools) tools[name] = { ...tools[name], enabled: false };
   const blockedPaths = [...base.blockedPaths, ...(grant.blockedPaths ?? [])];
-  const permissions = resolvePreset(grant.preset, { cwd: grant.cwd, blockedPaths, tools });
+  const permissions = resolvePreset(grant.preset, { cwd: grant.cwd, blockedPaths, tools, ...(grant.rules ? { rules: grant.rules } : {}) });
   if (grant.writePaths.length > 0) return { ...permissions, writePaths: grant.writePaths };
   return grant.preset === 'sandboxed' ? { ...permissions, readOnly: { except: [...READ_ONLY_AGENT_TOOLS] } } : permissions;
 }
@@ -81,7 +84,12 @@ export interface GrantRequest {
   allowedWritePaths?: readonly string[];
   disableTools?: readonly string[];
   /** The person asking (not an agent): the agent is theirs, within their preset ceiling and blocked paths. */
-  person?: { readonly subject: string; readonly ceiling?: PermissionLevel; readonly blockedPaths?: readonly string[] };
+  person?: {
+    readonly subject: string;
+    readonly ceiling?: PermissionLevel;
+    readonly blockedPaths?: readonly string[];
+    readonly rules?: readonly ToolRule[];
+  };
 }
 
 /**
@@ -121,6 +129,7 @@ export async function decideGrant(request: GrantRequest, parent: ParentAgent | u
   const disabledTools = [...new Set([...(parent?.grant.disabledTools ?? []), ...(request.disableTools ?? [])])].sort();
   const owner = parent ? parent.grant.owner : person?.subject;
   const blockedPaths = parent ? parent.grant.blockedPaths : person?.blockedPaths?.map((path) => normalizePath(path, base.cwd));
+  const rules = parent ? parent.grant.rules : person?.rules && [...person.rules];
   const grant: AgentGrant = {
     preset,
     cwd,
@@ -128,6 +137,7 @@ export async function decideGrant(request: GrantRequest, parent: ParentAgent | u
     disabledTools,
     ...(owner === undefined ? {} : { owner }),
     ...(blockedPaths?.length ? { blockedPaths } : {}),
+    ...(rules?.length ? { rules } : {}),
   };
   if (parent) {
     const violations = findCeilingViolations(parent.permissions, permissionsOf(grant, base));

@@ -1,11 +1,11 @@
-import type { PermissionLevel } from '@nexus/core';
+import type { PermissionLevel, ToolRule } from '@nexus/core';
 import type { PoolMember } from './pool-member.js';
 import { refuse } from './rpc-replies.js';
 
 /**
  * Who makes a call: the static token's holder (an HTTP client), a person an OpenID issuer vouches
  * for (an HTTP client with their own token: their agents only, unless `admin`; within their
- * `ceiling` and `blockedPaths`), or an agent of the pool (its skills, in-process).
+ * `ceiling`, `blockedPaths` and `rules`), or an agent of the pool (its skills, in-process).
  */
 export type Requester =
   | { readonly kind: 'token-holder' }
@@ -15,6 +15,7 @@ export type Requester =
       readonly admin: boolean;
       readonly ceiling?: PermissionLevel;
       readonly blockedPaths?: readonly string[];
+      readonly rules?: readonly ToolRule[];
     }
   | { readonly kind: 'agent'; readonly id: string };
 

@@ -1,4 +1,5 @@
 import { createBearerAuth, type IssuerAuthOptions, protectedResourceMetadataPath, refusalChallenge } from '@nexus/auth';
+import type { ToolRule } from '@nexus/core';
 
 import { type Requester, TOKEN_HOLDER } from './requester-policy.js';
 
@@ -20,13 +21,14 @@ export function agentServerAuth(token: string, auth: IssuerAuthOptions | undefin
     if (checked.ok) {
       const { caller } = checked;
       if (caller.kind === 'token-holder') return { ok: true, requester: TOKEN_HOLDER };
-      const { preset, block, admin = false } = caller.entry ?? {};
+      const { preset, block, rules, admin = false } = caller.entry ?? {};
       const requester: Requester = {
         kind: 'user',
         subject: caller.subject,
         admin,
         ...(preset ? { ceiling: preset } : {}),
         ...(block ? { blockedPaths: block } : {}),
+        ...(rules?.length ? { rules: rules as ToolRule[] } : {}),
       };
       return { ok: true, requester };
     }

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { atomicWriteVerified, isValidAgentId, NexusError, openVerified } from '@nexus/core';
+import { atomicWriteVerified, isValidAgentId, NexusError, openVerified, type ToolRule } from '@nexus/core';
 import type { ModelMessage } from 'ai';
 import { z } from 'zod';
 import type { TurnState } from './agent-turn.js';
@@ -32,6 +32,8 @@ const headerFields = {
   owner: z.string().optional(),
   /** Paths blocked for the owner on top of the server's. */
   blocked_paths: z.array(z.string()).optional(),
+  /** The owner's governance rules, decided before the preset. */
+  rules: z.array(z.custom<ToolRule>(isObject)).optional(),
   token_usage: z.custom<TurnUsage>(),
   /** The turn that was running or paused for approval when the session was saved (specs/agent-server.md §8). */
   turn: z.custom<TurnState>(isObject).nullable().optional(),
