@@ -110,6 +110,34 @@ describe('the restate runtime', () => {
     await expect(readFile(cluster.dir.join('never.txt'), 'utf8')).rejects.toThrow();
   });
 
+  it('cancels the turn of a streaming client that goes away, here one queued behind a paused turn', async () => {
+    const [worker] = await cluster.startWorkers(1);
+    if (!worker) throw new Error('a worker');
+    await worker.result('/', 'create_agent', { agent_id: 'left', preset: 'trusted' });
+    cluster.llm.script({ toolCalls: [{ name: 'write_file', arguments: { path: cluster.dir.join('left.txt'), content: 'no' } }] });
+    await worker.result('/agent/left', 'send', { content: 'Write outside.', request_id: 'r1' });
+    const client = new AbortController();
+    const streaming = fetch(`${worker.server.url}/agent/left`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${worker.server.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'send', params: { content: 'Then this.', request_id: 'r2', stream: true } }),
+      signal: client.signal,
+    });
+    await waitUntil(
+      () =>
+        worker.result('/agent/left', 'wait_for', { request_id: 'r2', timeout_ms: 0 }).then(
+          (answer) => answer.status === 'running',
+          () => false,
+        ),
+      'the streamed turn to be queued',
+    );
+
+    client.abort();
+    await streaming.catch(() => {});
+
+    expect(await worker.result('/agent/left', 'wait_for', { request_id: 'r2' })).toEqual({ cancelled: true, request_id: 'r2' });
+  });
+
   it("keeps §5's rules for an agent's own calls: its children are below it, a sandboxed agent creates nothing and may not shut the server down", async () => {
     const [worker] = await cluster.startWorkers(1);
     if (!worker) throw new Error('a worker');

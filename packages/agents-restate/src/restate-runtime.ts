@@ -208,7 +208,11 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
     const requestId = params.request_id === undefined ? this.#newRequestId() : String(params.request_id);
     const digest = createHash('sha256').update(params.content).digest('hex').slice(0, 16);
     const attached = new AbortController();
-    const stop = () => attached.abort();
+    const stop = () => {
+      attached.abort();
+      // A streaming client that went away cancels its turn, as on the local runtime.
+      this.#cancel(agentId, { request_id: requestId }).catch(() => {});
+    };
     options.signal?.addEventListener('abort', stop);
     const wireId = params.request_id ?? requestId;
     // A client's id may name a turn that is waiting for approval already (a retry): that is the answer.
