@@ -21,7 +21,17 @@ let dir: TestDir;
 let llm: LlmStandIn;
 let restate: RestateServer;
 let proxy: RoundRobinProxy;
+let ports: number[];
 const workers: ServingNexus[] = [];
+
+/** Worker `index` on its endpoint port, its model key `worker-<index>` (to tell who asked the model). */
+function startWorker(index: number): Promise<ServingNexus> {
+  const args = ['--runtime', 'restate', '--restate', restate.ingress, '--restate-admin', restate.admin];
+  return startNexusServe([...args, '--restate-port', String(ports[index]), '--restate-deployment', proxy.origin], {
+    cwd: dir.join('project'),
+    env: nexusEnv(dir.join('config'), { XDG_STATE_HOME: dir.join('state'), [KEY_VARIABLE]: `worker-${index}` }),
+  });
+}
 
 /** Two `nexus serve --runtime restate` workers behind one round-robin proxy, the deployment Restate calls; each its own model key, to tell who asked the model. */
 beforeAll(async () => {
@@ -29,16 +39,9 @@ beforeAll(async () => {
   llm = await startLlmStandIn();
   restate = await startRestateServer(dir.join('restate'));
   await writeTree(dir.join('config', 'nexus'), { 'nexus.config.json': JSON.stringify(standInModelConfig(llm.url, KEY_VARIABLE)) });
-  const ports = [await freePort(), await freePort()];
+  ports = [await freePort(), await freePort()];
   proxy = await startRoundRobinProxy(ports);
-  for (const [index, port] of ports.entries()) {
-    const args = ['--runtime', 'restate', '--restate', restate.ingress, '--restate-admin', restate.admin];
-    const worker = await startNexusServe([...args, '--restate-port', String(port), '--restate-deployment', proxy.origin], {
-      cwd: dir.join('project'),
-      env: nexusEnv(dir.join('config'), { XDG_STATE_HOME: dir.join('state'), [KEY_VARIABLE]: `worker-${index}` }),
-    });
-    workers.push(worker);
-  }
+  for (const index of ports.keys()) workers.push(await startWorker(index));
 }, 120_000);
 
 afterAll(async () => {
@@ -116,5 +119,36 @@ describe('nexus serve --runtime restate', () => {
       halted_at_iteration_limit: false,
     });
     expect(await readFile(target, 'utf8')).toBe('approved');
+  });
+
+  it('goes on with a turn whose worker was killed during a tool call on the other, without repeating its finished tool call', async () => {
+    // An earlier test killed a worker: a new one takes its place.
+    for (const [index, worker] of workers.entries())
+      if (worker.child.exitCode !== null || worker.child.signalCode !== null) workers[index] = await startWorker(index);
+    const [first, second] = workers as [ServingNexus, ServingNexus];
+    await rpc(first, '/', 'create_agent', { agent_id: 'b', preset: 'trusted' });
+    llm.script(
+      { toolCalls: [{ name: 'append_file', arguments: { path: 'tool-log.txt', content: 'once\n' } }] },
+      { toolCalls: [{ name: 'bash_safe', arguments: { command: "sh -c 'echo started >> started.txt; sleep 2'" } }] },
+      { text: 'Done.' },
+    );
+    const turn = { content: 'Append, then wait.', request_id: 'r1', confirm: 'allow' };
+    const before = llm.requests.length;
+
+    const sent = rpc(first, '/agent/b', 'send', turn).catch(() => undefined);
+    const started = () =>
+      readFile(dir.join('project', 'started.txt'), 'utf8').then(
+        () => true,
+        () => false,
+      );
+    await waitUntil(started, 'the slow tool call to start');
+    const running = llm.requests[before + 1]?.headers.authorization === 'Bearer worker-0' ? first : second;
+    await running.stop('SIGKILL');
+    const survivor = running === first ? second : first;
+    const answer = (await sent)?.result ?? (await rpc(survivor, '/agent/b', 'send', turn)).result;
+
+    expect(answer).toEqual({ content: 'Done.', request_id: 'r1', halted_at_iteration_limit: false });
+    expect(await readFile(dir.join('project', 'tool-log.txt'), 'utf8')).toBe('once\n');
+    expect(llm.requests.length - before).toBe(3);
   });
 });
