@@ -363,7 +363,13 @@ export async function loadSkillPackage(location: PackageLocation, context: Packa
   const listScripts = hasScripts && trusted && context.listScriptCommands;
   if (listScripts) commands.push(...(await scriptCommands(location, name, language, context, collected)));
   duplicateCommands(commands, skillFile, collected);
-  const digest = trusted && commands.length > 0 ? await digestOf(location.folder, skillFile, collected) : undefined;
+  // A trusted project package was just hashed to match its trust record: that hash is its digest.
+  const digest =
+    trusted && commands.length > 0
+      ? trust === 'trusted'
+        ? context.trustRecords[location.folder]?.hash
+        : await digestOf(location.folder, skillFile, collected)
+      : undefined;
   if (collected.errors.length > 0) return broken([...collected.errors, ...collected.others], name);
   return {
     name,

@@ -24,9 +24,10 @@ describe('trust of project skills', () => {
     const untrusted = await before.loaded.call(before.registry, 'build');
     expect(untrusted.data).toMatchObject({ state: 'error', error_type: 'Untrusted' });
 
-    await recordTrust(world.stateDirectory, before.loaded.packages[0]?.folder as string, 'build');
+    const hash = await recordTrust(world.stateDirectory, before.loaded.packages[0]?.folder as string, 'build');
     const after = await world.agent();
     expect(after.loaded.packages[0]?.trust).toBe('trusted');
+    expect(after.registry.getSpec('build')?.packageDigest).toBe(hash);
     const result = await after.call('build');
     expect(result.success, result.error).toBe(true);
     expect(result.data).toMatchObject({ data: { stdout: 'built\n' } });
