@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import type { AuditRecord } from '@nexus/registry';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -59,5 +59,32 @@ describe('two writers of one audit log (as two Nexus processes would be)', () =>
     const read: AuditRecord[] = [];
     for await (const each of readAuditLog(settings)) read.push(each);
     expect(read.at(-1)?.arguments).toEqual({ writer: 'second', index: 1 });
+  });
+});
+
+describe('an audit log path replaced by a symlink', () => {
+  it('is never followed: the file it points to stays as it was, and the writer goes on once the log is a file again', async () => {
+    const settings: AuditSettings = { enabled: true, file: dir.join('state', 'audit.jsonl'), maxBytes: 1_000_000, keep: 1 };
+    const writer = new AuditLogWriter(settings, Promise.resolve('none'));
+    writer.sink(record('w', 0));
+    await writer.flush();
+    const target = dir.join('state', 'elsewhere.txt');
+    await writeFile(target, 'untouched\n');
+    await rm(settings.file);
+    await symlink(target, settings.file);
+
+    writer.sink(record('w', 1));
+    await writer.flush();
+    expect(await readFile(target, 'utf8')).toBe('untouched\n');
+
+    await rm(settings.file);
+    writer.sink(record('w', 2));
+    await writer.flush();
+    expect(
+      (await readFile(settings.file, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).arguments.index),
+    ).toEqual([2]);
   });
 });
