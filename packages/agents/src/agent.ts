@@ -498,20 +498,22 @@ export class Agent {
         });
         step.outcomes.push(...report.outcomes);
         if (report.paused.length === 0) continue;
-        const digest = policyDigest(this.registry.services);
-        // Journaled: a turn replayed after a crash asks the same approvals, by the same ids.
+        // Journaled: a turn replayed after a crash asks the same approvals, by the same ids, under the
+        // policy they were asked under (a replay under another policy finds them stale when decided).
         const pausedIds = report.paused.map(({ call }) => call.id);
         const asked = await this.#journal(`${turn.requestId} approval ids ${pausedIds.join(',')}`, async () => ({
           approvalIds: pausedIds.map(() => `ap-${randomUUID()}`),
           createdAt: new Date().toISOString(),
+          policyDigest: policyDigest(this.registry.services),
+          packageDigests: report.paused.map(({ call }) => this.registry.getSpec(call.name)?.packageDigest ?? null),
         }));
         turn.approvals = report.paused.map(({ call, request }, index) =>
           approvalFor(call, request, {
             approvalId: asked.approvalIds[index] as string,
             createdAt: asked.createdAt,
             requestId: turn.requestId,
-            policyDigest: digest,
-            packageDigest: this.registry.getSpec(call.name)?.packageDigest,
+            policyDigest: asked.policyDigest,
+            packageDigest: asked.packageDigests[index] ?? undefined,
           }),
         );
       }
