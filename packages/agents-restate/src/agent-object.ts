@@ -143,7 +143,7 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
             parent = await memberWithDepth(ctx, agents, parentHeader);
           }
           // Checks the file system: journaled, so a replay decides as the first run did.
-          const grant = await ctx.run('grant', () => answering(() => grantOf(params, parent, agents.base)));
+          const grant = await ctx.run('grant', () => answering(() => grantOf(params, parent, agents.base, input.requester)));
           const createdAt = new Date(await ctx.date.now()).toISOString();
           const member = agents.build(createdSpec(ctx.key, createdAt, params, parent, grant), await lineOf(parent?.id, headerThrough(ctx)));
           agents.remember(member, store(ctx, member, 0, false));

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { type AgentSettings, assembleAgent, type TurnJournal } from '@nexus/agents';
 import {
+  callerOf,
   type MemberSpec,
   memberSpecOf,
   modelOf,
@@ -113,7 +114,7 @@ export class WorkerAgents {
       messages: spec.messages,
       rememberedApprovals: spec.rememberedApprovals,
       journal: (name, run) => (this.#journals.get(spec.id) ?? runIt)(name, run),
-      caller: { agentId: spec.id, ancestry },
+      caller: callerOf(spec, ancestry),
     });
     return newMember(spec, { depth: 1, permissions, modelAlias: model.alias, agent });
   }

@@ -10,7 +10,7 @@ import { addUsage } from './agent-usage.js';
 import { assembleAgent } from './assemble-agent.js';
 import { CallDecisions, withCallDecisions } from './call-decisions.js';
 import { MAX_AGENT_DEPTH, type PermissionBase, permissionsOf } from './child-permissions.js';
-import { createdSpec, grantOf, modelOf, newMember } from './member-creation.js';
+import { callerOf, createdSpec, grantOf, modelOf, newMember } from './member-creation.js';
 import { type PoolChange, turnEventChange } from './pool-events.js';
 import { ENDED_TURNS_KEPT, type EndedTurn, isTemporary, type MemberSpec, type PoolMember } from './pool-member.js';
 import { closeInterruptedCalls, memberSpecOf, sessionOf } from './pool-sessions.js';
@@ -342,16 +342,7 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
       checkOwner(requester, requesting, { id: parent.id, owner: parent.grant.owner });
     }
     if (await this.find(id)) throw refuse(`Agent "${id}" already exists.`);
-    const person =
-      requester.kind === 'user'
-        ? {
-            subject: requester.subject,
-            ...(requester.ceiling ? { ceiling: requester.ceiling } : {}),
-            ...(requester.blockedPaths ? { blockedPaths: requester.blockedPaths } : {}),
-            ...(requester.rules ? { rules: requester.rules } : {}),
-          }
-        : undefined;
-    const grant = await grantOf(params, parent, this.#base, person);
+    const grant = await grantOf(params, parent, this.#base, requester);
     const member = this.#build(createdSpec(id, new Date().toISOString(), params, parent, grant), await this.#lineOf(parent?.id));
     await this.#save(member);
     const result: Record<string, unknown> = { agent_id: id, url: `/agent/${id}` };
@@ -386,7 +377,7 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
       messages: spec.messages,
       rememberedApprovals: spec.rememberedApprovals,
       onCheckpoint: (checkpoint) => this.#checkpoint(member, checkpoint),
-      caller: { ...(spec.grant.owner === undefined ? {} : { tokenHolder: spec.grant.owner }), agentId: spec.id, ancestry },
+      caller: callerOf(spec, ancestry),
     });
     const parent = spec.parentId === undefined ? undefined : this.#members.get(spec.parentId);
     const member = newMember(spec, { depth: parent ? parent.depth + 1 : 1, permissions, modelAlias: model.alias, agent });

@@ -1,20 +1,25 @@
 import type { AgentPermissions } from '@nexus/core';
 import { ConfigError } from '@nexus/core';
+import type { CallerIdentity } from '@nexus/registry';
 import type { Agent } from './agent.js';
 import type { AgentSettings } from './agent-settings.js';
 import { emptyUsage } from './agent-usage.js';
-import { type AgentGrant, decideGrant, type GrantRequest, type PermissionBase } from './child-permissions.js';
+import { type AgentGrant, decideGrant, type PermissionBase } from './child-permissions.js';
 import type { MemberSpec, PoolMember } from './pool-member.js';
+import type { Requester } from './requester-policy.js';
 import { type ResolvedModel, resolveModel } from './resolve-model.js';
 import type { MethodParams } from './rpc-params.js';
 import { refuse } from './rpc-replies.js';
 
-/** The grant of the agent a `create_agent` makes, below `parent` when it has one (specs/agent-server.md §5). */
+/**
+ * The grant of the agent a `create_agent` makes, below `parent` when it has one (specs/agent-server.md §5);
+ * a person's agent is theirs (its owner), within their ceiling, blocked paths and rules.
+ */
 export function grantOf(
   params: MethodParams<'create_agent'>,
   parent: PoolMember | undefined,
   base: PermissionBase,
-  person?: GrantRequest['person'],
+  requester: Requester,
 ): Promise<AgentGrant> {
   return decideGrant(
     {
@@ -22,7 +27,7 @@ export function grantOf(
       cwd: params.cwd,
       allowedWritePaths: params.allowed_write_paths,
       disableTools: params.disable_tools,
-      ...(person ? { person } : {}),
+      ...(requester.kind === 'user' ? { person: requester } : {}),
     },
     parent && { id: parent.id, grant: parent.grant, permissions: parent.permissions, depth: parent.depth },
     base,
@@ -47,6 +52,11 @@ export function createdSpec(
     messages: [],
     rememberedApprovals: [],
   };
+}
+
+/** Who an agent's tool calls are to the audit log: the agent with its `ancestry`, on behalf of its owner when a person owns it. */
+export function callerOf(spec: MemberSpec, ancestry: readonly string[]): CallerIdentity {
+  return { ...(spec.grant.owner === undefined ? {} : { tokenHolder: spec.grant.owner }), agentId: spec.id, ancestry };
 }
 
 /** The model an alias names (the default one when absent); an unknown alias is a `-32602` refusal. */

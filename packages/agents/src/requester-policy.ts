@@ -37,14 +37,14 @@ function personOnly(requester: Requester): string | undefined {
  * Whose agents a requester reaches: a person who is not an admin only their own, an agent only
  * those of its owner (when a person owns it); `undefined` means every agent.
  */
-export function ownerReached(requester: Requester, requesting: PoolMember | undefined): string | undefined {
+export function ownerReached(requester: Requester, requesting: Pick<PoolMember, 'grant'> | undefined): string | undefined {
   return requester.kind === 'user' ? personOnly(requester) : requesting?.grant.owner;
 }
 
 /** Another person's agent is out of reach: not sent to, read, approved for or destroyed (an admin and the token holder reach all). */
 export function checkOwner(
   requester: Requester,
-  requesting: PoolMember | undefined,
+  requesting: Pick<PoolMember, 'grant'> | undefined,
   target: { id: string; owner: string | undefined },
 ): void {
   const owner = ownerReached(requester, requesting);
