@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { loadConfigFromFile } from 'vite';
+import { defineConfig, mergeConfig } from 'vitest/config';
 
 const root = import.meta.dirname;
 const packageDirs = ['packages', 'apps'].flatMap((group) =>
@@ -22,6 +23,13 @@ const alias = packageDirs
     ];
   });
 
+// A package's own vitest.config.ts adds to its project (more test files, setup files).
+async function packageTestOptions(dir: string) {
+  const file = join(root, dir, 'vitest.config.ts');
+  if (!existsSync(file)) return {};
+  return (await loadConfigFromFile({ command: 'serve', mode: 'test' }, file))?.config.test ?? {};
+}
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -29,10 +37,15 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
-      ...packageDirs.map((dir) => ({
-        extends: true,
-        test: { name: dir.split('/')[1] as string, root: resolve(root, dir), include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
-      })),
+      ...(await Promise.all(
+        packageDirs.map(async (dir) => ({
+          extends: true,
+          test: mergeConfig(
+            { name: dir.split('/')[1] as string, root: resolve(root, dir), include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+            await packageTestOptions(dir),
+          ),
+        })),
+      )),
       // Checks of the repository as a whole: packaging of every public package.
       { extends: true, test: { name: 'repository', root, include: ['test/**/*.test.ts'] } },
     ],

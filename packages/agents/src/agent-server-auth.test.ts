@@ -1,10 +1,10 @@
 import { type OidcStandIn, startOidcProvider } from '@nexus/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
+import { startTestServer, type TestServer } from '../test/server-fixture.js';
 
 const AUDIENCE = 'https://nexus.example.test';
 let idp: OidcStandIn;
-let fixture: ServerFixture | undefined;
+let fixture: TestServer | undefined;
 
 beforeAll(async () => {
   idp = await startOidcProvider({ audience: AUDIENCE, users: { alice: { email: 'alice@example.com', groups: ['platform'] } } });
@@ -15,7 +15,7 @@ afterEach(async () => {
   fixture = undefined;
 });
 
-const serveWithIssuer = () => createServerFixture({ serve: { auth: { issuer: idp.issuer, audience: AUDIENCE, scopes: ['api'] } } });
+const serveWithIssuer = () => startTestServer({ serve: { auth: { issuer: idp.issuer, audience: AUDIENCE, scopes: ['api'] } } });
 
 describe('nexus serve with auth: an OAuth resource server beside the static token', () => {
   it("accepts the issuer's tokens and the static token", async () => {
@@ -60,7 +60,7 @@ describe('nexus serve with auth: an OAuth resource server beside the static toke
   });
 
   it('without auth keeps answering a wrong static token with 403 and no metadata', async () => {
-    fixture = await createServerFixture();
+    fixture = await startTestServer();
     expect((await fixture.rpc('/', 'list_agents', {}, { authorization: 'Bearer wrong-token-of-someone' })).status).toBe(403);
     expect((await fetch(`${fixture.server.url}/.well-known/oauth-protected-resource`)).status).toBe(401);
   });

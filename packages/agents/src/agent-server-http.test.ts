@@ -2,11 +2,11 @@ import { once } from 'node:events';
 import { type IncomingHttpHeaders, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { postStreamed, waitUntil } from '@nexus/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runtimeName, startTestServer, type TestServer } from '../test/server-fixture.js';
 import { AgentPool, parseAgentSettings, serveAgents } from './index.js';
 
-let fixture: ServerFixture | undefined;
+let fixture: TestServer | undefined;
 afterEach(async () => {
   await fixture?.close();
   fixture = undefined;
@@ -30,13 +30,19 @@ function raw(
 }
 
 describe('the agent server refuses', () => {
+  // One server for these: what one of them asks changes nothing the next one sees.
+  let shared: TestServer;
+  beforeAll(async () => {
+    shared = await startTestServer();
+  });
+  afterAll(() => shared?.close());
+
   it.each([
     ['no Authorization header', {}, 401],
     ['a wrong token', { authorization: 'Bearer nxk_wrong' }, 403],
     ['a token of another scheme', { authorization: 'Basic abc' }, 403],
   ])('%s', async (_name, headers, status) => {
-    fixture = await createServerFixture();
-    const { server } = fixture;
+    const { server } = shared;
     const answer = await raw(`${server.url}/`, {
       headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'list_agents' }),
@@ -45,8 +51,7 @@ describe('the agent server refuses', () => {
   });
 
   it('a foreign Host (DNS rebinding) and a browser Origin, even with the token', async () => {
-    fixture = await createServerFixture();
-    const { server } = fixture;
+    const { server } = shared;
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'list_agents' });
     const auth = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };
     expect((await raw(`${server.url}/`, { headers: { ...auth, host: `evil.example.com:${server.port}` }, body })).status).toBe(403);
@@ -56,8 +61,7 @@ describe('the agent server refuses', () => {
   });
 
   it('other methods than POST, unknown paths, bodies over 1 MiB and headers over 32 KiB', async () => {
-    fixture = await createServerFixture();
-    const { server } = fixture;
+    const { server } = shared;
     const auth = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'list_agents' });
     expect((await raw(`${server.url}/`, { method: 'GET', headers: auth })).status).toBe(405);
@@ -77,16 +81,14 @@ describe('the agent server refuses', () => {
   });
 
   it.each(['GET', 'PUT', 'DELETE', 'OPTIONS', 'FOO'])('the method %s with 405 and Allow: POST', async (method) => {
-    fixture = await createServerFixture();
-    const { server } = fixture;
+    const { server } = shared;
     const answer = await raw(`${server.url}/`, { method, headers: { authorization: `Bearer ${server.token}` } });
     expect(answer.status).toBe(405);
     expect(answer.headers.allow).toBe('POST');
   });
 
   it('paths as sent: dot segments, encoded or not, are no way to / and an agent id must be valid once decoded', async () => {
-    fixture = await createServerFixture();
-    const { server, result } = fixture;
+    const { server, result } = shared;
     await result('/', 'create_agent', { agent_id: 'a' });
     const auth = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'list_agents' });
@@ -114,16 +116,14 @@ describe('the agent server refuses', () => {
     ['declared', true],
     ['chunked', false],
   ])('a %s body over 1 MiB with a 413 that a client still sending gets, every time', async (_name, declareLength) => {
-    fixture = await createServerFixture();
-    const { server } = fixture;
+    const { server } = shared;
     const headers = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };
     const outcomes = await postStreamed(`${server.url}/`, { bytes: 8 * 1024 * 1024, headers, declareLength, times: 10 });
     expect(outcomes.map((outcome) => ('status' in outcome ? outcome.status : outcome.error))).toEqual(Array(10).fill(413));
   });
 
   it('a connection past the 32nd with 503, and serves again once they close', async () => {
-    fixture = await createServerFixture();
-    const { server, rpc } = fixture;
+    const { server, rpc } = shared;
     const held: Socket[] = [];
     try {
       for (let index = 0; index < 32; index++) {
@@ -163,8 +163,7 @@ describe('the agent server refuses', () => {
     ['an invalid agent id', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'create_agent', params: { agent_id: '../x' } }), 200, -32602],
     ['a yolo agent', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'create_agent', params: { preset: 'yolo' } }), 200, -32602],
   ])('%s', async (_name, body, status, code) => {
-    fixture = await createServerFixture();
-    const { server } = fixture;
+    const { server } = shared;
     const answer = await raw(`${server.url}/`, {
       headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
       body,
@@ -174,17 +173,26 @@ describe('the agent server refuses', () => {
   });
 
   it('a send with blank content, an empty or boolean request_id', async () => {
-    fixture = await createServerFixture();
-    const { rpc, result } = fixture;
-    await result('/', 'create_agent', { agent_id: 'a' });
+    const { rpc, result } = shared;
+    await result('/', 'create_agent', { agent_id: 'blank' });
     for (const params of [{ content: '   ' }, { content: 'x', request_id: '' }, { content: 'x', request_id: false }]) {
-      const answer = await rpc('/agent/a', 'send', params);
+      const answer = await rpc('/agent/blank', 'send', params);
       expect(answer.body.error?.code).toBe(-32602);
     }
   });
 });
 
 describe('starting the agent server', () => {
+  it('stops when shutdown_server is called, after answering', async () => {
+    fixture = await startTestServer();
+    const { result, server } = fixture;
+    expect(await result('/', 'shutdown_server')).toEqual({ success: true, message: 'The server is shutting down.' });
+    await server.closed;
+    await expect(fetch(`${server.url}/`, { method: 'POST' })).rejects.toThrow();
+  });
+});
+
+describe.skipIf(runtimeName() !== 'local')('starting the local process (its address and token; no runtime takes part)', () => {
   const settings = parseAgentSettings({});
 
   it('listens on loopback only', async () => {
@@ -202,13 +210,5 @@ describe('starting the agent server', () => {
     } finally {
       await server.close();
     }
-  });
-
-  it('stops when shutdown_server is called, after answering', async () => {
-    fixture = await createServerFixture();
-    const { result, server } = fixture;
-    expect(await result('/', 'shutdown_server')).toEqual({ success: true, message: 'The server is shutting down.' });
-    await server.closed;
-    await expect(fetch(`${server.url}/`, { method: 'POST' })).rejects.toThrow();
   });
 });

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { waitUntil } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
-import { AgentPool, parseAgentSettings, TOKEN_HOLDER } from './index.js';
+import { runtimeName, startTestServer, type TestServer } from '../test/server-fixture.js';
+import { AgentPool, TOKEN_HOLDER } from './index.js';
 
-let fixture: ServerFixture | undefined;
+let fixture: TestServer | undefined;
 afterEach(async () => {
   await fixture?.close();
   fixture = undefined;
@@ -12,7 +12,7 @@ afterEach(async () => {
 
 describe('turns on the agent server', () => {
   it('cancels a running turn and a queued one, and says when there is nothing to cancel', async () => {
-    fixture = await createServerFixture();
+    fixture = await startTestServer();
     const { llm, result } = fixture;
     await result('/', 'create_agent', { agent_id: 'a' });
     llm.script({ text: 'never finished', stall: true }, { text: 'after' });
@@ -39,7 +39,7 @@ describe('turns on the agent server', () => {
   });
 
   it('runs turns of different agents at once', async () => {
-    fixture = await createServerFixture();
+    fixture = await startTestServer();
     const { llm, result } = fixture;
     await result('/', 'create_agent', { agent_id: 'a' });
     await result('/', 'create_agent', { agent_id: 'b' });
@@ -55,7 +55,7 @@ describe('turns on the agent server', () => {
   });
 
   it('queues an initial message, or waits for its answer', async () => {
-    fixture = await createServerFixture();
+    fixture = await startTestServer();
     const { llm, result } = fixture;
     llm.script({ text: 'first answer' }, { text: 'waited answer' });
 
@@ -67,7 +67,7 @@ describe('turns on the agent server', () => {
   });
 
   it('refuses what needs confirmation when the send said deny, and grants it when it said allow', async () => {
-    fixture = await createServerFixture();
+    fixture = await startTestServer();
     const { llm, result, dir } = fixture;
     await result('/', 'create_agent', { agent_id: 't', preset: 'trusted' });
     const outside = dir.join('outside.txt');
@@ -85,7 +85,7 @@ describe('turns on the agent server', () => {
   });
 
   it('streams a send as server-sent events, ending with the result', async () => {
-    fixture = await createServerFixture({ files: { 'a.txt': 'alpha\n' } });
+    fixture = await startTestServer({ files: { 'a.txt': 'alpha\n' } });
     const { llm, result, streamed } = fixture;
     await result('/', 'create_agent', { agent_id: 's' });
     llm.script({ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'It says alpha.' });
@@ -100,8 +100,8 @@ describe('turns on the agent server', () => {
   });
 
   it('cancels a streamed turn when the client goes away', async () => {
-    fixture = await createServerFixture();
-    const { llm, result, server, pool } = fixture;
+    fixture = await startTestServer();
+    const { llm, result, server, runtime } = fixture;
     await result('/', 'create_agent', { agent_id: 's' });
     llm.script({ text: 'a b c d e f g h', stallAfterChunks: 2 }, { text: 'next' });
     const controller = new AbortController();
@@ -117,33 +117,41 @@ describe('turns on the agent server', () => {
     controller.abort();
 
     // The turn ended (cancelled), so the next one runs at once.
-    expect(await pool.call('send', { content: 'again' }, TOKEN_HOLDER, 's')).toMatchObject({ content: 'next' });
+    expect(await runtime.call('send', { content: 'again' }, TOKEN_HOLDER, 's')).toMatchObject({ content: 'next' });
   });
 });
 
 describe('sessions', () => {
-  it('a new server restores a saved agent once, even under concurrent requests, with its conversation', async () => {
-    fixture = await createServerFixture();
-    const { llm, result, dir } = fixture;
+  it('a restarted server answers for a saved agent, with its conversation, even under concurrent requests', async () => {
+    fixture = await startTestServer();
+    const { llm, result, runtime, restart } = fixture;
     await result('/', 'create_agent', { agent_id: 'keeper', system_prompt: 'Remember.' });
     llm.script({ text: 'noted' });
     await result('/agent/keeper', 'send', { content: 'my number is 42' });
+    await runtime.close();
 
-    const settings = parseAgentSettings({
-      providers: { local: { type: 'openai-compatible', baseUrl: llm.url } },
-      models: { fast: { provider: 'local', id: 'test-model' } },
-      defaultModel: 'fast',
-    });
-    const fresh = new AgentPool({ settings, families: [], cwd: dir.join('work'), stateDir: dir.join('state') });
-    const contexts = await Promise.all(Array.from({ length: 8 }, () => fresh.call('get_context', {}, TOKEN_HOLDER, 'keeper')));
+    const restarted = await restart();
+    const contexts = await Promise.all(Array.from({ length: 8 }, () => restarted.call('get_context', {}, TOKEN_HOLDER, 'keeper')));
 
     expect(new Set(contexts.map((context) => JSON.stringify(context))).size).toBe(1);
     expect(contexts[0]).toMatchObject({ message_count: 2, system_prompt: 'Remember.' });
-    expect(fresh.ids).toEqual(['keeper']);
+    // The local runtime restores the session into memory, once.
+    if (restarted instanceof AgentPool) expect(restarted.ids).toEqual(['keeper']);
   });
 
+  it('an agent created without an id is temporary: its id starts with a dot', async () => {
+    fixture = await startTestServer();
+    const { result } = fixture;
+    const { agent_id } = await result<{ agent_id: string }>('/', 'create_agent', {});
+    expect(agent_id).toMatch(/^\.[a-z0-9]+$/);
+    const { agents } = await result<{ agents: Array<Record<string, unknown>> }>('/', 'list_agents');
+    expect(agents).toEqual([expect.objectContaining({ agent_id, is_temp: true })]);
+  });
+});
+
+describe.skipIf(runtimeName() !== 'local')('the local process itself (session files; not a runtime contract)', () => {
   it('a temporary agent is never saved, and a broken session file is reported, not replaced', async () => {
-    fixture = await createServerFixture();
+    fixture = await startTestServer();
     const { result, rpc, dir } = fixture;
     const { agent_id } = await result<{ agent_id: string }>('/', 'create_agent', {});
     expect(agent_id).toMatch(/^\.\d+$/);

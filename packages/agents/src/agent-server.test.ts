@@ -1,10 +1,10 @@
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SECRET_KEY } from '../test/agent-fixture.js';
-import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
+import { runtimeName, startTestServer, type TestServer } from '../test/server-fixture.js';
 
-let fixture: ServerFixture | undefined;
+let fixture: TestServer | undefined;
 afterEach(async () => {
   await fixture?.close();
   fixture = undefined;
@@ -12,7 +12,7 @@ afterEach(async () => {
 
 describe('the agent server', () => {
   it('creates an agent, runs a turn, reports it, lists it and destroys it', async () => {
-    fixture = await createServerFixture({ files: { 'notes.txt': 'status: draft\n' } });
+    fixture = await startTestServer({ files: { 'notes.txt': 'status: draft\n' } });
     const { llm, result, dir } = fixture;
     llm.script({ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] }, { text: 'It says draft.' });
 
@@ -58,30 +58,47 @@ describe('the agent server', () => {
       }),
     ]);
 
-    const session = dir.join('state', 'sessions', 'worker');
-    expect((await stat(join(session, 'session.json'))).mode & 0o777).toBe(0o600);
-    expect((await stat(join(session, 'messages.jsonl'))).mode & 0o777).toBe(0o600);
-    expect((await stat(session)).mode & 0o777).toBe(0o700);
     expect(await result('/', 'destroy_agent', { agent_id: 'worker' })).toEqual({ success: true, agent_id: 'worker' });
-    await expect(stat(session)).rejects.toThrow(/ENOENT/);
     expect((await fixture.rpc('/agent/worker', 'get_context')).status).toBe(404);
   });
 
-  it('writes its token with mode 0600 and never puts an API key in a session', async () => {
-    fixture = await createServerFixture();
-    const { server, result, llm, dir } = fixture;
+  it('never puts an API key in what it stores of an agent', async () => {
+    fixture = await startTestServer();
+    const { result, llm, storedText } = fixture;
     llm.script({ text: 'ok' });
-    expect(server.token).toMatch(/^nxk_[A-Za-z0-9_-]{43}$/);
-    expect(server.tokenFile).toBe(dir.join('state', `rpc-${server.port}.token`));
-    expect((await stat(server.tokenFile as string)).mode & 0o777).toBe(0o600);
 
     await result('/', 'create_agent', { agent_id: 'a' });
     await result('/agent/a', 'send', { content: 'hi' });
 
-    const { readFile } = await import('node:fs/promises');
+    const stored = await storedText();
+    expect(stored).toContain('hi');
+    expect(stored).not.toContain(SECRET_KEY);
+  });
+});
+
+describe.skipIf(runtimeName() !== 'local')('the local process itself (its session files and token file; not a runtime contract)', () => {
+  it('keeps a session as files 0600 in a directory 0700, and deletes them with the agent', async () => {
+    fixture = await startTestServer();
+    const { llm, result, dir } = fixture;
+    llm.script({ text: 'ok' });
+    await result('/', 'create_agent', { agent_id: 'worker' });
+    await result('/agent/worker', 'send', { content: 'hi' });
+
+    const session = dir.join('state', 'sessions', 'worker');
+    expect((await stat(join(session, 'session.json'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(session, 'messages.jsonl'))).mode & 0o777).toBe(0o600);
+    expect((await stat(session)).mode & 0o777).toBe(0o700);
+    await result('/', 'destroy_agent', { agent_id: 'worker' });
+    await expect(stat(session)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('writes its token with mode 0600 and removes it when it stops', async () => {
+    fixture = await startTestServer();
+    const { server, dir } = fixture;
+    expect(server.token).toMatch(/^nxk_[A-Za-z0-9_-]{43}$/);
+    expect(server.tokenFile).toBe(dir.join('state', `rpc-${server.port}.token`));
+    expect((await stat(server.tokenFile as string)).mode & 0o777).toBe(0o600);
     expect(await readFile(server.tokenFile as string, 'utf8')).toBe(`${server.token}\n`);
-    for (const file of ['session.json', 'messages.jsonl'])
-      expect(await readFile(dir.join('state', 'sessions', 'a', file), 'utf8')).not.toContain(SECRET_KEY);
     await server.close();
     await expect(stat(server.tokenFile as string)).rejects.toThrow(/ENOENT/);
   });
