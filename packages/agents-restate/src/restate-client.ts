@@ -68,15 +68,6 @@ export async function queryRows<Row>(urls: RestateUrls, query: string): Promise<
   return ((await answerOf(response)) as { rows: Row[] }).rows;
 }
 
-/** The keys of a virtual object that hold `stateKey`. */
-export async function objectKeys(urls: RestateUrls, service: string, stateKey: string): Promise<string[]> {
-  const rows = await queryRows<{ service_key: string }>(
-    urls,
-    `SELECT service_key FROM state WHERE service_name = ${sqlText(service)} AND key = ${sqlText(stateKey)} ORDER BY service_key`,
-  );
-  return rows.map((row) => row.service_key);
-}
-
 /** Cancels an invocation (Restate delivers the cancellation at its next journaled step). */
 export async function cancelInvocation(urls: RestateUrls, invocationId: string): Promise<void> {
   await answerOf(await fetch(new URL(`/invocations/${encodeURIComponent(invocationId)}/cancel`, urls.admin), { method: 'PATCH' }));

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type AgentEvent, type AgentRuntime, type PoolSendOptions, type Requester, TOKEN_HOLDER } from '@nexus/agents';
 import {
+  checkAdmin,
   checkCompact,
   checkShutdownServer,
   type MethodName,
@@ -24,13 +25,13 @@ import { isLoopbackHost } from '@nexus/core/http';
 import { createEndpointHandler, type LoggerTransport } from '@restatedev/restate-sdk';
 import { AGENT_OBJECT, agentObject, type HandlerInput } from './agent-object.js';
 import { openEventSink, takeRelayedEvent } from './event-relay.js';
+import { checkOwnerStored, ownerReachedStored, storedOwners } from './owners.js';
 import { REFUSAL_MARK } from './refusals.js';
 import {
   attachInvocation,
   cancelInvocation,
   InvocationCancelled,
   invokeObject,
-  objectKeys,
   queryRows,
   type RestateUrls,
   registerDeployment,
@@ -128,16 +129,20 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
     switch (method) {
       case 'create_agent':
         return this.#create(params, requester);
-      case 'destroy_agent':
-        return this.#destroy(parseParams(method, params).agent_id, requester);
+      case 'destroy_agent': {
+        const { agent_id } = parseParams(method, params);
+        await checkOwnerStored(requester, agent_id, this.#headerOf);
+        return this.#destroy(agent_id, requester);
+      }
       case 'list_agents':
         parseParams(method, params);
-        return { agents: await this.#list() };
+        return { agents: await this.#list(requester) };
       case 'list_approvals':
         if (agentId !== undefined) break;
         return { approvals: await this.#allApprovals(parseParams(method, params).agent_id, requester) };
       case 'shutdown_server':
         parseParams(method, params);
+        checkAdmin(requester, 'shut the server down');
         if (requester.kind === 'agent') checkShutdownServer(await this.#storedAgent(requester.id));
         setImmediate(() => this.emit('shutdown'));
         return { success: true, message: 'The server is shutting down.' };
@@ -147,6 +152,7 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
     const handler = AGENT_HANDLERS[method];
     if (handler === undefined || agentId === undefined)
       throw refuse(`${method} is not available on the restate runtime yet.`, RPC_ERROR_CODES.methodNotFound);
+    await checkOwnerStored(requester, agentId, this.#headerOf);
     if (method === 'send') return this.#send(agentId, params, requester, options);
     if (method === 'resolve_approval') return this.#resolveApproval(agentId, params, requester);
     if (method === 'cancel') return this.#cancel(agentId, params);
@@ -166,10 +172,13 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
 
   /** An agent as stored (no conversation), to decide what it may do. */
   async #storedAgent(id: string): Promise<PoolMember> {
-    const header = (await this.#invoke(id, 'header', { params: {}, requester: TOKEN_HOLDER })) as SessionHeader | null;
+    const header = await this.#headerOf(id);
     if (!header) throw refuse(`The requesting agent "${id}" no longer exists.`);
     return this.#agents.build(memberSpecOf({ ...header, messages: [] }), []);
   }
+
+  /** An agent's stored header (`null`: no such agent). */
+  readonly #headerOf = (id: string) => this.#invoke(id, 'header', { params: {}, requester: TOKEN_HOLDER }) as Promise<SessionHeader | null>;
 
   #invoke(agentId: string, handler: string, input: HandlerInput & Record<string, unknown>, idempotencyKey?: string): Promise<unknown> {
     return invokeObject(this.#urls, { service: AGENT_OBJECT, key: agentId, handler }, input, idempotencyKey ? { idempotencyKey } : {});
@@ -184,6 +193,7 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
   async #create(raw: unknown, requester: Requester): Promise<unknown> {
     const params = parseParams('create_agent', raw);
     const id = params.agent_id ?? `.${randomUUID().slice(0, 8)}`;
+    if (params.parent_agent_id !== undefined) await checkOwnerStored(requester, params.parent_agent_id, this.#headerOf);
     const { initial_message, wait_for_initial_response, ...creation } = params;
     const result = (await this.#invoke(id, 'create', { params: { ...creation, agent_id: id }, requester })) as Record<string, unknown>;
     // §5: an agent's child is its own unless it names one of its own below it.
@@ -339,7 +349,7 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
   }
 
   async #allApprovals(only: string | undefined, requester: Requester): Promise<object[]> {
-    const ids = only === undefined ? await objectKeys(this.#urls, AGENT_OBJECT, 'header') : [only];
+    const ids = (await this.#reached(requester)).filter((id) => only === undefined || id === only);
     const lists = await Promise.all(
       ids.map((id) =>
         (this.#invoke(id, 'list_approvals', { params: {}, requester }) as Promise<{ approvals: object[] }>).then(
@@ -351,8 +361,16 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
     return lists.flat();
   }
 
-  async #list(): Promise<object[]> {
-    const ids = await objectKeys(this.#urls, AGENT_OBJECT, 'header');
+  /** The ids of the stored agents `requester` reaches (another person's are not). */
+  async #reached(requester: Requester): Promise<string[]> {
+    const owner = await ownerReachedStored(requester, this.#headerOf);
+    return (await storedOwners(this.#urls, AGENT_OBJECT))
+      .filter((agent) => owner === undefined || agent.owner === owner)
+      .map(({ id }) => id);
+  }
+
+  async #list(requester: Requester): Promise<object[]> {
+    const ids = await this.#reached(requester);
     const agents = (await Promise.all(
       ids.map((id) => this.#invoke(id, 'describe', { params: {}, requester: { kind: 'token-holder' } })),
     )) as Array<Record<string, unknown>>;
