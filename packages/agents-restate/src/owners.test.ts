@@ -35,6 +35,8 @@ describe('owners on the restate runtime', () => {
       approvals: Array<{ approval_id: string }>;
     };
     const approval_id = paused.approvals[0]?.approval_id;
+    // What a person's watch goes by for an agent created after it started (ownAgentsOnly).
+    expect([first.runtime.ownerOf('alices'), first.runtime.ownerOf('bobs')]).toEqual(['alice', 'bob']);
 
     expect(await ids(bob)).toEqual(['bobs']);
     expect(await second.runtime.call('list_approvals', {}, bob)).toEqual({ approvals: [] });

@@ -96,6 +96,8 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
   readonly #sessions: Set<Http2Session>;
   readonly #agents: WorkerAgents;
   #requestCount = 0;
+  /** The owners {@link ownerOf} knows, from the headers this worker read (an agent's owner never changes). */
+  readonly #owners = new Map<string, string>();
   /** The port agents' `nexus_*` skills see as this server's (set by `serveAgents`). */
   port = 0;
   /** Where this worker serves Restate's invocations (`http://host:port`). */
@@ -177,8 +179,22 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
     return this.#agents.build(memberSpecOf({ ...header, messages: [] }), []);
   }
 
-  /** An agent's stored header (`null`: no such agent). */
-  readonly #headerOf = (id: string) => this.#invoke(id, 'header', { params: {}, requester: TOKEN_HOLDER }) as Promise<SessionHeader | null>;
+  /** An agent's stored header (`null`: no such agent); notes its owner for {@link ownerOf}. */
+  readonly #headerOf = async (id: string) => {
+    const header = (await this.#invoke(id, 'header', { params: {}, requester: TOKEN_HOLDER })) as SessionHeader | null;
+    if (header?.owner === undefined) this.#owners.delete(id);
+    else this.#owners.set(id, header.owner);
+    return header;
+  };
+
+  /**
+   * The person who owns an agent this worker created or read the header of (`undefined`: the
+   * static token holder's, or not known here) — what a person's `watch` goes by for an agent
+   * created after it started.
+   */
+  ownerOf(agentId: string): string | undefined {
+    return this.#owners.get(agentId);
+  }
 
   #invoke(agentId: string, handler: string, input: HandlerInput & Record<string, unknown>, idempotencyKey?: string): Promise<unknown> {
     return invokeObject(this.#urls, { service: AGENT_OBJECT, key: agentId, handler }, input, idempotencyKey ? { idempotencyKey } : {});
@@ -187,6 +203,7 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
   async #destroy(agentId: string, requester: Requester): Promise<unknown> {
     const answer = await this.#invoke(agentId, 'destroy', { params: {}, requester });
     this.emit('change', { name: 'agent_destroyed', data: { agent_id: agentId } });
+    this.#owners.delete(agentId);
     return answer;
   }
 
@@ -196,6 +213,7 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
     if (params.parent_agent_id !== undefined) await checkOwnerStored(requester, params.parent_agent_id, this.#headerOf);
     const { initial_message, wait_for_initial_response, ...creation } = params;
     const result = (await this.#invoke(id, 'create', { params: { ...creation, agent_id: id }, requester })) as Record<string, unknown>;
+    await this.#headerOf(id);
     // §5: an agent's child is its own unless it names one of its own below it.
     const parentId = params.parent_agent_id ?? (requester.kind === 'agent' ? requester.id : null);
     this.emit('change', { name: 'agent_created', data: { agent_id: id, parent_agent_id: parentId } });
