@@ -1,8 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type OidcStandIn, startOidcProvider, type TestDir, testdir, writeTree } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
-import { memoryIo } from './testing/memory-io-fixture.js';
 import { serveInProcess } from './testing/serve-in-process.js';
 
 const AUDIENCE = 'https://nexus.example.test';
@@ -84,27 +82,5 @@ describe('nexus serve — people of an OpenID issuer (auth in the user config)',
     } finally {
       await server.stop();
     }
-  });
-
-  it('is refused with --runtime restate, where agents have no owner yet (a usage error)', async () => {
-    dir = await testdir({ project: {}, config: {}, state: {} });
-    await writeTree(dir.join('config', 'nexus'), {
-      'nexus.config.json': JSON.stringify({ auth: { issuer: 'https://idp.example.com', audience: AUDIENCE } }),
-    });
-    const memory = memoryIo({ cwd: dir.join('project'), configHome: dir.join('config'), env: { XDG_STATE_HOME: dir.join('state') } });
-    const args = [
-      'serve',
-      '--port',
-      '0',
-      '--runtime',
-      'restate',
-      '--restate',
-      'http://127.0.0.1:1',
-      '--restate-admin',
-      'http://127.0.0.1:1',
-    ];
-
-    expect(await runCli(args, memory.io)).toBe(2);
-    expect(memory.stderr()).toContain('not yet supported with --runtime restate');
   });
 });

@@ -1,6 +1,6 @@
 import { DEFAULT_AGENT_SERVER_PORT } from '@nexus/core/agent-server';
 import { buildServices } from '../build-services.js';
-import { type CommandLine, defineCommand, expectNoArguments, parsePort, UsageError } from '../command.js';
+import { type CommandLine, defineCommand, expectNoArguments, parsePort } from '../command.js';
 import { openFamilies } from '../create-registry.js';
 import { type FamilyName, skillPackageIndexFor } from '../families.js';
 import { COMMON } from '../help-sections.js';
@@ -13,9 +13,6 @@ const OPTIONS = { port: { type: 'string' }, 'no-console': { type: 'boolean' }, .
 async function run(line: CommandLine<typeof OPTIONS>, io: Io): Promise<number> {
   expectNoArguments(line);
   const settings = await resolveSettings(line.common, io);
-  // Who owns which agent is kept by the local runtime only: on Restate every person would reach every agent.
-  if (settings.auth && line.runtime === 'restate')
-    throw new UsageError('`auth` (people of an OpenID issuer) is not yet supported with --runtime restate; use the local runtime.');
   const { serveAgents } = await import('@nexus/agents');
   const names: FamilyName[] = settings.families.includes('agents') ? settings.families : [...settings.families, 'agents'];
   await using opened = await openFamilies(settings, names, warningsTo(io));
