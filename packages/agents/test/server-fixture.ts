@@ -43,7 +43,7 @@ export interface TestRuntimeHost<Runtime extends TestRuntime = TestRuntime> {
   start(options: TestRuntimeOptions): Promise<Runtime>;
   /** Every text the runtime stored for its agents (session files, a durable engine's state): what must never hold a secret. */
   storedText(): Promise<string>;
-  /** Once the fixture's servers are closed: leaves nothing of its agents to the next fixture. */
+  /** At the fixture's end: ends what its agents left running and leaves nothing of them to the next fixture. */
   close(): Promise<void>;
 }
 
@@ -196,9 +196,10 @@ async function serveFixture<Runtime extends TestRuntime>(
     },
     storedText: () => host.storedText(),
     async close() {
+      // What the fixture's agents left running ends first, while the runtimes are still there to hear it.
+      await host.close();
       await server.close();
       await Promise.all(runtimes.map((each) => each.close()));
-      await host.close();
       await llm.close();
       await dir.cleanup();
     },
