@@ -10,6 +10,15 @@ afterEach(async () => {
   fixture = undefined;
 });
 
+/** A server whose agent `id` has answered one turn ("hi"). */
+async function serverWithOneTurn(id: string): Promise<TestServer> {
+  fixture = await startTestServer();
+  fixture.llm.script({ text: 'ok' });
+  await fixture.result('/', 'create_agent', { agent_id: id });
+  await fixture.result(`/agent/${id}`, 'send', { content: 'hi' });
+  return fixture;
+}
+
 describe('the agent server', () => {
   it('creates an agent, runs a turn, reports it, lists it and destroys it', async () => {
     fixture = await startTestServer({ files: { 'notes.txt': 'status: draft\n' } });
@@ -63,12 +72,7 @@ describe('the agent server', () => {
   });
 
   it('never puts an API key in what it stores of an agent', async () => {
-    fixture = await startTestServer();
-    const { result, llm, storedText } = fixture;
-    llm.script({ text: 'ok' });
-
-    await result('/', 'create_agent', { agent_id: 'a' });
-    await result('/agent/a', 'send', { content: 'hi' });
+    const { storedText } = await serverWithOneTurn('a');
 
     const stored = await storedText();
     expect(stored).toContain('hi');
@@ -78,11 +82,7 @@ describe('the agent server', () => {
 
 describe.skipIf(runtimeName() !== 'local')('the local process itself (its session files and token file; not a runtime contract)', () => {
   it('keeps a session as files 0600 in a directory 0700, and deletes them with the agent', async () => {
-    fixture = await startTestServer();
-    const { llm, result, dir } = fixture;
-    llm.script({ text: 'ok' });
-    await result('/', 'create_agent', { agent_id: 'worker' });
-    await result('/agent/worker', 'send', { content: 'hi' });
+    const { result, dir } = await serverWithOneTurn('worker');
 
     const session = dir.join('state', 'sessions', 'worker');
     expect((await stat(join(session, 'session.json'))).mode & 0o777).toBe(0o600);
