@@ -30,6 +30,7 @@ import {
 import { policyDigest } from '@nexus/core';
 import { AgentRpcError } from '@nexus/core/agent-server';
 import * as restate from '@restatedev/restate-sdk';
+import { CancelWatch } from './cancel-watch.js';
 import { type EventTarget, relayTo } from './event-relay.js';
 import { encodeRefusal } from './refusals.js';
 import { invokeObject, type RestateUrls } from './restate-client.js';
@@ -126,6 +127,7 @@ function store(ctx: Exclusive, member: PoolMember, before: number, rewritten: bo
  * a turn runs. A turn's model steps and tool calls are `ctx.run` steps of the `send` invocation.
  */
 export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
+  const cancels = new CancelWatch(urls);
   return restate.object({
     name: AGENT_OBJECT,
     handlers: {
@@ -165,12 +167,13 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
           }
           const before = member.agent.messages.length;
           let rewritten = false;
-          // Restate's cancellation reaches the turn at its next journaled step: the turn then stops.
+          // Restate's cancellation reaches the turn at its next journaled step, and a running step through the watch: the turn then stops.
           let cancelled = false;
           const abort = new AbortController();
+          const invocationId = ctx.request().id;
           agents.journalFor(ctx.key, async (name, run) => {
             try {
-              return await ctx.run(name, run, { maxRetryAttempts: 3 });
+              return await ctx.run(name, () => cancels.during(invocationId, abort, run), { maxRetryAttempts: 3 });
             } catch (error) {
               if (isCancellation(error)) {
                 cancelled = true;

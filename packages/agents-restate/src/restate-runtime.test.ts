@@ -1,6 +1,9 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { parseAgentSettings, TOKEN_HOLDER } from '@nexus/agents';
 import { ServiceContainer } from '@nexus/core';
+import { processesWithArgument } from '@nexus/process/testing';
+import { execSkills } from '@nexus/skills-exec';
+import { fsSkills } from '@nexus/skills-fs';
 import { waitUntil } from '@nexus/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, startCluster } from '../test/cluster-fixture.js';
@@ -118,6 +121,35 @@ describe('the restate runtime', () => {
       reason: 'not_found_or_completed',
     });
     await expect(readFile(cluster.dir.join('never.txt'), 'utf8')).rejects.toThrow();
+  });
+
+  it('cancels a running tool call through a front end that does not run the turn: its process is killed, the turn answers cancelled, the next one runs', async () => {
+    // The turns run on the worker started last (its proxy is the deployment): `front` only takes calls.
+    const [front] = await cluster.startWorkers(1);
+    const [runner] = await cluster.startWorkers(1, { families: [fsSkills, execSkills] });
+    if (!front || !runner) throw new Error('two workers');
+    await runner.result('/', 'create_agent', { agent_id: 'sleeper', preset: 'trusted' });
+    const seconds = `600.${process.pid}`;
+    cluster.llm.script(
+      { toolCalls: [{ name: 'bash_safe', arguments: { command: `sleep ${seconds}`, timeout: 300 } }] },
+      { text: 'Awake.' },
+    );
+    const turn = runner.result('/agent/sleeper', 'send', { content: 'Sleep.', request_id: 'r1', confirm: 'allow' });
+    await waitUntil(() => processesWithArgument(seconds).length > 0, 'the tool process to run');
+
+    expect(await front.result('/agent/sleeper', 'cancel', { request_id: 'r1' })).toEqual({ cancelled: true, request_id: 'r1' });
+
+    expect(await turn).toEqual({ cancelled: true, request_id: 'r1' });
+    await waitUntil(() => processesWithArgument(seconds).length === 0, 'the tool process to be killed');
+    expect(await front.result('/agent/sleeper', 'send', { content: 'Again.', request_id: 'r2' })).toEqual({
+      content: 'Awake.',
+      request_id: 'r2',
+      halted_at_iteration_limit: false,
+    });
+    const fed = cluster.llm.requests.at(-1)?.body.messages as Array<{ role: string; content: unknown }>;
+    expect(fed.filter((message) => message.role === 'tool').map((message) => message.content)).toEqual([
+      'Error (cancelled): cancelled by the user',
+    ]);
   });
 
   it('cancels the turn of a streaming client that goes away, here one queued behind a paused turn', async () => {

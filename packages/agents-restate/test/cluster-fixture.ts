@@ -21,8 +21,11 @@ export interface Cluster {
   readonly restate: RestateServer;
   readonly llm: LlmStandIn;
   readonly dir: TestDir;
-  /** `count` workers behind one round-robin proxy, registered as the one deployment; `services` makes each agent's service container. */
-  startWorkers(count: number, options?: Pick<RestateRuntimeOptions, 'services'>): Promise<Worker[]>;
+  /**
+   * `count` workers behind one round-robin proxy, registered as the one deployment (the turns started
+   * from then on run on them); `services` makes each agent's service container, `families` replaces the file skills.
+   */
+  startWorkers(count: number, options?: Partial<Pick<RestateRuntimeOptions, 'services' | 'families'>>): Promise<Worker[]>;
   close(): Promise<void>;
 }
 
