@@ -152,6 +152,22 @@ describe('the restate runtime', () => {
     ]);
   });
 
+  it('cancels a running model stream through a front end that does not run the turn; the next turn runs', async () => {
+    const [front] = await cluster.startWorkers(1);
+    const [runner] = await cluster.startWorkers(1);
+    if (!front || !runner) throw new Error('two workers');
+    await runner.result('/', 'create_agent', { agent_id: 'talker' });
+    const asked = cluster.llm.requests.length;
+    cluster.llm.script({ text: 'This answer never finishes.', stall: true }, { text: 'Fresh start.' });
+    const turn = runner.result('/agent/talker', 'send', { content: 'Talk.', request_id: 'r1' });
+    await waitUntil(() => cluster.llm.requests.length > asked, 'the model stream to start');
+
+    expect(await front.result('/agent/talker', 'cancel', { request_id: 'r1' })).toEqual({ cancelled: true, request_id: 'r1' });
+
+    expect(await turn).toEqual({ cancelled: true, request_id: 'r1' });
+    expect(await front.result('/agent/talker', 'send', { content: 'Again.', request_id: 'r2' })).toMatchObject({ content: 'Fresh start.' });
+  });
+
   it('cancels the turn of a streaming client that goes away, here one queued behind a paused turn', async () => {
     const [worker] = await cluster.startWorkers(1);
     if (!worker) throw new Error('a worker');
