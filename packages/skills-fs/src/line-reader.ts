@@ -1,13 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { CHUNK_BYTES, type ChunkReader } from './chunk-reader.js';
 
-/** One line of a file, decoded for display. */
-export interface NumberedLine {
-  /** 1-based line number (0 when unknown, as in `tail`). */
-  number: number;
-  text: string;
-}
-
 /** What was decoded along the way. */
 export interface DecodeNotes {
   /** Some bytes were not valid UTF-8 and show as U+FFFD. */
@@ -59,7 +52,10 @@ export interface LineSliceOptions {
 
 /** Lines read by {@link readLineSlice}. */
 export interface LineSlice extends DecodeNotes {
-  lines: NumberedLine[];
+  /** The lines' text as shown, in order: line `firstLine`, the one after it, … */
+  lines: string[];
+  /** The 1-based number of `lines[0]`. */
+  firstLine: number;
   /** The line after the last one returned, when the file goes on. */
   nextLine: number | undefined;
   /** Stopped because `maxBytes` was reached (rather than `limit` or the end of the file). */
@@ -77,7 +73,15 @@ export interface LineSlice extends DecodeNotes {
 export async function readLineSlice(file: ChunkReader, options: LineSliceOptions): Promise<LineSlice> {
   const { offset, limit, maxBytes, maxLineLength } = options;
   const keepBytes = maxLineLength * 4 + 4;
-  const slice: LineSlice = { lines: [], nextLine: undefined, hitByteLimit: false, totalLines: undefined, invalidUtf8: false, longLines: 0 };
+  const slice: LineSlice = {
+    lines: [],
+    firstLine: offset,
+    nextLine: undefined,
+    hitByteLimit: false,
+    totalLines: undefined,
+    invalidUtf8: false,
+    longLines: 0,
+  };
   // The start of a line that began in an earlier chunk (only when wanted, and at most `keepBytes`).
   let carried: Buffer[] = [];
   let carriedBytes = 0;
@@ -95,14 +99,15 @@ export async function readLineSlice(file: ChunkReader, options: LineSliceOptions
   /** Adds line `lineNumber` as shown (`bytes`: its UTF-8 size); false when the slice is full. */
   const add = (text: string, bytes: number): boolean => {
     // As read_file prints it: the number padded to 6 columns, a tab, the text, a newline.
-    const size = Math.max(6, String(lineNumber).length) + bytes + 2;
+    const size = (lineNumber < 1_000_000 ? 6 : String(lineNumber).length) + bytes + 2;
     if (slice.lines.length > 0 && outputBytes + size > maxBytes) {
       slice.hitByteLimit = true;
       slice.nextLine = lineNumber;
       return false;
     }
     outputBytes += size;
-    slice.lines.push({ number: lineNumber++, text });
+    slice.lines.push(text);
+    lineNumber++;
     return limit === undefined || slice.lines.length < limit;
   };
   /** Ends the line carried over from earlier chunks with `data[0 … end)`; false when the slice is full. */
