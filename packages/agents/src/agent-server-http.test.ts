@@ -190,6 +190,15 @@ describe('starting the agent server', () => {
     await server.closed;
     await expect(fetch(`${server.url}/`, { method: 'POST' })).rejects.toThrow();
   });
+
+  it('closes without waiting on a connection that never sent a request (a client reconnecting, a port scan)', async () => {
+    fixture = await startTestServer();
+    const silent = connect(fixture.server.port, '127.0.0.1');
+    await once(silent, 'connect');
+    const hungUp = once(silent, 'close');
+    await fixture.server.close();
+    await hungUp;
+  });
 });
 
 describe.skipIf(runtimeName() !== 'local')('starting the local process (its address and token; no runtime takes part)', () => {

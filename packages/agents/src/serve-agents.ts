@@ -194,11 +194,14 @@ export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOption
   const origins = new Set(allowedOrigins);
   const hosts = new Set<string>();
   const sockets = new Set<Socket>();
+  /** Connections that have sent a request. */
+  const answering = new WeakSet<Socket>();
   const site: ConsoleRoutes | undefined = options.console && (await consoleRoutes(options.console, token));
   const pageOrigins = new Set<string>();
   const stopping = new AbortController();
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    answering.add(request.socket);
     if (sockets.size > MAX_RPC_CONNECTIONS) throw new HttpRefusal(503, `Too many connections (at most ${MAX_RPC_CONNECTIONS}); try again.`);
     if (!hosts.has((request.headers.host ?? '').toLowerCase()))
       throw new HttpRefusal(403, `Host "${request.headers.host ?? ''}" is not allowed.`);
@@ -303,6 +306,8 @@ export async function serveAgents(pool: AgentRuntime, options: ServeAgentsOption
       await pool.close();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // Node counts a connection that never sent a request as neither idle nor busy: it would hold the close.
+      for (const socket of sockets) if (!answering.has(socket)) socket.destroy();
       await stopped;
       if (tokenFile) await rm(tokenFile, { force: true });
     })();
