@@ -1,23 +1,13 @@
 import { appendFile, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerFixture, type ServerFixture } from '../test/server-fixture.js';
-import { AgentPool, parseAgentSettings, TOKEN_HOLDER } from './index.js';
+import { TOKEN_HOLDER } from './index.js';
 
 let fixture: ServerFixture | undefined;
 afterEach(async () => {
   await fixture?.close();
   fixture = undefined;
 });
-
-/** A second pool over the fixture's state directory: what a restarted server sees. */
-function restartedPool({ llm, dir }: ServerFixture): AgentPool {
-  const settings = parseAgentSettings({
-    providers: { local: { type: 'openai-compatible', baseUrl: llm.url } },
-    models: { fast: { provider: 'local', id: 'test-model' } },
-    defaultModel: 'fast',
-  });
-  return new AgentPool({ settings, families: [], cwd: dir.join('work'), stateDir: dir.join('state') });
-}
 
 const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 
@@ -50,7 +40,7 @@ describe('sessions on disk (specs/agent-server.md §9)', () => {
     await result('/agent/a', 'send', { content: 'one' });
     await appendFile(log, '{"role":"user","content":"half wri');
 
-    const restarted = restartedPool(fixture);
+    const restarted = await fixture.restart();
     const context = await restarted.call('get_context', {}, TOKEN_HOLDER, 'a');
 
     expect(context).toMatchObject({ message_count: 2, restore_warnings: [expect.stringMatching(/messages\.jsonl.*torn/)] });
@@ -74,7 +64,7 @@ describe('sessions on disk (specs/agent-server.md §9)', () => {
 
     await result('/agent/a', 'send', { content: 'three' });
 
-    const restored = restartedPool(fixture);
+    const restored = await fixture.restart();
     expect(await restored.call('get_context', {}, TOKEN_HOLDER, 'a')).toMatchObject({ message_count: 4 });
     const { messages } = (await restored.call('get_messages', {}, TOKEN_HOLDER, 'a')) as { messages: Array<{ content: string }> };
     expect(messages.map((message) => message.content)).toEqual(['one', 'answered', 'three', 'answered']);
@@ -106,12 +96,12 @@ describe('sessions on disk (specs/agent-server.md §9)', () => {
     };
     await writeFile(`${sessions}/old.json`, JSON.stringify(old));
 
-    const context = await restartedPool(fixture).call('get_context', {}, TOKEN_HOLDER, 'old');
+    const context = await (await fixture.restart()).call('get_context', {}, TOKEN_HOLDER, 'old');
 
     expect(context).toMatchObject({ message_count: 2, system_prompt: 'Old prompt.' });
     expect((await readdir(sessions)).sort()).toEqual(['old']);
     expect(lines(await readFile(`${sessions}/old/messages.jsonl`, 'utf8')).map((line) => JSON.parse(line))).toEqual(old.messages);
-    expect(await restartedPool(fixture).call('get_context', {}, TOKEN_HOLDER, 'old')).toMatchObject({ message_count: 2 });
+    expect(await (await fixture.restart()).call('get_context', {}, TOKEN_HOLDER, 'old')).toMatchObject({ message_count: 2 });
   });
 
   it('a compaction rewrites the log with the compacted conversation', async () => {
@@ -123,7 +113,7 @@ describe('sessions on disk (specs/agent-server.md §9)', () => {
 
     const compacted = await result<{ compacted: boolean }>('/agent/a', 'compact', { force: true });
 
-    const context = await restartedPool(fixture).call('get_context', {}, TOKEN_HOLDER, 'a');
+    const context = await (await fixture.restart()).call('get_context', {}, TOKEN_HOLDER, 'a');
     const log = lines(await readFile(dir.join('state', 'sessions', 'a', 'messages.jsonl'), 'utf8'));
     expect(compacted.compacted).toBe(true);
     expect(context).toMatchObject({ message_count: log.length });
@@ -164,7 +154,7 @@ describe('sessions on disk against a planted path (DESIGN.md §6)', () => {
     await rm(log);
     await symlink(dir.join('victim.jsonl'), log);
 
-    await expect(restartedPool(fixture).call('get_context', {}, TOKEN_HOLDER, 'a')).rejects.toThrow(/messages\.jsonl/);
+    await expect((await fixture.restart()).call('get_context', {}, TOKEN_HOLDER, 'a')).rejects.toThrow(/messages\.jsonl/);
 
     expect(await readFile(dir.join('victim.jsonl'), 'utf8')).toBe(victimText);
   });
@@ -191,7 +181,7 @@ describe('sessions on disk against a planted path (DESIGN.md §6)', () => {
     };
     await writeFile(dir.join('state', 'escape', 'session.json'), JSON.stringify(header));
     await writeFile(dir.join('state', 'escape', 'messages.jsonl'), '');
-    const pool = restartedPool(fixture);
+    const pool = await fixture.restart();
 
     await expect(pool.call('get_context', {}, TOKEN_HOLDER, id)).rejects.toThrow(/No agent/);
     await expect(pool.connectionFor('x').call('get_context', {}, id)).rejects.toThrow(/No agent/);
