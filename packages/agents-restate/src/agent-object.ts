@@ -269,6 +269,9 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
 
       history: restate.handlers.object.shared(async (ctx: Shared) => storedMessages(ctx)),
 
+      // Does nothing: its invocation (idempotency key `<request id>:cancelled`) records a turn cancelled before it ran, which leaves no invocation of its own.
+      cancelled: restate.handlers.object.shared(async () => null),
+
       header: restate.handlers.object.shared(async (ctx: Shared) => (await ctx.get<SessionHeader>(HEADER)) ?? null),
 
       describe: restate.handlers.object.shared(async (ctx: Shared) =>

@@ -112,6 +112,10 @@ describe('the restate runtime', () => {
       'the queued turn to be cancelled',
     );
     expect(await queued).toEqual({ cancelled: true, request_id: 'r2' });
+    expect(await second.result('/agent/stopped', 'wait_for', { request_id: 'r2', timeout_ms: 0 })).toEqual({
+      cancelled: true,
+      request_id: 'r2',
+    });
     expect(await second.result('/agent/stopped', 'cancel', { request_id: 'r1' })).toEqual({ cancelled: true, request_id: 'r1' });
     expect(await first.result('/agent/stopped', 'wait_for', { request_id: 'r1' })).toEqual({ cancelled: true, request_id: 'r1' });
     expect(await first.result('/agent/stopped', 'list_approvals')).toEqual({ approvals: [] });
@@ -293,7 +297,7 @@ describe('the restate runtime', () => {
     expect(page.messages.map((message) => message.content)).not.toContain('a');
   });
 
-  it('watch streams the changes of the agents, turns and approvals asked through this worker, wherever the turns run', async () => {
+  it('watch streams the changes of the agents, turns and approvals asked through this worker, wherever the turns run; a refused send is no turn', async () => {
     const [first, second] = await cluster.startWorkers(2);
     if (!first || !second) throw new Error('two workers');
     const response = await fetch(`${first.server.url}/`, {
@@ -304,15 +308,17 @@ describe('the restate runtime', () => {
     const reader = (response.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
     let received = '';
     const names = () => [...received.matchAll(/^event: (\S+)$/gm)].map((match) => match[1]);
-    const readUntil = async (name: string) => {
-      while (!names().includes(name)) received += (await reader.read()).value ?? '';
+    const readUntil = async (name: string, count = 1) => {
+      while (names().filter((each) => each === name).length < count) received += (await reader.read()).value ?? '';
     };
     await readUntil('ready');
-    cluster.llm.script({ toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] }, { text: 'Listed.' });
+    cluster.llm.script({ toolCalls: [{ name: 'list_directory', arguments: { path: '.' } }] }, { text: 'Listed.' }, { text: 'Again.' });
 
     await first.result('/', 'create_agent', { agent_id: 'watched', preset: 'trusted' });
     await first.result('/agent/watched', 'send', { content: 'List.', request_id: 'r1' });
-    await readUntil('turn_ended');
+    await first.error('/agent/watched', 'send', { content: 'Other content.', request_id: 'r1' });
+    await first.result('/agent/watched', 'send', { content: 'Again.', request_id: 'r2' });
+    await readUntil('turn_ended', 2);
     await reader.cancel();
 
     expect(names().filter((name) => name !== 'text' && name !== 'usage')).toEqual([
@@ -321,6 +327,8 @@ describe('the restate runtime', () => {
       'turn_started',
       'tool_call',
       'tool_result',
+      'turn_ended',
+      'turn_started',
       'turn_ended',
     ]);
     expect(received).toContain('"agent_id":"watched","request_id":"r1","reply":{"content":"Listed."');

@@ -248,23 +248,29 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
       const waiting = await this.#approvalsOf(agentId, requestId);
       if (waiting.length > 0) return { status: 'awaiting_approval', request_id: wireId, approvals: waiting };
     }
+    const key = String(requestId);
+    // Told once the turn shows it runs (an event, its pause or its answer): a send the handler refuses is no turn.
+    let started = false;
+    const turnStarted = () => {
+      if (!started) this.emit('change', { name: 'turn_started', data: { agent_id: agentId, request_id: key, content: params.content } });
+      started = true;
+    };
     let paused: (approvals: readonly object[]) => void = () => {};
     const pausedAnswer = new Promise<object>((resolve) => {
       paused = (approvals) => resolve({ status: 'awaiting_approval', request_id: wireId, approvals });
     });
-    const key = String(requestId);
     const watched = this.listenerCount('change') > 0;
     // The turn's events come here only when someone streams or watches them (each costs a notice).
     const onEvent =
       options.onEvent || watched
         ? (event: AgentEvent) => {
             options.onEvent?.(event);
+            turnStarted();
             const change = turnEventChange(agentId, key, event);
             if (change) this.emit('change', change);
           }
         : undefined;
     const sink = openEventSink(this.endpointUrl, { onPaused: paused, ...(onEvent ? { onEvent } : {}) });
-    this.emit('change', { name: 'turn_started', data: { agent_id: agentId, request_id: key, content: params.content } });
 
     const ended = invokeObject(
       this.#urls,
@@ -272,11 +278,15 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
       { params, requester, requestId, events: { url: sink.url, token: sink.token, stream: sink.stream } },
       { idempotencyKey: `${requestId}:${digest}`, signal: attached.signal },
     );
-    const turnEnded = (reply: unknown) => this.emit('change', { name: 'turn_ended', data: { agent_id: agentId, request_id: key, reply } });
+    const turnEnded = (reply: unknown) => {
+      turnStarted();
+      this.emit('change', { name: 'turn_ended', data: { agent_id: agentId, request_id: key, reply } });
+    };
     try {
       // The turn's end, or its pause for approval (it goes on waiting in Restate).
       const answer = await Promise.race([ended, pausedAnswer]);
-      if ((answer as { status?: string }).status !== 'awaiting_approval') turnEnded(answer);
+      if ((answer as { status?: string }).status === 'awaiting_approval') turnStarted();
+      else turnEnded(answer);
       return answer;
     } catch (error) {
       // Cancelled while it was queued: Restate ended it before the handler ran.
@@ -331,14 +341,22 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
     return answer;
   }
 
-  /** The `send` invocations of a turn (by its idempotency key), those not ended only unless `all`. */
-  async #turnInvocations(agentId: string, requestId: string, all: boolean): Promise<string[]> {
-    const rows = await queryRows<{ id: string }>(
+  /**
+   * The invocations of a turn (by its idempotency key), oldest first: its `send`s not ended or, with
+   * `all`, every one and the note of its cancel before it ran (handler `cancelled`).
+   */
+  async #turnInvocations(
+    agentId: string,
+    requestId: string,
+    all: boolean,
+  ): Promise<Array<{ id: string; status: string; handler: string }>> {
+    return queryRows(
       this.#urls,
-      `SELECT id FROM sys_invocation WHERE target_service_name = ${sqlText(AGENT_OBJECT)} AND target_service_key = ${sqlText(agentId)}` +
-        ` AND target_handler_name = 'send' AND starts_with(idempotency_key, ${sqlText(`${requestId}:`)})${all ? '' : " AND status != 'completed'"}`,
+      `SELECT id, status, target_handler_name AS handler FROM sys_invocation WHERE target_service_name = ${sqlText(AGENT_OBJECT)}` +
+        ` AND target_service_key = ${sqlText(agentId)} AND starts_with(idempotency_key, ${sqlText(`${requestId}:`)})` +
+        (all ? ` AND target_handler_name IN ('send', 'cancelled')` : ` AND target_handler_name = 'send' AND status != 'completed'`) +
+        ' ORDER BY created_at',
     );
-    return rows.map((row) => row.id);
   }
 
   /** Cancels a queued, running or paused turn through Restate's cancellation, wherever it runs. */
@@ -346,7 +364,10 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
     const { request_id } = parseParams('cancel', raw);
     const open = await this.#turnInvocations(agentId, String(request_id), false);
     if (open.length === 0) return { cancelled: false, request_id, reason: 'not_found_or_completed' };
-    await Promise.all(open.map((id) => cancelInvocation(this.#urls, id)));
+    await Promise.all(open.map(({ id }) => cancelInvocation(this.#urls, id)));
+    // Restate forgets an invocation cancelled while queued: a note of it answers `wait_for` as the local runtime does.
+    if (open.some(({ status }) => status === 'pending'))
+      await this.#invoke(agentId, 'cancelled', { params: {}, requester: TOKEN_HOLDER }, `${request_id}:cancelled`);
     return { cancelled: true, request_id };
   }
 
@@ -355,9 +376,10 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
     const { request_id, timeout_ms = DEFAULT_WAIT_MS } = parseParams('wait_for', raw);
     const [invocation] = await this.#turnInvocations(agentId, String(request_id), true);
     if (invocation === undefined) throw refuse(`Agent "${agentId}" has no turn with request_id ${JSON.stringify(request_id)}.`);
+    if (invocation.handler === 'cancelled') return { cancelled: true, request_id };
     const timer = AbortSignal.timeout(timeout_ms);
     try {
-      return await attachInvocation(this.#urls, invocation, timer);
+      return await attachInvocation(this.#urls, invocation.id, timer);
     } catch (error) {
       if (error instanceof InvocationCancelled) return { cancelled: true, request_id };
       if (!timer.aborted) throw error;
