@@ -32,6 +32,8 @@ export interface AuditSettings {
 export const DEFAULT_AUDIT_MAX_BYTES = 10 * 1024 * 1024;
 /** How many rotated files are kept when the config sets no number. */
 export const DEFAULT_AUDIT_KEEP = 5;
+/** How long a record may wait to be written, in ms: the records of calls ending within it share one write. */
+export const AUDIT_BATCH_MS = 5;
 
 const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
 
@@ -59,7 +61,8 @@ interface OpenLog {
 
 /**
  * Appends audit records to the log as JSON lines, off the calls' path: the sink only queues a
- * record; the lines are written in batches once the event loop is free. The file is created 0600,
+ * record; the lines are written in batches, at most {@link AUDIT_BATCH_MS} after the first record
+ * of a batch (at once on {@link flush}), so a busy server's calls share a write. The file is created 0600,
  * kept open, and never rewritten. Each batch is one `O_APPEND` write, which the kernel never
  * interleaves with another process's, so appends take no lock; rotation does — it renames the
  * file (`audit.jsonl` → `audit.jsonl.1` → …) under a lock shared with other Nexus processes once
@@ -73,7 +76,8 @@ export class AuditLogWriter {
   readonly #isolation: Promise<string>;
   #pending: AuditRecord[] = [];
   #writing: Promise<void> = Promise.resolve();
-  #scheduled = false;
+  /** The timer that writes the pending records, while some wait. */
+  #scheduled: NodeJS.Timeout | undefined;
   /** A write is chained and not yet started: it takes every record pending when it starts. */
   #queued = false;
   #log: OpenLog | undefined;
@@ -86,9 +90,7 @@ export class AuditLogWriter {
   /** The registry's `onAudit`: queues the record. */
   readonly sink: AuditSink = (record) => {
     this.#pending.push(record);
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    setImmediate(() => this.#enqueue());
+    this.#scheduled ??= setTimeout(() => this.#enqueue(), AUDIT_BATCH_MS);
   };
 
   /** Resolves once every record queued so far is written. */
@@ -98,7 +100,8 @@ export class AuditLogWriter {
   }
 
   #enqueue(): void {
-    this.#scheduled = false;
+    clearTimeout(this.#scheduled);
+    this.#scheduled = undefined;
     if (this.#pending.length === 0 || this.#queued) return;
     this.#queued = true;
     // Records of calls that end while a write is under way go in one write after it.
@@ -115,9 +118,15 @@ export class AuditLogWriter {
 
   async #write(records: readonly AuditRecord[]): Promise<void> {
     const isolation = await this.#isolation;
-    // A call's own isolation (its command's run) wins over the run's setting.
+    // A call's own isolation (its command's run) wins over the run's setting, which goes last, as a spread would put it.
+    const setting = `,"isolation":${JSON.stringify(isolation)}}\n`;
     const batch = Buffer.from(
-      records.map((record) => `${JSON.stringify({ ...record, isolation: record.isolation ?? isolation })}\n`).join(''),
+      records
+        .map((record) => {
+          const line = JSON.stringify(record);
+          return record.isolation === undefined ? line.slice(0, -1) + setting : `${line}\n`;
+        })
+        .join(''),
     );
     const { fd, size } = this.#current();
     if (size > 0 && size + batch.length > this.#settings.maxBytes) return this.#writeRotating(batch);
