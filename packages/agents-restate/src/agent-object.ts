@@ -32,6 +32,7 @@ import { AgentRpcError } from '@nexus/core/agent-server';
 import * as restate from '@restatedev/restate-sdk';
 import { CancelWatch } from './cancel-watch.js';
 import { type EventTarget, relayTo } from './event-relay.js';
+import { oneAtATime } from './journal.js';
 import { encodeRefusal } from './refusals.js';
 import { invokeObject, type RestateUrls } from './restate-client.js';
 import type { WorkerAgents } from './worker-agents.js';
@@ -171,17 +172,20 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
           let cancelled = false;
           const abort = new AbortController();
           const invocationId = ctx.request().id;
-          agents.journalFor(ctx.key, async (name, run) => {
-            try {
-              return await ctx.run(name, () => cancels.during(invocationId, abort, run), { maxRetryAttempts: 3 });
-            } catch (error) {
-              if (isCancellation(error)) {
-                cancelled = true;
-                abort.abort();
+          agents.journalFor(
+            ctx.key,
+            oneAtATime(async (name, run) => {
+              try {
+                return await ctx.run(name, () => cancels.during(invocationId, abort, run), { maxRetryAttempts: 3 });
+              } catch (error) {
+                if (isCancellation(error)) {
+                  cancelled = true;
+                  abort.abort();
+                }
+                throw error;
               }
-              throw error;
-            }
-          });
+            }),
+          );
           const wireId = params.request_id ?? input.requestId;
           const relay = relayTo(input.events);
           let result: TurnResult;
