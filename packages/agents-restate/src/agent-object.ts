@@ -32,7 +32,7 @@ import { AgentRpcError } from '@nexus/core/agent-server';
 import * as restate from '@restatedev/restate-sdk';
 import { CancelWatch } from './cancel-watch.js';
 import { type EventTarget, relayTo } from './event-relay.js';
-import { oneAtATime } from './journal.js';
+import { journalStep, oneAtATime } from './journal.js';
 import { encodeRefusal } from './refusals.js';
 import { invokeObject, type RestateUrls } from './restate-client.js';
 import type { WorkerAgents } from './worker-agents.js';
@@ -176,7 +176,7 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
             ctx.key,
             oneAtATime(async (name, run) => {
               try {
-                return await ctx.run(name, () => cancels.during(invocationId, abort, run), { maxRetryAttempts: 3 });
+                return await journalStep(ctx, input.requestId, name, () => cancels.during(invocationId, abort, run));
               } catch (error) {
                 if (isCancellation(error)) {
                   cancelled = true;
