@@ -246,6 +246,14 @@ describe('importMcpServer when the server misbehaves', () => {
     expect(result.error).toMatch(/MCP server "crashing" closed the connection during "crash"/);
   });
 
+  it('refuses a result that is not a tools/call result, passing none of it on', async () => {
+    const malformed = { name: 'malformed', description: 'Answers with a text that is a number.', inputSchema: { type: 'object' } };
+    const server = await importForTest('malformed', { ...hostileServer, env: { HOSTILE_EXTRA_TOOLS: JSON.stringify([malformed]) } });
+    const result = await agentUsing(server, dir.path, 'yolo').call('mcp__malformed__malformed');
+    expect(result).toMatchObject({ success: false, output: '', kind: 'execution_failed' });
+    expect(result.error).toMatch(/^"malformed" of the MCP server "malformed" failed: Invalid result for tools\/call/);
+  });
+
   it('ends the server’s process on close', async () => {
     const server = await importMcpServer('closing', hostileServer);
     const { pid } = (await agentUsing(server, dir.path, 'yolo').call('mcp__closing__report_env')).data as { pid: number };

@@ -136,6 +136,10 @@ server.setRequestHandler(CallToolRequestSchema, async ({ params }, { signal, req
       await flood(requestId, Number(args.bytes));
       // The answer is written; the SDK must not send a second one.
       return new Promise(() => {});
+    case 'malformed':
+      // Listed through HOSTILE_EXTRA_TOOLS: a result whose text is a number, written past the SDK's own checks.
+      process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: requestId, result: { content: [{ type: 'text', text: 42 }] } })}\n`);
+      return new Promise(() => {});
     case 'add_tool':
       tools.push({ name: String(args.name), description: 'Added while running.', inputSchema: { type: 'object' } });
       await server.sendToolListChanged();
