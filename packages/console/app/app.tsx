@@ -1,34 +1,47 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { mayUseAdminPages } from './admin-pages.js';
 import { Console } from './console.js';
-import { Rpc, RpcError, tokenFromLink } from './rpc.js';
+import { IssuerSession } from './issuer-session.js';
+import { type Credentials, fixedToken, Rpc, RpcError, tokenFromLink } from './rpc.js';
 import { finishSignIn, type SignInSettings, signInSettings, startSignIn } from './sign-in.js';
 import type { AgentInfo } from './types.js';
 
 /**
  * Asks for the token once (or takes it from the one-time link, or signs in through the issuer when
- * the server offers it), then shows the console. The token stays in memory only.
+ * the server offers it), then shows the console. The token stays in memory only; a session with
+ * the issuer renews itself, and when it ends the person is offered to sign in again.
  */
 export function App() {
   const [rpc, setRpc] = useState<Rpc | undefined>();
+  const credentials = useRef<Credentials | undefined>();
   // The token is checked with list_agents, whose answer paints the first page at once.
   const [firstAgents, setFirstAgents] = useState<AgentInfo[] | undefined>();
+  const [admin, setAdmin] = useState(false);
   const [checking, setChecking] = useState(true);
   const [error, setError] = useState('');
   const [signIn, setSignIn] = useState<SignInSettings | undefined>();
 
-  const tryToken = async (token: string) => {
-    const candidate = new Rpc(token);
+  const tryCredentials = async (candidateCredentials: Credentials) => {
+    const candidate = new Rpc(candidateCredentials);
     try {
-      const { agents } = await candidate.call<{ agents: AgentInfo[] }>('list_agents');
+      const [{ agents }, mayAdmin] = await Promise.all([
+        candidate.call<{ agents: AgentInfo[] }>('list_agents'),
+        mayUseAdminPages(candidate),
+      ]);
+      credentials.current = candidateCredentials;
       setFirstAgents(agents);
+      setAdmin(mayAdmin);
       setRpc(candidate);
       setError('');
     } catch (failure) {
+      if (candidateCredentials instanceof IssuerSession) candidateCredentials.close();
       setError(failure instanceof RpcError && failure.status === 403 ? 'That token is wrong.' : String((failure as Error).message));
     }
   };
 
   const onRefused = useCallback(() => {
+    // A session with the issuer has already tried to renew its token: it has ended.
+    if (credentials.current instanceof IssuerSession) return credentials.current.end();
     setRpc(undefined);
     setError('The server refused the token (it may have restarted with a new one); enter it again.');
   }, []);
@@ -38,10 +51,14 @@ export function App() {
     const start = async () => {
       const settings = await signInSettings().catch(() => undefined);
       setSignIn(settings);
-      const signedIn = settings && (await finishSignIn(settings));
-      if (signedIn) return tryToken(signedIn);
+      const onEnded = () => {
+        setRpc(undefined);
+        setError(`Your session with ${settings ? new URL(settings.issuer).host : 'the issuer'} ended; sign in again.`);
+      };
+      const session = settings && (await finishSignIn(settings, onEnded));
+      if (session) return tryCredentials(session);
       const token = await tokenFromLink();
-      if (token) await tryToken(token);
+      if (token) await tryCredentials(fixedToken(token));
       else if (hadCode) setError('This link was used already; enter the token.');
     };
     start()
@@ -49,9 +66,9 @@ export function App() {
       .finally(() => setChecking(false));
   }, []);
 
-  if (rpc) return <Console rpc={rpc} firstAgents={firstAgents} onRefused={onRefused} />;
+  if (rpc) return <Console rpc={rpc} firstAgents={firstAgents} admin={admin} onRefused={onRefused} />;
   if (checking) return <p class="loading">Connecting…</p>;
-  return <TokenForm onToken={tryToken} error={error} signIn={signIn} onSignInFailed={setError} />;
+  return <TokenForm onToken={(token) => tryCredentials(fixedToken(token))} error={error} signIn={signIn} onSignInFailed={setError} />;
 }
 
 function TokenForm({

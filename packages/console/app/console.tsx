@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ADMIN_PAGES } from './admin-pages.js';
 import { applyTurnEvent, type LiveTurns } from './live-turns.js';
 import { AgentPage } from './pages/agent-page.js';
 import { AgentsPage } from './pages/agents-page.js';
@@ -36,8 +37,21 @@ function useCoalesced(load: () => void): () => void {
 const AGENT_CHANGES = new Set(['agent_created', 'agent_destroyed', 'turn_started', 'turn_ended', 'approval_required', 'approval_resolved']);
 const APPROVAL_CHANGES = new Set(['approval_required', 'approval_resolved', 'turn_ended', 'agent_destroyed']);
 
-/** The console once it has the token: navigation, live state from `watch`, and the pages. */
-export function Console({ rpc, firstAgents, onRefused }: { rpc: Rpc; firstAgents: AgentInfo[] | undefined; onRefused: () => void }) {
+/**
+ * The console once it has the token: navigation, live state from `watch`, and the pages; without
+ * `admin` the admins' pages are not offered, and their addresses show the agents.
+ */
+export function Console({
+  rpc,
+  firstAgents,
+  admin,
+  onRefused,
+}: {
+  rpc: Rpc;
+  firstAgents: AgentInfo[] | undefined;
+  admin: boolean;
+  onRefused: () => void;
+}) {
   const route = useRoute();
   const [agents, setAgents] = useState<AgentInfo[] | undefined>(firstAgents);
   const [approvals, setApprovals] = useState<Approval[]>([]);
@@ -95,7 +109,11 @@ export function Console({ rpc, firstAgents, onRefused }: { rpc: Rpc; firstAgents
     return () => stop.abort();
   }, [rpc, onRefused, loadAgents, loadApprovals, refreshAgents, refreshApprovals]);
 
-  const [page = 'agents', id] = route;
+  const [asked = 'agents', id] = route;
+  const page = admin || !ADMIN_PAGES.has(asked) ? asked : 'agents';
+  useEffect(() => {
+    if (page !== asked) location.replace('#/agents');
+  }, [page, asked]);
   const link = (target: string, label: string, extra?: string) => (
     <a href={`#/${target}`} aria-current={page === target ? 'page' : undefined}>
       {label}
@@ -109,8 +127,8 @@ export function Console({ rpc, firstAgents, onRefused }: { rpc: Rpc; firstAgents
         <nav aria-label="Pages">
           {link('agents', 'Agents')}
           {link('approvals', 'Approvals', approvals.length > 0 ? ` (${approvals.length})` : '')}
-          {link('tools', 'Tools')}
-          {link('skills', 'Skills')}
+          {admin && link('tools', 'Tools')}
+          {admin && link('skills', 'Skills')}
         </nav>
         <span class={`connection ${connection}`} role="status">
           {connection === 'live' ? 'live' : connection}

@@ -15,26 +15,55 @@ export interface ServerEvent {
   data: Record<string, unknown>;
 }
 
+/** Where the page's bearer token comes from; it lives in memory only, never in storage or the address. */
+export interface Credentials {
+  /** The token to send now. */
+  readonly token: string;
+  /**
+   * Gets a new token once the server refused `refused` as invalid (401): `true` when `token` is a
+   * new one to retry with, `false` when none can be had.
+   */
+  renew(refused: string): Promise<boolean>;
+  /** Calls `listener` each time the token is renewed (a stream opened with the old one opens again); returns how to stop. */
+  onRenewed?(listener: () => void): () => void;
+}
+
+/** A token given once (typed, or from the one-time link): nothing renews it. */
+export function fixedToken(token: string): Credentials {
+  return { token, renew: async () => false };
+}
+
+/** A 401 whose challenge says the token is invalid (expired, among others): worth one renewal. */
+const invalidToken = (response: Response) =>
+  response.status === 401 && /\binvalid_token\b/.test(response.headers.get('www-authenticate') ?? '');
+
 let nextId = 0;
 
 /**
- * The agent server's JSON-RPC (docs/console.md): `call` posts one request with the token; the
- * token lives in this object only, never in storage or the address.
+ * The agent server's JSON-RPC (docs/console.md): `call` posts one request with the current token;
+ * a request refused for an invalid token is sent once more after the token is renewed.
  */
 export class Rpc {
-  readonly #token: string;
+  readonly #credentials: Credentials;
 
-  constructor(token: string) {
-    this.#token = token;
+  constructor(credentials: Credentials) {
+    this.#credentials = credentials;
   }
 
-  #post(method: string, params: object, agentId: string | undefined, signal?: AbortSignal): Promise<Response> {
-    return fetch(agentId === undefined ? '/rpc' : `/agent/${encodeURIComponent(agentId)}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${this.#token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: ++nextId, method, params }),
-      ...(signal ? { signal } : {}),
-    });
+  async #post(method: string, params: object, agentId: string | undefined, signal?: AbortSignal): Promise<Response> {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: ++nextId, method, params });
+    const send = (token: string) =>
+      fetch(agentId === undefined ? '/rpc' : `/agent/${encodeURIComponent(agentId)}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body,
+        ...(signal ? { signal } : {}),
+      });
+    const token = this.#credentials.token;
+    const response = await send(token);
+    if (!invalidToken(response) || !(await this.#credentials.renew(token))) return response;
+    await response.body?.cancel();
+    return send(this.#credentials.token);
   }
 
   /** Calls a method: a global one without `agentId`, else the agent's. */
@@ -45,8 +74,27 @@ export class Rpc {
     return body.result as T;
   }
 
-  /** Streams `watch` (every agent, turn and approval change) to `onEvent` until `signal` aborts or the server goes. */
+  /**
+   * Streams `watch` (every agent, turn and approval change) to `onEvent` until `signal` aborts or
+   * the server goes. When the token is renewed the stream is opened again with the new one (a new
+   * `ready` follows, after which the page lists again), so no stream outlives the token it was
+   * opened with.
+   */
   async watch(onEvent: (event: ServerEvent) => void, signal: AbortSignal): Promise<void> {
+    for (;;) {
+      const renewed = new AbortController();
+      const stopListening = this.#credentials.onRenewed?.(() => renewed.abort());
+      try {
+        return await this.#watchOnce(onEvent, AbortSignal.any([signal, renewed.signal]));
+      } catch (failure) {
+        if (signal.aborted || !renewed.signal.aborted) throw failure;
+      } finally {
+        stopListening?.();
+      }
+    }
+  }
+
+  async #watchOnce(onEvent: (event: ServerEvent) => void, signal: AbortSignal): Promise<void> {
     const response = await this.#post('watch', {}, undefined, signal);
     if (!response.ok || !response.body) throw new RpcError(`watch: HTTP ${response.status}`, 0, response.status);
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -1,4 +1,5 @@
 import * as oauth from 'oauth4webapi';
+import { IssuerSession } from './issuer-session.js';
 
 /** How the page signs in through the issuer (`/console/sign-in.json`, served when the server has `auth.consoleClientId`). */
 export interface SignInSettings {
@@ -58,10 +59,12 @@ export async function startSignIn(settings: SignInSettings): Promise<void> {
 
 /**
  * Finishes a sign-in the issuer sent the person back from: the code and state leave the address
- * at once, the state must be the one sent, and the code is exchanged with the verifier. The access
- * token is returned to be held in memory only; `undefined` when the address carries no answer.
+ * at once, the state must be the one sent, and the code is exchanged with the verifier. The tokens
+ * are held in memory only, by the session returned, which renews the access token with the
+ * refresh token (no `offline_access` is asked: it is the issuer's own session that lasts) and
+ * tells `onEnded` when it cannot. `undefined` when the address carries no answer.
  */
-export async function finishSignIn(settings: SignInSettings): Promise<string | undefined> {
+export async function finishSignIn(settings: SignInSettings, onEnded: () => void): Promise<IssuerSession | undefined> {
   const answer = new URL(location.href);
   if (!answer.searchParams.has('code') && !answer.searchParams.has('error')) return undefined;
   history.replaceState(null, '', `${location.pathname}#/agents`);
@@ -71,10 +74,9 @@ export async function finishSignIn(settings: SignInSettings): Promise<string | u
   const pending = JSON.parse(saved) as PendingSignIn;
   const { as, client, options } = await authorizationServer(settings);
   const callback = oauth.validateAuthResponse(as, client, answer.searchParams, pending.state);
-  const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), callback, redirectUri(), pending.verifier, {
-    ...options,
-    additionalParameters: { resource: settings.resource },
-  });
-  const result = await oauth.processAuthorizationCodeResponse(as, client, response);
-  return result.access_token;
+  const request = { ...options, additionalParameters: { resource: settings.resource } };
+  const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), callback, redirectUri(), pending.verifier, request);
+  const renewal = async (refreshToken: string) =>
+    oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshToken, request));
+  return new IssuerSession(await oauth.processAuthorizationCodeResponse(as, client, response), renewal, onEnded);
 }

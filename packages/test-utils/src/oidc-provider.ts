@@ -37,6 +37,11 @@ export interface OidcStandIn {
   readonly jwksFetches: number;
   /** Starts signing with a new key (the old one stays published); returns the new key id. */
   rotateKeys(): Promise<string>;
+  /**
+   * Revokes every refresh token issued so far, as an issuer does when a person's session ends or
+   * they are signed out: using one then answers `invalid_grant`.
+   */
+  revokeRefreshTokens(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,11 +62,15 @@ async function newSigningKey(): Promise<SigningKey> {
  * the client id and the token's `sub`), and JWT access tokens for `audience` carrying each user's
  * `email` and `groups`. It also serves the authorization-code flow with PKCE to clients that
  * register themselves (dynamic client registration), with refresh tokens; {@link OidcStandIn.authorizeAs}
- * plays the person at the browser.
+ * plays the person at the browser. Access tokens live `accessTokenTTL` seconds (default 600).
  */
-export async function startOidcProvider(options: { audience: string; users: Record<string, OidcUser> }): Promise<OidcStandIn> {
+export async function startOidcProvider(options: {
+  audience: string;
+  users: Record<string, OidcUser>;
+  accessTokenTTL?: number;
+}): Promise<OidcStandIn> {
   const { default: Provider } = await import('oidc-provider');
-  const { audience, users } = options;
+  const { audience, users, accessTokenTTL = 600 } = options;
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -70,8 +79,10 @@ export async function startOidcProvider(options: { audience: string; users: Reco
   let keys = [await newSigningKey()];
   let handler: (request: IncomingMessage, response: ServerResponse) => void = () => {};
   const grants: Record<string, number> = {};
+  const grantsWithRefreshTokens = new Set<string>();
+  let provider: InstanceType<typeof Provider>;
   const configure = () => {
-    const provider = new Provider(issuer, {
+    provider = new Provider(issuer, {
       clients: Object.keys(users).map((user) => ({
         client_id: user,
         client_secret: secret(user),
@@ -96,7 +107,7 @@ export async function startOidcProvider(options: { audience: string; users: Reco
           getResourceServerInfo: (_ctx: unknown, resource: string) => ({
             scope: 'api',
             audience: resource,
-            accessTokenTTL: 600,
+            accessTokenTTL,
             accessTokenFormat: 'jwt',
             jwt: { sign: { alg: 'RS256', kid: keys[0]?.kid } },
           }),
@@ -110,6 +121,9 @@ export async function startOidcProvider(options: { audience: string; users: Reco
     provider.on('grant.success', (ctx: { oidc: { params?: { grant_type?: string } } }) => {
       const grant = ctx.oidc.params?.grant_type ?? 'unknown';
       grants[grant] = (grants[grant] ?? 0) + 1;
+    });
+    provider.on('refresh_token.saved', (token) => {
+      if (token.grantId) grantsWithRefreshTokens.add(token.grantId);
     });
     handler = provider.callback();
   };
@@ -152,6 +166,9 @@ export async function startOidcProvider(options: { audience: string; users: Reco
       keys = [await newSigningKey(), ...keys];
       configure();
       return (keys[0] as SigningKey).kid;
+    },
+    async revokeRefreshTokens() {
+      for (const grantId of grantsWithRefreshTokens) await provider.RefreshToken.revokeByGrantId(grantId);
     },
     async close() {
       server.closeAllConnections();
