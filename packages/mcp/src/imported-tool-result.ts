@@ -31,10 +31,11 @@ function describeContent(item: Content): string {
 
 /** Cuts `text` to at most `maxBytes` of UTF-8 (never inside a character) and says how much was left out. */
 function capText(text: string, maxBytes: number): string {
-  const bytes = Buffer.from(text);
-  if (bytes.length <= maxBytes) return text;
-  const kept = new TextDecoder().decode(bytes.subarray(0, maxBytes)).replace(/\uFFFD$/, '');
-  return `${kept}\n[output truncated: ${bytes.length - Buffer.byteLength(kept)} of ${bytes.length} bytes left out]`;
+  // Counted, not copied: most outputs fit, and a copy of each would be garbage.
+  const length = Buffer.byteLength(text);
+  if (length <= maxBytes) return text;
+  const kept = new TextDecoder().decode(Buffer.from(text).subarray(0, maxBytes)).replace(/\uFFFD$/, '');
+  return `${kept}\n[output truncated: ${length - Buffer.byteLength(kept)} of ${length} bytes left out]`;
 }
 
 /**
