@@ -16,7 +16,7 @@ export function App() {
   const credentials = useRef<Credentials | undefined>();
   // The token is checked with list_agents, whose answer paints the first page at once.
   const [firstAgents, setFirstAgents] = useState<AgentInfo[] | undefined>();
-  const [admin, setAdmin] = useState(false);
+  const [admin, setAdmin] = useState<boolean | undefined>();
   const [checking, setChecking] = useState(true);
   const [error, setError] = useState('');
   const [signIn, setSignIn] = useState<SignInSettings | undefined>();
@@ -24,13 +24,12 @@ export function App() {
   const tryCredentials = async (candidateCredentials: Credentials) => {
     const candidate = new Rpc(candidateCredentials);
     try {
-      const [{ agents }, mayAdmin] = await Promise.all([
-        candidate.call<{ agents: AgentInfo[] }>('list_agents'),
-        mayUseAdminPages(candidate),
-      ]);
+      const { agents } = await candidate.call<{ agents: AgentInfo[] }>('list_agents');
       credentials.current = candidateCredentials;
       setFirstAgents(agents);
-      setAdmin(mayAdmin);
+      // Asked after the first paint, which it would otherwise delay (the first list_tools makes a registry).
+      setAdmin(undefined);
+      mayUseAdminPages(candidate).then(setAdmin);
       setRpc(candidate);
       setError('');
     } catch (failure) {

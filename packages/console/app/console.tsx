@@ -38,8 +38,9 @@ const AGENT_CHANGES = new Set(['agent_created', 'agent_destroyed', 'turn_started
 const APPROVAL_CHANGES = new Set(['approval_required', 'approval_resolved', 'turn_ended', 'agent_destroyed']);
 
 /**
- * The console once it has the token: navigation, live state from `watch`, and the pages; without
- * `admin` the admins' pages are not offered, and their addresses show the agents.
+ * The console once it has the token: navigation, live state from `watch`, and the pages. The
+ * admins' pages are offered once `admin` is known to be true; when it is false their addresses
+ * show the agents.
  */
 export function Console({
   rpc,
@@ -49,7 +50,7 @@ export function Console({
 }: {
   rpc: Rpc;
   firstAgents: AgentInfo[] | undefined;
-  admin: boolean;
+  admin: boolean | undefined;
   onRefused: () => void;
 }) {
   const route = useRoute();
@@ -110,7 +111,7 @@ export function Console({
   }, [rpc, onRefused, loadAgents, loadApprovals, refreshAgents, refreshApprovals]);
 
   const [asked = 'agents', id] = route;
-  const page = admin || !ADMIN_PAGES.has(asked) ? asked : 'agents';
+  const page = admin !== false || !ADMIN_PAGES.has(asked) ? asked : 'agents';
   useEffect(() => {
     if (page !== asked) location.replace('#/agents');
   }, [page, asked]);
@@ -127,15 +128,17 @@ export function Console({
         <nav aria-label="Pages">
           {link('agents', 'Agents')}
           {link('approvals', 'Approvals', approvals.length > 0 ? ` (${approvals.length})` : '')}
-          {admin && link('tools', 'Tools')}
-          {admin && link('skills', 'Skills')}
+          {admin === true && link('tools', 'Tools')}
+          {admin === true && link('skills', 'Skills')}
         </nav>
         <span class={`connection ${connection}`} role="status">
           {connection === 'live' ? 'live' : connection}
         </span>
       </header>
       <main>
-        {page === 'agent' && id !== undefined ? (
+        {admin === undefined && ADMIN_PAGES.has(page) ? (
+          <p class="loading">Loading…</p>
+        ) : page === 'agent' && id !== undefined ? (
           <AgentPage rpc={rpc} agentId={id} agent={agents?.find((agent) => agent.agent_id === id)} turns={turns[id] ?? []} />
         ) : page === 'approvals' ? (
           <ApprovalsPage rpc={rpc} approvals={approvals} onResolved={loadApprovals} />

@@ -183,16 +183,16 @@ describe('the console signs in through the issuer', () => {
 
   it('shows a person who is not an admin only the pages they may use: no Tools or Skills, and their addresses land on Agents', async () => {
     const { page } = await signedIn('dave');
-    const pages = page.getByRole('navigation', { name: 'Pages' }).getByRole('link');
-    expect(await pages.allTextContents()).toEqual(['Agents', 'Approvals']);
     for (const hidden of ['#/tools', '#/skills']) {
       await page.evaluate((hash) => {
         location.hash = hash;
       }, hidden);
-      await page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
       await expect.poll(() => new URL(page.url()).hash).toBe('#/agents');
+      await page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
       expect(await page.getByRole('alert').count()).toBe(0);
     }
+    const pages = page.getByRole('navigation', { name: 'Pages' }).getByRole('link');
+    expect(await pages.allTextContents()).toEqual(['Agents', 'Approvals']);
     await page.close();
   });
 });
