@@ -189,7 +189,7 @@ export class McpConnection {
         // The answer is checked against the SDK's CallToolResult schema. Not client.callTool, which checks
         // it too, but first, at every call, looks the tool up in a tools/list cache these connections never
         // fill (they list with their own schema) and probes its result check by validating `undefined`,
-        // building a zod error each time: ~55 µs of an imported call (packages/mcp/bench/run.mjs).
+        // building a zod error each time (see docs/design-decisions.md, issue 24, "The importer").
         const result: unknown = await client.request({ method: 'tools/call', params }, specTypeSchemas.CallToolResult, options);
         if (!isInputRequiredResult(result)) return result as CallToolResult;
         if (round === MAX_INPUT_ROUNDS) throw new Error(`the server asked for input more than ${MAX_INPUT_ROUNDS} times`);
