@@ -1,5 +1,5 @@
 import { readlinkSync } from 'node:fs';
-import { link, mkdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, realpath, rename, symlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createSymlinkFarm, type SymlinkFarm, testdir } from '@nexus/test-utils';
@@ -245,6 +245,29 @@ describe('validatePath — property: nothing accepted escapes', () => {
     // The generator must exercise both outcomes, or the property proves nothing.
     expect(seen.accepted).toBeGreaterThan(20);
     expect(seen.refused).toBeGreaterThan(20);
+  });
+});
+
+describe('validatePath — allowed roots resolved with the path', () => {
+  it('resolves a root that is a symlink, or was swapped for one, to where it leads at the time of the call', async () => {
+    await using dir = await testdir({
+      real: { 'f.txt': 'x' },
+      outside: { 'secret.txt': 'y' },
+      root: { 'f.txt': 'z' },
+      alias: { symlink: 'real' },
+    });
+    const through = { allowedPaths: [dir.join('alias')] };
+    await expect(validatePath(dir.join('alias', 'f.txt'), through)).resolves.toBe(dir.join('real', 'f.txt'));
+    await expect(validatePath(dir.join('real', 'f.txt'), through)).resolves.toBe(dir.join('real', 'f.txt'));
+    await expect(validatePath(dir.join('alias', '..', 'outside', 'secret.txt'), through)).rejects.toThrow(/outside the allowed/);
+    await expect(validatePath(dir.join('outside', 'secret.txt'), through)).rejects.toThrow(/outside the allowed/);
+
+    const swapped = { allowedPaths: [dir.join('root')] };
+    await expect(validatePath(dir.join('root', 'f.txt'), swapped)).resolves.toBe(dir.join('root', 'f.txt'));
+    await rename(dir.join('root'), dir.join('moved'));
+    await symlink(dir.join('real'), dir.join('root'));
+    await expect(validatePath(dir.join('moved', 'f.txt'), swapped)).rejects.toThrow(/outside the allowed/);
+    await expect(validatePath(dir.join('root', 'f.txt'), swapped)).resolves.toBe(dir.join('real', 'f.txt'));
   });
 });
 

@@ -75,25 +75,32 @@ export function isPrivateProcessEntry(realPath: string): boolean {
   return false;
 }
 
-/**
- * Resolves every symlink in an absolute path the way the kernel would (a `..` after a symlink
- * climbs from the link's target), following links into components that do not exist yet, so a
- * dangling link resolves to where a write through it would land. Components past the first
- * missing one are taken literally.
- *
- * The system calls are synchronous on purpose: an `lstat` takes microseconds, a round trip
- * through libuv's thread pool many times that, and every tool call resolves several paths.
- */
-export async function resolveRealPath(absolutePath: string): Promise<string> {
+/** What {@link walkRealPath} saw on its way. */
+interface RealPathWalk {
+  /** The real path ({@link resolveRealPath}). */
+  real: string;
+  /**
+   * The part of `real` that exists (up to the first missing component): every component of it
+   * was seen to be a directory or file, not a symlink, so it and each leading part of it are
+   * their own real paths.
+   */
+  existing: string;
+  /** `lstat` of `real`, when the walk ended on it and it exists and is not a symlink (then equal to its `stat`). */
+  stats: Stats | undefined;
+}
+
+function walkRealPath(absolutePath: string): RealPathWalk {
   refuseNullByte(absolutePath);
   let pending = absolutePath.split('/');
   let resolved = '';
   let hops = 0;
   // Length of the existing prefix once a component is missing; a `..` back into it resumes resolving.
   let missingFrom: number | undefined;
+  let stats: Stats | undefined;
   while (pending.length > 0) {
     const part = pending.shift() as string;
     if (part === '' || part === '.') continue;
+    stats = undefined;
     if (part === '..') {
       resolved = resolved.slice(0, resolved.lastIndexOf('/'));
       if (missingFrom !== undefined && resolved.length <= missingFrom) missingFrom = undefined;
@@ -104,17 +111,18 @@ export async function resolveRealPath(absolutePath: string): Promise<string> {
       resolved = candidate;
       continue;
     }
-    let isLink: boolean;
+    let found: Stats;
     try {
-      isLink = lstatSync(candidate).isSymbolicLink();
+      found = lstatSync(candidate);
     } catch (error) {
       if (!isMissing(error)) throw error;
       missingFrom = resolved.length;
       resolved = candidate;
       continue;
     }
-    if (!isLink) {
+    if (!found.isSymbolicLink()) {
       resolved = candidate;
+      stats = found;
       continue;
     }
     if (++hops > MAX_SYMLINK_HOPS) throw new PathSecurityError({ path: absolutePath, reason: 'too many levels of symbolic links' });
@@ -131,7 +139,21 @@ export async function resolveRealPath(absolutePath: string): Promise<string> {
     if (target.startsWith('/')) resolved = '';
     pending = [...target.split('/'), ...pending];
   }
-  return resolved || '/';
+  const existing = missingFrom === undefined ? resolved : resolved.slice(0, missingFrom);
+  return { real: resolved || '/', existing: existing || '/', stats };
+}
+
+/**
+ * Resolves every symlink in an absolute path the way the kernel would (a `..` after a symlink
+ * climbs from the link's target), following links into components that do not exist yet, so a
+ * dangling link resolves to where a write through it would land. Components past the first
+ * missing one are taken literally.
+ *
+ * The system calls are synchronous on purpose: an `lstat` takes microseconds, a round trip
+ * through libuv's thread pool many times that, and every tool call resolves several paths.
+ */
+export async function resolveRealPath(absolutePath: string): Promise<string> {
+  return walkRealPath(absolutePath).real;
 }
 
 /** Case- and Unicode-insensitive form used to compare against blocked paths (refuse more, never less). */
@@ -175,7 +197,8 @@ export async function validatePath(path: string, options: ValidatePathOptions = 
   const last = basename(expanded);
   const keepLink = !followFinalLink && last !== '.' && last !== '..' && absolute !== '/';
   // `..` is resolved physically, after the symlinks before it, as the kernel does.
-  const real = keepLink ? `${(await resolveRealPath(dirname(expanded))).replace(/\/$/, '')}/${last}` : await resolveRealPath(expanded);
+  const walk = walkRealPath(keepLink ? dirname(expanded) : expanded);
+  const real = keepLink ? `${walk.real.replace(/\/$/, '')}/${last}` : walk.real;
 
   if (isPrivateProcessEntry(real)) {
     throw new PathSecurityError({
@@ -188,7 +211,7 @@ export async function validatePath(path: string, options: ValidatePathOptions = 
     const candidates = [foldForBlocking(absolute), foldForBlocking(real)];
     for (const blocked of blockedPaths) {
       const blockedAbsolute = normalizePath(blocked, cwd);
-      const roots = [foldForBlocking(blockedAbsolute), foldForBlocking(await resolveRealPath(blockedAbsolute))];
+      const roots = [foldForBlocking(blockedAbsolute), foldForBlocking(walkRealPath(blockedAbsolute).real)];
       if (candidates.some((candidate) => roots.some((root) => isWithin(candidate, root)))) {
         throw new PathSecurityError({ path, reason: `it is inside the blocked path "${blocked}"` });
       }
@@ -196,7 +219,11 @@ export async function validatePath(path: string, options: ValidatePathOptions = 
   }
 
   if (allowedPaths !== null) {
-    const roots = await Promise.all(allowedPaths.map((root) => resolveRealPath(normalizePath(root, cwd))));
+    // A root the walk went through is its own real path: no second walk for it.
+    const roots = allowedPaths.map((root) => {
+      const absoluteRoot = normalizePath(root, cwd);
+      return isWithin(walk.existing, absoluteRoot) ? absoluteRoot : walkRealPath(absoluteRoot).real;
+    });
     if (!roots.some((root) => isWithin(real, root))) {
       const where =
         allowedPaths.length === 0 ? 'no paths are allowed' : `it resolves outside the allowed paths (${allowedPaths.join(', ')})`;
@@ -206,7 +233,7 @@ export async function validatePath(path: string, options: ValidatePathOptions = 
 
   let stats: Stats;
   try {
-    stats = keepLink ? lstatSync(real) : statSync(real);
+    stats = keepLink ? lstatSync(real) : (walk.stats ?? statSync(real));
   } catch (error) {
     if (!isMissing(error)) throw error;
     if (mustExist) throw new NotFoundError(`No such file or directory: ${path}`);
