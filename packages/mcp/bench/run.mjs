@@ -54,7 +54,12 @@ async function roundTrips() {
   const configHome = join(dir, 'config');
   await mkdir(join(configHome, 'nexus'), { recursive: true });
   await writeFile(join(configHome, 'nexus', 'nexus.config.json'), JSON.stringify({ mcpServers: { everything } }));
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, XDG_CONFIG_HOME: configHome };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? dir,
+    XDG_CONFIG_HOME: configHome,
+    XDG_STATE_HOME: join(dir, 'state'),
+  };
   const direct = await connect(everything.command, everything.args);
   const proxied = await connect(process.execPath, [nexusCli, 'mcp', '--preset', 'yolo', '--families', 'utility', '--cwd', dir], env);
   try {
