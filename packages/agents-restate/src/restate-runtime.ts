@@ -12,6 +12,7 @@ import {
   type MethodName,
   memberSpecOf,
   methodAt,
+  otherContentRefusal,
   type PoolChange,
   type PoolMember,
   parseParams,
@@ -235,6 +236,7 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
     const params = parseParams('send', raw);
     const requestId = params.request_id === undefined ? this.#newRequestId() : String(params.request_id);
     const digest = createHash('sha256').update(params.content).digest('hex').slice(0, 16);
+    const idempotencyKey = `${requestId}:${digest}`;
     const attached = new AbortController();
     const stop = () => {
       attached.abort();
@@ -243,10 +245,12 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
     };
     options.signal?.addEventListener('abort', stop);
     const wireId = params.request_id ?? requestId;
-    // A client's id may name a turn that is waiting for approval already (a retry): that is the answer.
+    // A client's id may name a turn waiting for approval, or one cancelled while queued (a retry): that is the answer.
     if (params.request_id !== undefined) {
-      const waiting = await this.#approvalsOf(agentId, requestId);
+      const [waiting, cancelled] = await Promise.all([this.#approvalsOf(agentId, requestId), this.#cancelNote(agentId, requestId)]);
       if (waiting.length > 0) return { status: 'awaiting_approval', request_id: wireId, approvals: waiting };
+      if (cancelled !== undefined && cancelled !== cancelNoteKey(idempotencyKey)) throw otherContentRefusal(wireId);
+      if (cancelled !== undefined) return { cancelled: true, request_id: wireId };
     }
     const key = String(requestId);
     // Told once the turn shows it runs (an event, its pause or its answer): a send the handler refuses is no turn.
@@ -276,7 +280,7 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
       this.#urls,
       { service: AGENT_OBJECT, key: agentId, handler: 'send' },
       { params, requester, requestId, events: { url: sink.url, token: sink.token, stream: sink.stream } },
-      { idempotencyKey: `${requestId}:${digest}`, signal: attached.signal },
+      { idempotencyKey, signal: attached.signal },
     );
     const turnEnded = (reply: unknown) => {
       turnStarted();
@@ -349,10 +353,10 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
     agentId: string,
     requestId: string,
     all: boolean,
-  ): Promise<Array<{ id: string; status: string; handler: string }>> {
+  ): Promise<Array<{ id: string; status: string; handler: string; key: string }>> {
     return queryRows(
       this.#urls,
-      `SELECT id, status, target_handler_name AS handler FROM sys_invocation WHERE target_service_name = ${sqlText(AGENT_OBJECT)}` +
+      `SELECT id, status, target_handler_name AS handler, idempotency_key AS key FROM sys_invocation WHERE target_service_name = ${sqlText(AGENT_OBJECT)}` +
         ` AND target_service_key = ${sqlText(agentId)} AND starts_with(idempotency_key, ${sqlText(`${requestId}:`)})` +
         (all ? ` AND target_handler_name IN ('send', 'cancelled')` : ` AND target_handler_name = 'send' AND status != 'completed'`) +
         ' ORDER BY created_at',
@@ -365,10 +369,18 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
     const open = await this.#turnInvocations(agentId, String(request_id), false);
     if (open.length === 0) return { cancelled: false, request_id, reason: 'not_found_or_completed' };
     await Promise.all(open.map(({ id }) => cancelInvocation(this.#urls, id)));
-    // Restate forgets an invocation cancelled while queued: a note of it answers `wait_for` as the local runtime does.
-    if (open.some(({ status }) => status === 'pending'))
-      await this.#invoke(agentId, 'cancelled', { params: {}, requester: TOKEN_HOLDER }, `${request_id}:cancelled`);
+    // Restate forgets an invocation cancelled while queued: a note of it (with the content's digest) answers `wait_for` and a repeated `send` as the local runtime does.
+    const queued = open.filter(({ status }) => status === 'pending');
+    await Promise.all(
+      queued.map(({ key }) => this.#invoke(agentId, 'cancelled', { params: {}, requester: TOKEN_HOLDER }, cancelNoteKey(key))),
+    );
     return { cancelled: true, request_id };
+  }
+
+  /** The idempotency key of the note of turn `requestId`'s cancel before it ran (`undefined`: none). */
+  async #cancelNote(agentId: string, requestId: string): Promise<string | undefined> {
+    const notes = (await this.#turnInvocations(agentId, requestId, true)).filter(({ handler }) => handler === 'cancelled');
+    return notes[0]?.key;
   }
 
   /** `wait_for`: the turn's answer once it ends or, at `timeout_ms`, where it stands. */
@@ -429,6 +441,11 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
     await closed;
     this.#agents.close();
   }
+}
+
+/** The idempotency key of the note of a turn's cancel before it ran: its `send`'s, marked. */
+function cancelNoteKey(sendKey: string): string {
+  return `${sendKey}:cancelled`;
 }
 
 /** The SDK's log lines a worker prints (on stderr): warnings and errors, not one line per invocation. */

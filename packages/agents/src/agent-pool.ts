@@ -36,6 +36,7 @@ import {
   describeMember,
   messagesPage,
   noSuchAgent,
+  otherContentRefusal,
   refuse,
   sendReply,
 } from './rpc-replies.js';
@@ -401,8 +402,7 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
     const key = String(requestId);
     const earlier = member.turns.get(key) ?? member.ended.get(key);
     if (earlier) {
-      if (earlier.content !== params.content)
-        throw refuse(`request_id ${JSON.stringify(requestId)} names an earlier turn with other content; use a new request_id.`);
+      if (earlier.content !== params.content) throw otherContentRefusal(requestId);
       const open = member.agent.turn(key);
       return open
         ? sendReply(member.id, await open.next(), requestId)

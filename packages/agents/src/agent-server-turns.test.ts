@@ -29,6 +29,9 @@ describe('turns on the agent server', () => {
     expect(await queued).toEqual({ cancelled: true, request_id: 'r2' });
     expect(await result('/agent/a', 'cancel', { request_id: 'r1' })).toEqual({ cancelled: true, request_id: 'r1' });
     expect(await running).toEqual({ cancelled: true, request_id: 'r1' });
+    // A repeated send of the turn cancelled while queued is a retry: it answers that turn, not runs it again.
+    expect(await result('/agent/a', 'send', { content: 'two', request_id: 'r2' })).toEqual({ cancelled: true, request_id: 'r2' });
+    expect((await fixture.rpc('/agent/a', 'send', { content: 'other', request_id: 'r2' })).body.error?.message).toMatch(/other content/);
     expect(await result('/agent/a', 'cancel', { request_id: 'r1' })).toEqual({
       cancelled: false,
       request_id: 'r1',

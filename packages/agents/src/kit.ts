@@ -35,6 +35,7 @@ export {
   describeMember,
   messagesPage,
   noSuchAgent,
+  otherContentRefusal,
   refuse,
   sendReply,
 } from './rpc-replies.js';

@@ -20,6 +20,11 @@ export function noSuchAgent(agentId: string): AgentRpcError {
   return new AgentRpcError(`No agent "${agentId}".`, { rpcCode: RPC_ERROR_CODES.serverError, kind: 'not_found' });
 }
 
+/** A repeated `send` whose `request_id` names an earlier turn of other content (a retry must repeat the content). */
+export function otherContentRefusal(requestId: string | number): AgentRpcError {
+  return refuse(`request_id ${JSON.stringify(requestId)} names an earlier turn with other content; use a new request_id.`);
+}
+
 /** An agent as `list_agents` lists it. */
 export function describeMember(member: PoolMember, childCount: number) {
   const context = member.agent.context();
