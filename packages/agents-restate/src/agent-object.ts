@@ -32,7 +32,7 @@ import { AgentRpcError } from '@nexus/core/agent-server';
 import * as restate from '@restatedev/restate-sdk';
 import { CancelWatch } from './cancel-watch.js';
 import { type EventTarget, relayTo } from './event-relay.js';
-import { journalStep, oneAtATime } from './journal.js';
+import { oneAtATime, TurnSteps } from './journal.js';
 import { encodeRefusal } from './refusals.js';
 import { invokeObject, type RestateUrls } from './restate-client.js';
 import type { WorkerAgents } from './worker-agents.js';
@@ -172,11 +172,12 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
           let cancelled = false;
           const abort = new AbortController();
           const invocationId = ctx.request().id;
+          const steps = new TurnSteps(ctx);
           agents.journalFor(
             ctx.key,
-            oneAtATime(async (name, run) => {
+            oneAtATime(async (name, run, step) => {
               try {
-                return await journalStep(ctx, input.requestId, name, () => cancels.during(invocationId, abort, run));
+                return await steps.run(name, () => cancels.during(invocationId, abort, run), step);
               } catch (error) {
                 if (isCancellation(error)) {
                   cancelled = true;
@@ -199,7 +200,7 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
               },
               ...(params.confirm ? { confirm: () => params.confirm === 'allow' } : {}),
             });
-            result = await approvalsDecided(ctx, member, result, relay);
+            result = await approvalsDecided(ctx, member, result, relay, steps);
           } catch (error) {
             if (!cancelled && !isCancellation(error)) throw error;
             const reply = { cancelled: true, request_id: wireId };
@@ -348,6 +349,7 @@ async function approvalsDecided(
   member: PoolMember,
   paused: TurnResult,
   relay: ReturnType<typeof relayTo>,
+  steps: TurnSteps,
 ): Promise<TurnResult> {
   let result = paused;
   while (result.status === 'awaiting_approval') {
@@ -357,7 +359,8 @@ async function approvalsDecided(
       PENDING,
       waiting.map(({ awakeable }, index) => ({ ...approvals[index], awakeable_id: awakeable.id })),
     );
-    // A journaled step, so that the front end hears of the pause after the approvals are stored, and once.
+    // The front end hears of the pause once the steps that led to it are acknowledged, after the approvals are stored, and once.
+    await steps.acknowledged();
     await ctx.run('approvals published', () => relay.paused(approvals));
     let next: Promise<TurnResult> = Promise.resolve(result);
     for (const { approval, awakeable } of waiting) next = member.agent.resolveApproval(approval.approvalId, await awakeable.promise).result;

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { parseAgentSettings, TOKEN_HOLDER } from '@nexus/agents';
 import { defineSkill, ToolResult } from '@nexus/core';
 import { type LlmStandIn, startLlmStandIn, type TestDir, testdir } from '@nexus/test-utils';
@@ -11,6 +12,11 @@ let llm: LlmStandIn;
 let runtime: RestateRuntime;
 /** How often the `look` tool ran, by the `at` it was asked to look at. */
 const looked = new Map<string, number>();
+/** Told each time `look` runs. */
+let onLook: ((at: string) => void) | undefined;
+/** Whether the test has let the paused Restate server go on; the `write` tool notes it at each start. */
+let resumed = false;
+const wroteAfterResume: boolean[] = [];
 
 beforeAll(async () => {
   dir = await testdir({ work: {}, restate: {} });
@@ -22,7 +28,17 @@ beforeAll(async () => {
     readOnly: true,
     create: () => async (input: { at: string }) => {
       looked.set(input.at, (looked.get(input.at) ?? 0) + 1);
+      onLook?.(input.at);
       return ToolResult.ok(`saw ${input.at}`);
+    },
+  });
+  const write = defineSkill({
+    name: 'write',
+    description: 'Writes something down.',
+    parameters: { type: 'object', properties: { what: { type: 'string' } }, required: ['what'], additionalProperties: false },
+    create: () => async () => {
+      wroteAfterResume.push(resumed);
+      return ToolResult.ok('written');
     },
   });
   // One worker on its own endpoint: HTTP/2, each turn one bidirectional stream.
@@ -32,7 +48,7 @@ beforeAll(async () => {
       models: { fast: { provider: 'local', id: 'test-model' } },
       defaultModel: 'fast',
     }),
-    families: [{ name: 'test', skills: [look] }],
+    families: [{ name: 'test', skills: [look, write] }],
     cwd: dir.join('work'),
     env: { NEXUS_TEST_LLM_KEY: 'sk-test-key' },
     ingress: restate.ingress,
@@ -57,5 +73,40 @@ describe("a turn's journal on Restate", () => {
 
     expect(answer).toMatchObject({ content: 'Seen all three.', request_id: 'r1' });
     expect(Object.fromEntries(looked)).toEqual({ north: 1, south: 1, east: 1 });
+  });
+
+  it("runs a step's read-only calls before Restate acknowledges the model step, a call that may write only once it has", async () => {
+    await runtime.call('create_agent', { agent_id: 'writer', preset: 'trusted' }, TOKEN_HOLDER);
+    const lookedWhilePaused = Promise.withResolvers<void>();
+    onLook = (at) => at === 'while paused' && lookedWhilePaused.resolve();
+    llm.script(
+      () => {
+        // Nothing the worker sends Restate from here on is acknowledged until the test resumes it.
+        restate.pause();
+        return {
+          toolCalls: [
+            { name: 'look', arguments: { at: 'while paused' } },
+            { name: 'write', arguments: { what: 'after the model step is durable' } },
+          ],
+        };
+      },
+      { text: 'Looked, then wrote.' },
+    );
+    try {
+      const answer = runtime.call('send', { content: 'Look, then write.', request_id: 'w1' }, TOKEN_HOLDER, 'writer');
+      await lookedWhilePaused.promise;
+      // Time for a write that did not wait for the model step's acknowledgement to start (and be
+      // caught); a journal that waits passes however long this is.
+      await delay(250);
+      resumed = true;
+      restate.resume();
+
+      expect(await answer).toMatchObject({ content: 'Looked, then wrote.', request_id: 'w1' });
+      expect(wroteAfterResume).toEqual([true]);
+      expect(looked.get('while paused')).toBe(1);
+    } finally {
+      restate.resume();
+      onLook = undefined;
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { TurnJournal } from '@nexus/agents';
+import type { TurnJournal, TurnStep } from '@nexus/agents';
 import * as restate from '@restatedev/restate-sdk';
 
 /**
@@ -9,35 +9,53 @@ import * as restate from '@restatedev/restate-sdk';
  */
 export function oneAtATime(journal: TurnJournal): TurnJournal {
   let previous: Promise<unknown> = Promise.resolve();
-  return (name, run) => {
-    const step = previous.then(() => journal(name, run));
-    previous = step.catch(() => undefined);
-    return step;
+  return (name, run, step) => {
+    const next = previous.then(() => journal(name, run, step));
+    previous = next.catch(() => undefined);
+    return next;
   };
 }
 
 /**
- * Runs step `name` of turn `requestId` as a journal entry of the invocation (`ctx.run`, at most 3
- * attempts). A model step's answer is used once Restate has acknowledged its entry: the tool calls
- * it asks must not run on an answer a crash could lose. A tool call's answer is used as soon as its
- * run has ended and its entry is on its way, while Restate acknowledges it: the next journaled step
- * waits for its own acknowledgement, which comes after this one (the journal is in order), and a
- * crash in between runs the call again as a crash before the acknowledgement always did.
+ * A turn's steps as journal entries of its invocation (`ctx.run`, at most 3 attempts). A step's
+ * answer is used as soon as its run has ended and its entry is on its way, while Restate
+ * acknowledges it. A step that is not read-only (a call that may write, the approval ids a person
+ * will be told) first waits until Restate has acknowledged every step before it: it never runs on a
+ * model step's answer a crash could lose. A crash before an acknowledgement runs that step again
+ * (a model step may then answer otherwise), and every step after it: only read-only ones can have
+ * run meanwhile.
  */
-export function journalStep<T>(ctx: restate.Context, requestId: string, name: string, run: () => Promise<T>): Promise<T> {
-  const options = { maxRetryAttempts: 3 };
-  if (!name.startsWith(`${requestId} tool call `)) return ctx.run(name, run, options);
-  const ended = Promise.withResolvers<T>();
-  const entry = ctx.run(
-    name,
-    async () => {
-      const answer = await run();
-      ended.resolve(answer);
-      return answer;
-    },
-    options,
-  );
-  // As the journal gives it back (JSON), whether from this run or, replayed, from the entry.
-  const answered = ended.promise.then((answer) => (answer === undefined ? answer : (JSON.parse(JSON.stringify(answer)) as T)));
-  return restate.RestatePromise.race([entry, restate.RestatePromise.resolve(answered)]);
+export class TurnSteps {
+  readonly #ctx: restate.Context;
+  /** Entries whose acknowledgement nobody has waited for yet. */
+  #unacknowledged: restate.RestatePromise<unknown>[] = [];
+
+  constructor(ctx: restate.Context) {
+    this.#ctx = ctx;
+  }
+
+  /** Runs step `name` (see the class). */
+  async run<T>(name: string, run: () => Promise<T>, step: TurnStep): Promise<T> {
+    if (!step.readOnly) await this.acknowledged();
+    const ended = Promise.withResolvers<T>();
+    const entry = this.#ctx.run(
+      name,
+      async () => {
+        const answer = await run();
+        ended.resolve(answer);
+        return answer;
+      },
+      { maxRetryAttempts: 3 },
+    );
+    this.#unacknowledged.push(entry);
+    // As the journal gives it back (JSON), whether from this run or, replayed, from the entry.
+    const answered = ended.promise.then((answer) => (answer === undefined ? answer : (JSON.parse(JSON.stringify(answer)) as T)));
+    return restate.RestatePromise.race([entry, restate.RestatePromise.resolve(answered)]);
+  }
+
+  /** Settles once Restate has acknowledged every step run so far: before anyone outside the turn is told of them. */
+  async acknowledged(): Promise<void> {
+    const entries = this.#unacknowledged.splice(0);
+    if (entries.length > 0) await restate.RestatePromise.all(entries);
+  }
 }

@@ -17,6 +17,10 @@ export interface RestateServer {
   kill(): Promise<void>;
   /** Starts it again on the same ports and data. */
   restart(): Promise<void>;
+  /** Stops it with SIGSTOP: it takes and answers nothing (acknowledges no journal entry) until {@link resume}. */
+  pause(): void;
+  /** Lets a paused server go on (SIGCONT). */
+  resume(): void;
   close(): Promise<void>;
 }
 
@@ -96,5 +100,16 @@ export async function startRestateServer(dataDir: string): Promise<RestateServer
     await exited;
   };
   await start();
-  return { ingress, admin, kill: () => stop('SIGKILL'), restart: start, close: () => stop('SIGTERM') };
+  return {
+    ingress,
+    admin,
+    kill: () => stop('SIGKILL'),
+    restart: start,
+    pause: () => child?.kill('SIGSTOP'),
+    resume: () => child?.kill('SIGCONT'),
+    close: async () => {
+      child?.kill('SIGCONT');
+      await stop('SIGTERM');
+    },
+  };
 }

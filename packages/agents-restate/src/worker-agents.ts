@@ -113,7 +113,7 @@ export class WorkerAgents {
       ...(spec.systemPrompt === undefined ? {} : { systemPrompt: spec.systemPrompt }),
       messages: spec.messages,
       rememberedApprovals: spec.rememberedApprovals,
-      journal: (name, run) => (this.#journals.get(spec.id) ?? runIt)(name, run),
+      journal: (name, run, step) => (this.#journals.get(spec.id) ?? runIt)(name, run, step),
       caller: callerOf(spec, ancestry),
     });
     return newMember(spec, { depth: 1, permissions, modelAlias: model.alias, agent });

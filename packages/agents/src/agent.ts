@@ -76,9 +76,20 @@ export interface AgentOptions {
 /**
  * Runs one step of a turn, named `<request id> model step <n>`, `<request id> tool call <call id>`
  * or `<request id> approval ids <call ids>` (the same names when the turn is run again); its answer
- * must survive a JSON round trip.
+ * must survive a JSON round trip. `step` says what running it again would do.
  */
-export type TurnJournal = <T>(name: string, run: () => Promise<T>) => Promise<T>;
+export type TurnJournal = <T>(name: string, run: () => Promise<T>, step: TurnStep) => Promise<T>;
+
+/** What a journaled step is, beside its name. */
+export interface TurnStep {
+  /**
+   * Running it again (after a crash, perhaps to another answer) changes nothing outside the turn:
+   * a model step, or a call of a read-only skill. A journal may run such a step before the steps
+   * ahead of it are durable; a call of any other skill, or the approval ids a person will be told,
+   * is `false`.
+   */
+  readonly readOnly: boolean;
+}
 
 /** The journal of an agent without one: every step runs. */
 const runEveryStep: TurnJournal = (_name, run) => run();
@@ -424,17 +435,20 @@ export class Agent {
       const contextBefore = this.#messages.length;
       let step: Awaited<ReturnType<typeof streamStep>>;
       try {
-        step = await this.#journal(`${turn.requestId} model step ${turn.iteration}`, () =>
-          streamStep({
-            model: this.model.model,
-            instructions: this.systemPrompt,
-            messages: this.#messages,
-            tools: tools.set,
-            signal,
-            maxOutputTokens: this.model.maxOutputTokens,
-            onText: (text) => onEvent({ type: 'text', text }),
-            onWarning: (message) => onEvent({ type: 'warning', message }),
-          }),
+        step = await this.#journal(
+          `${turn.requestId} model step ${turn.iteration}`,
+          () =>
+            streamStep({
+              model: this.model.model,
+              instructions: this.systemPrompt,
+              messages: this.#messages,
+              tools: tools.set,
+              signal,
+              maxOutputTokens: this.model.maxOutputTokens,
+              onText: (text) => onEvent({ type: 'text', text }),
+              onWarning: (message) => onEvent({ type: 'warning', message }),
+            }),
+          { readOnly: true },
         );
       } catch (error) {
         throw toProviderError(error, this.model);
@@ -488,9 +502,9 @@ export class Agent {
           timeoutMs: this.#toolTimeoutMs,
           ...(this.#caller ? { caller: this.#caller } : {}),
           // A call run again once approved is another entry: the journal keeps its paused run apart.
-          journal: (call, run) => {
+          journal: (call, run, step) => {
             const approvals = turn.granted.get(call.id)?.length ?? 0;
-            return this.#journal(`${turn.requestId} tool call ${call.id}${approvals > 0 ? ` approved ${approvals}` : ''}`, run);
+            return this.#journal(`${turn.requestId} tool call ${call.id}${approvals > 0 ? ` approved ${approvals}` : ''}`, run, step);
           },
           confirmFor: (call) =>
             turn.asker ? { confirm: turn.asker } : pausingConfirm(call, turn.granted.get(call.id) ?? [], this.#remembered),
@@ -501,12 +515,16 @@ export class Agent {
         // Journaled: a turn replayed after a crash asks the same approvals, by the same ids, under the
         // policy they were asked under (a replay under another policy finds them stale when decided).
         const pausedIds = report.paused.map(({ call }) => call.id);
-        const asked = await this.#journal(`${turn.requestId} approval ids ${pausedIds.join(',')}`, async () => ({
-          approvalIds: pausedIds.map(() => `ap-${randomUUID()}`),
-          createdAt: new Date().toISOString(),
-          policyDigest: policyDigest(this.registry.services),
-          packageDigests: report.paused.map(({ call }) => this.registry.getSpec(call.name)?.packageDigest ?? null),
-        }));
+        const asked = await this.#journal(
+          `${turn.requestId} approval ids ${pausedIds.join(',')}`,
+          async () => ({
+            approvalIds: pausedIds.map(() => `ap-${randomUUID()}`),
+            createdAt: new Date().toISOString(),
+            policyDigest: policyDigest(this.registry.services),
+            packageDigests: report.paused.map(({ call }) => this.registry.getSpec(call.name)?.packageDigest ?? null),
+          }),
+          { readOnly: false },
+        );
         turn.approvals = report.paused.map(({ call, request }, index) =>
           approvalFor(call, request, {
             approvalId: asked.approvalIds[index] as string,

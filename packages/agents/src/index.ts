@@ -10,6 +10,7 @@ export type {
   TurnCheckpoint,
   TurnJournal,
   TurnResult,
+  TurnStep,
   TurnUsage,
 } from './agent.js';
 export { Agent, DEFAULT_COMPACT_AT, DEFAULT_MAX_TOOL_ITERATIONS } from './agent.js';

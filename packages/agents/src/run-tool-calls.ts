@@ -46,6 +46,7 @@ export interface ToolRunOptions {
   readonly journal?: (
     call: RequestedToolCall,
     run: () => Promise<ToolCallOutcome | PausedToolCall>,
+    step: { readonly readOnly: boolean },
   ) => Promise<ToolCallOutcome | PausedToolCall>;
   /** Called as each call finishes. */
   readonly onOutcome: (outcome: ToolCallOutcome) => void;
@@ -93,7 +94,12 @@ async function runOne(call: RequestedToolCall, options: ToolRunOptions): Promise
     if (result.kind === 'cancelled' && signal.aborted) return cancelled(call);
     return failedOutcome(call, result.kind ?? 'execution_failed', result.error);
   };
-  return options.journal ? options.journal(call, execute) : execute();
+  return options.journal ? options.journal(call, execute, { readOnly: isReadOnly(registry, call) }) : execute();
+}
+
+/** Whether `call` is of a read-only skill (one that changes nothing: run again, or at once with others, it is harmless). */
+function isReadOnly(registry: SkillRegistry, call: RequestedToolCall | undefined): boolean {
+  return call !== undefined && registry.getSpec(call.name)?.readOnly === true;
 }
 
 /**
@@ -113,7 +119,7 @@ export async function runToolCalls(calls: readonly RequestedToolCall[], options:
       options.onOutcome(outcome);
     }
   };
-  const readOnly = (call: RequestedToolCall | undefined) => call !== undefined && options.registry.getSpec(call.name)?.readOnly === true;
+  const readOnly = (call: RequestedToolCall | undefined) => isReadOnly(options.registry, call);
   for (let start = 0; start < calls.length && report.paused.length === 0; ) {
     let end = start + 1;
     if (readOnly(calls[start])) while (readOnly(calls[end])) end++;

@@ -40,6 +40,34 @@ describe('a turn journal', () => {
     expect([...entries.keys()]).toEqual(['r1 model step 1', expect.stringMatching(/^r1 tool call \S+$/), 'r1 model step 2']);
   });
 
+  it("tells the journal which steps are read-only: a model step and a read-only skill's call, not a call that may write", async () => {
+    const readOnly = new Map<string, boolean>();
+    const journal: TurnJournal = (name, run, step) => {
+      readOnly.set(name.replace(/ call \S+$/, ` call ${readOnly.size}`), step.readOnly);
+      return run();
+    };
+    const fixture = await createFixture({ files: { 'log.txt': '' }, journal });
+    fixtures.push(fixture);
+    fixture.llm.script(
+      {
+        toolCalls: [
+          { name: 'read_file', arguments: { path: 'log.txt' } },
+          { name: 'append_file', arguments: { path: 'log.txt', content: 'once\n' } },
+        ],
+      },
+      { text: 'Read and appended.' },
+    );
+
+    await fixture.agent.send('Read, then append.', { requestId: 'r1' });
+
+    expect(Object.fromEntries(readOnly)).toEqual({
+      'r1 model step 1': true,
+      'r1 tool call 1': true,
+      'r1 tool call 2': false,
+      'r1 model step 2': true,
+    });
+  });
+
   it('takes what the journal holds instead of running it again: a finished tool call is not repeated, the model not asked', async () => {
     const entries = new Map<string, unknown>();
     const first = await createFixture({ files: { 'log.txt': '' }, journal: recordingJournal(entries) });
