@@ -448,13 +448,24 @@ function cancelNoteKey(sendKey: string): string {
   return `${sendKey}:cancelled`;
 }
 
-/** The SDK's log lines a worker prints (on stderr): warnings and errors, not one line per invocation. */
-const warningsOnly: LoggerTransport = (meta, message, ...more) => {
-  if (meta.replaying || !['warn', 'error'].includes(String(meta.level))) return;
-  // A refusal is the caller's answer, not the worker's trouble.
-  if ([message, ...more].some((part) => String(part).includes(REFUSAL_MARK))) return;
-  process.stderr.write(`nexus serve (restate) ${meta.level}: ${[message, ...more].map(String).join(' ')}\n`);
-};
+/** What the SDK says of an invocation whose connection to Restate went away under it. */
+const CONNECTION_LOST = /Premature close|write after end|abort error from connection/;
+
+/**
+ * The SDK's log lines a worker prints (on stderr): warnings and errors, not one line per invocation.
+ * Once the worker closes (`closing`), the invocations it still runs lose their connection on purpose
+ * — Restate runs them again on another worker — so what the SDK says of that is not printed.
+ */
+function warningsOnly(closing: () => boolean): LoggerTransport {
+  return (meta, message, ...more) => {
+    if (meta.replaying || !['warn', 'error'].includes(String(meta.level))) return;
+    const parts = [message, ...more].map(String);
+    // A refusal is the caller's answer, not the worker's trouble.
+    if (parts.some((part) => part.includes(REFUSAL_MARK))) return;
+    if (closing() && parts.some((part) => CONNECTION_LOST.test(part))) return;
+    process.stderr.write(`nexus serve (restate) ${meta.level}: ${parts.join(' ')}\n`);
+  };
+}
 
 /**
  * Starts a worker of the Restate runtime: serves the agents' virtual object on its endpoint,
@@ -469,9 +480,11 @@ export async function startRestateRuntime(options: RestateRuntimeOptions): Promi
   const urls = { ingress, admin };
   let runtime: RestateRuntime | undefined;
   const agents = new WorkerAgents(options, (id) => (runtime as RestateRuntime).connectionFor(id));
+  // The endpoint stops listening as `close` begins.
+  let closing = () => false;
   const handler = createEndpointHandler({
     services: [agentObject(agents, urls)],
-    logger: warningsOnly,
+    logger: warningsOnly(() => closing()),
     ...(identityKeys.length > 0 ? { identityKeys: [...identityKeys] } : {}),
   });
   const http1 = options.deploymentUrl !== undefined;
@@ -485,6 +498,7 @@ export async function startRestateRuntime(options: RestateRuntimeOptions): Promi
   });
   endpoint.listen(endpointPort, endpointHost);
   await once(endpoint, 'listening');
+  closing = () => !endpoint.listening;
   const host = endpointHost.includes(':') ? `[${endpointHost}]` : endpointHost;
   const endpointUrl = `http://${host}:${(endpoint.address() as AddressInfo).port}`;
   runtime = new RestateRuntime(urls, endpoint, agents, endpointUrl, sessions);

@@ -21,12 +21,23 @@ async function admin(urls: RestateUrls, method: string, path: string, body?: unk
   if (!response.ok) throw new Error(`Restate's admin API answered ${method} ${path} with ${response.status}: ${await response.text()}`);
 }
 
-/** Ends every agent's invocations and forgets them (their idempotency keys too) and every agent's state. */
+/** How long the cancelled invocations of a fixture's agents have to end before they are killed. */
+const CANCELLED_END_WITHIN_MS = 3_000;
+
+/**
+ * Ends every agent's invocations and forgets them (their idempotency keys too) and every agent's
+ * state. Cancelled first, so that each ends through its handler while its worker is there to hear
+ * it: a killed one has its stream reset under the worker, whose SDK then logs "Premature close"
+ * and "write after end" for it. Killed only if it has not ended (its worker gone, or a step that
+ * does not stop).
+ */
 async function forgetAgents(urls: RestateUrls): Promise<void> {
   const invocations = (where: string) => queryRows<{ id: string }>(urls, `SELECT id FROM sys_invocation WHERE ${agentRows}${where}`);
-  const open = await invocations(" AND status != 'completed'");
-  await Promise.all(open.map(({ id }) => admin(urls, 'PATCH', `/invocations/${id}/kill`)));
-  await waitUntil(async () => (await invocations(" AND status != 'completed'")).length === 0, 'the killed invocations to end');
+  const openNow = () => invocations(" AND status != 'completed'");
+  await Promise.all((await openNow()).map(({ id }) => admin(urls, 'PATCH', `/invocations/${id}/cancel`)));
+  await waitUntil(async () => (await openNow()).length === 0, 'the cancelled invocations to end', CANCELLED_END_WITHIN_MS).catch(() => {});
+  await Promise.all((await openNow()).map(({ id }) => admin(urls, 'PATCH', `/invocations/${id}/kill`)));
+  await waitUntil(async () => (await openNow()).length === 0, 'the killed invocations to end');
   await Promise.all((await invocations('')).map(({ id }) => admin(urls, 'PATCH', `/invocations/${id}/purge`)));
   const keys = await queryRows<{ service_key: string }>(
     urls,
