@@ -3,8 +3,9 @@
 // from the same run (no pass/fail):
 //  1. per-turn overhead: a 1-step and a 5-step `send` through the Restate runtime (one worker)
 //     against the same sends through the local runtime (`AgentPool`); goal ≤ 15 ms per turn and
-//     ≤ 2 ms per further step (a model step and a tool call: two journal entries, the model step's
-//     acknowledgement waited for — see docs/design-decisions.md, issue 28);
+//     ≤ 2 ms per further step (a model step and a tool call: two journal entries). Twice: with a
+//     read-only tool (no acknowledgement waited for) and with one that is not (its call waits for
+//     the model step's acknowledgement) — see docs/design-decisions.md, issue 28;
 //  2. 100 agents × a 5-step turn over two workers at once (goal: all answered).
 
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -30,7 +31,15 @@ const noopSkill = defineSkill({
   readOnly: true,
   create: () => () => ToolResult.ok('done'),
 });
-const families: SkillFamily[] = [{ name: 'bench', skills: [noopSkill] }];
+const noteSkill = defineSkill({
+  name: 'note',
+  description: 'Notes a step (not read-only).',
+  parameters: { type: 'object', properties: { step: { type: 'integer' } }, additionalProperties: false },
+  create: () => () => ToolResult.ok('noted'),
+});
+const families: SkillFamily[] = [{ name: 'bench', skills: [noopSkill, noteSkill] }];
+/** The 5-step turns: their content names the tool each further step calls. */
+const FIVE_STEPS = { 'read-only': 'Five steps: noop.', 'not read-only': 'Five steps: note.' } as const;
 
 /** Tool results since the last user message: the steps this turn has made. */
 function toolResultCount(request: LlmRequestRecord): number {
@@ -44,7 +53,8 @@ llm.respondWith((request) => {
   const messages = request.body.messages as Array<{ role: string; content: unknown }>;
   if (messages.findLast((message) => message.role === 'user')?.content === ONE_STEP) return { text: 'Answered.' };
   const done = toolResultCount(request);
-  return done < STEPS - 1 ? { toolCalls: [{ name: 'noop', arguments: { step: done + 1 } }] } : { text: 'All steps done.' };
+  const tool = messages.findLast((message) => message.role === 'user')?.content === FIVE_STEPS['not read-only'] ? 'note' : 'noop';
+  return done < STEPS - 1 ? { toolCalls: [{ name: tool, arguments: { step: done + 1 } }] } : { text: 'All steps done.' };
 });
 const settings = parseAgentSettings({
   providers: { local: { type: 'openai-compatible', baseUrl: llm.url, apiKeyEnv: 'BENCH_KEY' } },
@@ -60,23 +70,30 @@ const first = await startRestateRuntime({ ...agentOptions, ingress: restate.ingr
 const send = (runtime: AgentPool | typeof first, id: string, content: string) => runtime.call('send', { content }, TOKEN_HOLDER, id);
 for (const runtime of [local, first]) await runtime.call('create_agent', { agent_id: 'bench', preset: 'trusted' }, TOKEN_HOLDER);
 
-const samples: Record<string, number[]> = { 'local 1-step': [], 'restate 1-step': [], 'local 5-step': [], 'restate 5-step': [] };
+const sends: Record<string, () => Promise<unknown>> = {
+  'local 1-step': () => send(local, 'bench', ONE_STEP),
+  'restate 1-step': () => send(first, 'bench', ONE_STEP),
+  'local 5-step read-only': () => send(local, 'bench', FIVE_STEPS['read-only']),
+  'restate 5-step read-only': () => send(first, 'bench', FIVE_STEPS['read-only']),
+  'local 5-step not read-only': () => send(local, 'bench', FIVE_STEPS['not read-only']),
+  'restate 5-step not read-only': () => send(first, 'bench', FIVE_STEPS['not read-only']),
+};
+const samples: Record<string, number[]> = Object.fromEntries(Object.keys(sends).map((name) => [name, []]));
 for (let round = 0; round < WARM_UP + ROUNDS; round++) {
-  const measured = [
-    await time(() => send(local, 'bench', ONE_STEP)),
-    await time(() => send(first, 'bench', ONE_STEP)),
-    await time(() => send(local, 'bench', 'Five steps.')),
-    await time(() => send(first, 'bench', 'Five steps.')),
-  ];
-  if (round < WARM_UP) continue;
-  for (const [index, name] of Object.keys(samples).entries()) samples[name]?.push(measured[index] as number);
+  for (const [name, run] of Object.entries(sends)) {
+    const took = await time(run);
+    if (round >= WARM_UP) samples[name]?.push(took);
+  }
 }
 const m = Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)])) as Record<string, number>;
 const perTurn = (m['restate 1-step'] as number) - (m['local 1-step'] as number);
-const perStep = ((m['restate 5-step'] as number) - (m['local 5-step'] as number) - perTurn) / (STEPS - 1);
 console.log(`Median of ${ROUNDS} sends each (one worker, its own endpoint: HTTP/2; load average ${loadavg()[0].toFixed(1)}):`);
-for (const [name, value] of Object.entries(m)) console.log(`  ${name.padEnd(16)} ${value.toFixed(2).padStart(8)} ms`);
-console.log(`  Restate per turn: +${perTurn.toFixed(2)} ms (goal ≤ 15); per further step: +${perStep.toFixed(2)} ms (goal ≤ 2)`);
+for (const [name, value] of Object.entries(m)) console.log(`  ${name.padEnd(28)} ${value.toFixed(2).padStart(8)} ms`);
+console.log(`  Restate per turn: +${perTurn.toFixed(2)} ms (goal ≤ 15)`);
+for (const tool of Object.keys(FIVE_STEPS)) {
+  const perStep = ((m[`restate 5-step ${tool}`] as number) - (m[`local 5-step ${tool}`] as number) - perTurn) / (STEPS - 1);
+  console.log(`  Restate per further step, a ${tool} tool: +${perStep.toFixed(2)} ms (goal ≤ 2)`);
+}
 
 // Two workers: one deployment URL, a round-robin proxy in front of both (HTTP/1.1, request-response).
 const workerPorts = [await freePort(), await freePort()];
@@ -89,7 +106,7 @@ const [left, right] = await Promise.all(
 const ids = Array.from({ length: AGENTS }, (_, index) => `many-${index}`);
 for (const id of ids) await left.call('create_agent', { agent_id: id, preset: 'trusted' }, TOKEN_HOLDER);
 const started = performance.now();
-const outcomes = await Promise.allSettled(ids.map((id, index) => send(index % 2 === 0 ? left : right, id, 'Five steps.')));
+const outcomes = await Promise.allSettled(ids.map((id, index) => send(index % 2 === 0 ? left : right, id, FIVE_STEPS['read-only'])));
 const answered = outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
 console.log(
   `${AGENTS} agents × a ${STEPS}-step turn over two workers: ${answered} answered in ${(performance.now() - started).toFixed(0)} ms`,
