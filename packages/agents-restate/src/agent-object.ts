@@ -19,6 +19,7 @@ import {
   memberSpecOf,
   messagesPage,
   noSuchAgent,
+  otherContentRefusal,
   type PoolMember,
   parseParams,
   refuse,
@@ -160,10 +161,7 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
           if (input.requester.kind === 'agent') checkSend(await requesting(ctx, agents, input.requester.id), member);
           const earlier = await ctx.get<EndedTurn>(endedKey(input.requestId));
           if (earlier) {
-            if (earlier.content !== params.content)
-              throw refuse(
-                `request_id ${JSON.stringify(params.request_id)} names an earlier turn with other content; use a new request_id.`,
-              );
+            if (earlier.content !== params.content) throw otherContentRefusal(params.request_id ?? input.requestId);
             return earlier.reply;
           }
           const before = member.agent.messages.length;
