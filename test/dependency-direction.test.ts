@@ -62,8 +62,8 @@ const DIRECTION: readonly DirectionRule[] = [
   {
     from: '@nexus/agents-restate',
     may: ['@nexus/core', '@nexus/agents', '@nexus/registry', '@nexus/process'],
-    // Its tests run agents whose tools edit real files.
-    mayForTests: ['@nexus/skills-fs'],
+    // Its tests run agents whose tools edit real files and run real processes (a cancel kills one).
+    mayForTests: ['@nexus/skills-fs', '@nexus/skills-exec'],
     rule: 'agents-restate → agents and what agents may use',
   },
   {
