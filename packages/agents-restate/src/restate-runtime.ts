@@ -252,11 +252,11 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
       if (cancelled !== undefined && cancelled !== cancelNoteKey(idempotencyKey)) throw otherContentRefusal(wireId);
       if (cancelled !== undefined) return { cancelled: true, request_id: wireId };
     }
-    const key = String(requestId);
     // Told once the turn shows it runs (an event, its pause or its answer): a send the handler refuses is no turn.
     let started = false;
     const turnStarted = () => {
-      if (!started) this.emit('change', { name: 'turn_started', data: { agent_id: agentId, request_id: key, content: params.content } });
+      if (!started)
+        this.emit('change', { name: 'turn_started', data: { agent_id: agentId, request_id: requestId, content: params.content } });
       started = true;
     };
     let paused: (approvals: readonly object[]) => void = () => {};
@@ -270,7 +270,7 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
         ? (event: AgentEvent) => {
             options.onEvent?.(event);
             turnStarted();
-            const change = turnEventChange(agentId, key, event);
+            const change = turnEventChange(agentId, requestId, event);
             if (change) this.emit('change', change);
           }
         : undefined;
@@ -284,7 +284,7 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
     );
     const turnEnded = (reply: unknown) => {
       turnStarted();
-      this.emit('change', { name: 'turn_ended', data: { agent_id: agentId, request_id: key, reply } });
+      this.emit('change', { name: 'turn_ended', data: { agent_id: agentId, request_id: requestId, reply } });
     };
     try {
       // The turn's end, or its pause for approval (it goes on waiting in Restate).
@@ -299,7 +299,7 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
         turnEnded(reply);
         return reply;
       }
-      if (!AgentRpcError.isInstance(error)) turnEnded({ request_id: key, status: 'failed' });
+      if (!AgentRpcError.isInstance(error)) turnEnded({ request_id: requestId, status: 'failed' });
       throw error;
     } finally {
       sink.close();

@@ -1,5 +1,6 @@
 import type { ConfirmationRequest, ConfirmFunction, ToolErrorKind } from '@nexus/core';
 import type { CallerIdentity, SkillRegistry } from '@nexus/registry';
+import type { TurnStep } from './agent.js';
 
 /** A tool call as the model made it. */
 export interface RequestedToolCall {
@@ -46,7 +47,7 @@ export interface ToolRunOptions {
   readonly journal?: (
     call: RequestedToolCall,
     run: () => Promise<ToolCallOutcome | PausedToolCall>,
-    step: { readonly readOnly: boolean },
+    step: TurnStep,
   ) => Promise<ToolCallOutcome | PausedToolCall>;
   /** Called as each call finishes. */
   readonly onOutcome: (outcome: ToolCallOutcome) => void;
