@@ -2,7 +2,7 @@ import { freePort, waitUntil } from '@nexus/test-utils';
 import { inject } from 'vitest';
 import { type TestRuntimeHost, useRuntime } from '../../agents/test/server-fixture.js';
 import { AGENT_OBJECT, type RestateUrls, startRestateRuntime } from '../src/index.js';
-import { queryRows, sqlText } from '../src/restate-client.js';
+import { cancelInvocation, queryRows, sqlText } from '../src/restate-client.js';
 
 /*
  * vitest setup file: packages/agents' agent-server suite, run in this project, serves the Restate
@@ -34,7 +34,7 @@ const CANCELLED_END_WITHIN_MS = 3_000;
 async function forgetAgents(urls: RestateUrls): Promise<void> {
   const invocations = (where: string) => queryRows<{ id: string }>(urls, `SELECT id FROM sys_invocation WHERE ${agentRows}${where}`);
   const openNow = () => invocations(" AND status != 'completed'");
-  await Promise.all((await openNow()).map(({ id }) => admin(urls, 'PATCH', `/invocations/${id}/cancel`)));
+  await Promise.all((await openNow()).map(({ id }) => cancelInvocation(urls, id)));
   await waitUntil(async () => (await openNow()).length === 0, 'the cancelled invocations to end', CANCELLED_END_WITHIN_MS).catch(() => {});
   await Promise.all((await openNow()).map(({ id }) => admin(urls, 'PATCH', `/invocations/${id}/kill`)));
   await waitUntil(async () => (await openNow()).length === 0, 'the killed invocations to end');
