@@ -267,7 +267,8 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
       case 'cancel': {
         const { request_id } = parseParams(method, params);
         const turn = member.turns.get(String(request_id));
-        if (!turn) return { cancelled: false, request_id, reason: 'not_found_or_completed' };
+        // A turn cancelled already is over, though it stays listed until the turn ahead of it ends.
+        if (!turn || turn.abort.signal.aborted) return { cancelled: false, request_id, reason: 'not_found_or_completed' };
         turn.abort.abort();
         return { cancelled: true, request_id };
       }

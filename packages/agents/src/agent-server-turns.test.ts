@@ -27,6 +27,12 @@ describe('turns on the agent server', () => {
     );
 
     expect(await queued).toEqual({ cancelled: true, request_id: 'r2' });
+    // Cancelled once, the queued turn is over, though the turn ahead of it still runs.
+    expect(await result('/agent/a', 'cancel', { request_id: 'r2' })).toEqual({
+      cancelled: false,
+      request_id: 'r2',
+      reason: 'not_found_or_completed',
+    });
     expect(await result('/agent/a', 'cancel', { request_id: 'r1' })).toEqual({ cancelled: true, request_id: 'r1' });
     expect(await running).toEqual({ cancelled: true, request_id: 'r1' });
     // A repeated send of the turn cancelled while queued is a retry: it answers that turn, not runs it again.
