@@ -50,11 +50,26 @@ export interface LineSliceOptions {
   maxLineLength: number;
 }
 
+/** Line numbers whose prefix is kept once made: each file read shows the same ones again. */
+const KEPT_PREFIXES = 10_000;
+const prefixes: string[] = [];
+
+/** What `read_file` puts before line `number`: the number right-aligned in 6 columns, a tab. */
+function linePrefix(number: number): string {
+  const kept = prefixes[number];
+  if (kept !== undefined) return kept;
+  const prefix = `${String(number).padStart(6)}\t`;
+  if (number < KEPT_PREFIXES) prefixes[number] = prefix;
+  return prefix;
+}
+
 /** Lines read by {@link readLineSlice}. */
 export interface LineSlice extends DecodeNotes {
-  /** The lines' text as shown, in order: line `firstLine`, the one after it, … */
-  lines: string[];
-  /** The 1-based number of `lines[0]`. */
+  /** The lines as `read_file` shows them: each after its {@link linePrefix}, joined by newlines. */
+  text: string;
+  /** How many lines {@link text} holds. */
+  count: number;
+  /** The 1-based number of the first line in {@link text}. */
   firstLine: number;
   /** The line after the last one returned, when the file goes on. */
   nextLine: number | undefined;
@@ -68,13 +83,15 @@ export interface LineSlice extends DecodeNotes {
  * Reads lines `offset … offset + limit - 1` of a file chunk by chunk, stopping as soon as they
  * are read: the head of a huge file costs one chunk. Lines before `offset` are only counted, the
  * complete lines of a chunk are decoded at once, and no line holds more than a few times
- * `maxLineLength` bytes in memory.
+ * `maxLineLength` bytes in memory. The lines come numbered as `read_file` shows them, built in
+ * the same pass that measures them against `maxBytes`.
  */
 export async function readLineSlice(file: ChunkReader, options: LineSliceOptions): Promise<LineSlice> {
   const { offset, limit, maxBytes, maxLineLength } = options;
   const keepBytes = maxLineLength * 4 + 4;
   const slice: LineSlice = {
-    lines: [],
+    text: '',
+    count: 0,
     firstLine: offset,
     nextLine: undefined,
     hitByteLimit: false,
@@ -98,17 +115,19 @@ export async function readLineSlice(file: ChunkReader, options: LineSliceOptions
   };
   /** Adds line `lineNumber` as shown (`bytes`: its UTF-8 size); false when the slice is full. */
   const add = (text: string, bytes: number): boolean => {
-    // As read_file prints it: the number padded to 6 columns, a tab, the text, a newline.
-    const size = (lineNumber < 1_000_000 ? 6 : String(lineNumber).length) + bytes + 2;
-    if (slice.lines.length > 0 && outputBytes + size > maxBytes) {
+    const prefix = linePrefix(lineNumber);
+    // The prefix is ASCII; one more byte for the newline.
+    const size = prefix.length + bytes + 1;
+    if (slice.count > 0 && outputBytes + size > maxBytes) {
       slice.hitByteLimit = true;
       slice.nextLine = lineNumber;
       return false;
     }
     outputBytes += size;
-    slice.lines.push(text);
+    slice.text = slice.count === 0 ? prefix + text : `${slice.text}\n${prefix}${text}`;
+    slice.count++;
     lineNumber++;
-    return limit === undefined || slice.lines.length < limit;
+    return limit === undefined || slice.count < limit;
   };
   /** Ends the line carried over from earlier chunks with `data[0 … end)`; false when the slice is full. */
   const addCarried = (data: Buffer, end: number): boolean => {

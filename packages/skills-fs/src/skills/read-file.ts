@@ -10,26 +10,6 @@ export interface ReadFileArguments {
   limit?: number;
 }
 
-/** Line numbers whose prefix is kept once made: each file read shows the same ones again. */
-const KEPT_PREFIXES = 10_000;
-const prefixes: string[] = [];
-
-/** What `read_file` puts before line `number`: the number right-aligned in 6 columns, a tab. */
-function linePrefix(number: number): string {
-  const kept = prefixes[number];
-  if (kept !== undefined) return kept;
-  const prefix = `${String(number).padStart(6)}\t`;
-  if (number < KEPT_PREFIXES) prefixes[number] = prefix;
-  return prefix;
-}
-
-/** Formats lines as `read_file` shows them, `lines[0]` being line `first`. */
-function formatNumberedLines(lines: readonly string[], first: number): string {
-  const numbered = new Array<string>(lines.length);
-  for (let index = 0; index < lines.length; index++) numbered[index] = linePrefix(first + index) + lines[index];
-  return numbered.join('\n');
-}
-
 /** `read_file`: numbered lines of a text file, a slice at a time. */
 export const readFileSkill = defineFileSkill<ReadFileArguments>({
   name: 'read_file',
@@ -64,20 +44,20 @@ export const readFileSkill = defineFileSkill<ReadFileArguments>({
       const slice = await readLineSlice(file, { offset, limit, maxBytes: maxReadBytes, maxLineLength });
       files.staleWrites.recordSeen(file.path, file.stats);
       const remarks = decodeRemarks(slice, maxLineLength);
-      if (slice.lines.length === 0) {
+      if (slice.count === 0) {
         const empty =
           slice.totalLines === 0 ? `${display} is empty.` : `${display} has ${slice.totalLines} line(s); offset ${offset} is past the end.`;
         return ToolResult.ok(empty, { path: display, lines: 0, totalLines: slice.totalLines ?? null });
       }
       const first = slice.firstLine;
-      const last = first + slice.lines.length - 1;
+      const last = first + slice.count - 1;
       if (slice.nextLine !== undefined) {
         const why = slice.hitByteLimit ? `the ${Math.round(maxReadBytes / 1024)} KiB output limit was reached` : 'the limit was reached';
         remarks.push(
           `[Showing lines ${first}–${last}; ${why} and the file goes on. Continue with offset=${slice.nextLine}${slice.hitByteLimit ? ' (and a limit)' : ''}.]`,
         );
       }
-      const output = [formatNumberedLines(slice.lines, first), ...remarks].join('\n');
+      const output = [slice.text, ...remarks].join('\n');
       return ToolResult.ok(output, {
         path: display,
         firstLine: first,
