@@ -171,14 +171,16 @@ export async function readLineSlice(file: ChunkReader, options: LineSliceOptions
       start = newline + 1;
       lineNumber++;
     }
-    const last = data.lastIndexOf(10);
+    // The end of the file ends its last line too: a last line without a newline is not carried.
+    const last = position === file.size && data[data.length - 1] !== 10 ? data.length : data.lastIndexOf(10);
     if (lineNumber >= offset && last >= start) {
       const run = data.subarray(start, last);
       const text = run.toString('utf8');
       if (hasInvalidUtf8(text, run)) {
         // Rare: decode line by line, so that only the lines shown count as invalid.
         for (let from = start; from <= last; ) {
-          const newline = data.indexOf(10, from);
+          const found = data.indexOf(10, from);
+          const newline = found === -1 ? data.length : found;
           const line = decodeLine(data, maxLineLength, slice, from, Math.min(newline, from + keepBytes));
           from = newline + 1;
           if (!add(line, Buffer.byteLength(line))) return full(goesOnFrom(from));

@@ -1,5 +1,4 @@
 import { lstatSync, realpathSync } from 'node:fs';
-import { relative } from 'node:path';
 import {
   type AuthorizePathOptions,
   authorizePath,
@@ -99,6 +98,7 @@ export class PathAuthorizer {
   async display(path: string): Promise<string> {
     const cwd = await realWorkingDirectory(this.#services);
     if (path === cwd) return '.';
-    return isWithin(path, cwd) ? relative(cwd, path) : path;
+    // Both are real paths, so the part after `cwd/` is already the relative path.
+    return isWithin(path, cwd) ? path.slice(cwd === '/' ? 1 : cwd.length + 1) : path;
   }
 }

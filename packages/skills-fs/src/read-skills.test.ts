@@ -58,6 +58,7 @@ describe('read_file', () => {
     workspace = await createWorkspace({
       'bin.dat': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]),
       'latin1.txt': new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]),
+      'latin1-last.txt': new Uint8Array([0x6f, 0x6b, 0x0a, 0x63, 0x61, 0x66, 0xe9]),
     });
     const binary = await workspace.call('read_file', { path: 'bin.dat' });
     expect(binary.kind).toBe('invalid_input');
@@ -65,6 +66,9 @@ describe('read_file', () => {
     const latin1 = await workspace.call('read_file', { path: 'latin1.txt' });
     expect(latin1.output).toContain('caf\uFFFD');
     expect(latin1.output).toContain('not valid UTF-8');
+    expect((await workspace.call('read_file', { path: 'latin1-last.txt' })).output).toBe(
+      '     1\tok\n     2\tcaf\uFFFD\n[Some bytes are not valid UTF-8 and are shown as \uFFFD.]',
+    );
   });
 
   test('reads the head of a 2 GB file (sparse) without reading the rest', async () => {
