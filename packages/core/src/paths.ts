@@ -161,6 +161,12 @@ function foldForBlocking(path: string): string {
   return path.normalize('NFKC').toLowerCase();
 }
 
+/** Whether the last component of `expanded` names an entry (not `.`, `..` or the root), which could itself be a link. */
+function namesEntry(expanded: string): boolean {
+  const last = basename(expanded);
+  return last !== '.' && last !== '..' && resolve(expanded) !== '/';
+}
+
 /** Options of {@link validatePath}. */
 export interface ValidatePathOptions {
   /** Directory relative paths resolve against (default: `process.cwd()`). */
@@ -193,12 +199,10 @@ export interface ValidatePathOptions {
 export async function validatePath(path: string, options: ValidatePathOptions = {}): Promise<string> {
   const { cwd = process.cwd(), allowedPaths = null, blockedPaths = [], mustExist = false, followFinalLink = true } = options;
   const expanded = expandPath(path, cwd);
-  const absolute = resolve(expanded);
-  const last = basename(expanded);
-  const keepLink = !followFinalLink && last !== '.' && last !== '..' && absolute !== '/';
+  const keepLink = !followFinalLink && namesEntry(expanded);
   // `..` is resolved physically, after the symlinks before it, as the kernel does.
   const walk = walkRealPath(keepLink ? dirname(expanded) : expanded);
-  const real = keepLink ? `${walk.real.replace(/\/$/, '')}/${last}` : walk.real;
+  const real = keepLink ? `${walk.real.replace(/\/$/, '')}/${basename(expanded)}` : walk.real;
 
   if (isPrivateProcessEntry(real)) {
     throw new PathSecurityError({
@@ -208,7 +212,7 @@ export async function validatePath(path: string, options: ValidatePathOptions = 
   }
 
   if (blockedPaths.length > 0) {
-    const candidates = [foldForBlocking(absolute), foldForBlocking(real)];
+    const candidates = [foldForBlocking(resolve(expanded)), foldForBlocking(real)];
     for (const blocked of blockedPaths) {
       const blockedAbsolute = normalizePath(blocked, cwd);
       const roots = [foldForBlocking(blockedAbsolute), foldForBlocking(walkRealPath(blockedAbsolute).real)];
