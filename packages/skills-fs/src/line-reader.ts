@@ -26,15 +26,15 @@ function displayText(text: string, maxLength: number, notes: DecodeNotes): strin
   return `${text.slice(0, maxLength)}… [line cut at ${maxLength} characters]`;
 }
 
-/** Whether decoded `text` stands for bytes that are not all UTF-8 (a U+FFFD may also be in the file). */
-function hasInvalidUtf8(text: string, bytes: Buffer): boolean {
-  return text.includes('\uFFFD') && !isUtf8(bytes);
+/** Whether decoded `text` stands for bytes `start … end` of `bytes` that are not all UTF-8 (a U+FFFD may also be in the file). */
+function hasInvalidUtf8(text: string, bytes: Buffer, start: number, end: number): boolean {
+  return text.includes('\uFFFD') && !isUtf8(bytes.subarray(start, end));
 }
 
 /** Decodes the bytes `start … end` of `bytes` (one line, without its LF) as shown; invalid UTF-8 shows as U+FFFD. */
 export function decodeLine(bytes: Buffer, maxLength: number, notes: DecodeNotes, start = 0, end = bytes.length): string {
   const text = bytes.toString('utf8', start, end);
-  if (hasInvalidUtf8(text, bytes.subarray(start, end))) notes.invalidUtf8 = true;
+  if (hasInvalidUtf8(text, bytes, start, end)) notes.invalidUtf8 = true;
   return displayText(text, maxLength, notes);
 }
 
@@ -174,9 +174,8 @@ export async function readLineSlice(file: ChunkReader, options: LineSliceOptions
     // The end of the file ends its last line too: a last line without a newline is not carried.
     const last = position === file.size && data[data.length - 1] !== 10 ? data.length : data.lastIndexOf(10);
     if (lineNumber >= offset && last >= start) {
-      const run = data.subarray(start, last);
-      const text = run.toString('utf8');
-      if (hasInvalidUtf8(text, run)) {
+      const text = data.toString('utf8', start, last);
+      if (hasInvalidUtf8(text, data, start, last)) {
         // Rare: decode line by line, so that only the lines shown count as invalid.
         for (let from = start; from <= last; ) {
           const found = data.indexOf(10, from);
@@ -187,7 +186,7 @@ export async function readLineSlice(file: ChunkReader, options: LineSliceOptions
         }
       } else {
         // Valid UTF-8 has as many bytes as UTF-16 code units only when it is all ASCII.
-        const ascii = text.length === run.length;
+        const ascii = text.length === last - start;
         const lines = text.split('\n');
         for (let index = 0; index < lines.length; index++) {
           const line = displayText(lines[index] as string, maxLineLength, slice);
