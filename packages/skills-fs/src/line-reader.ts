@@ -187,11 +187,11 @@ export async function readLineSlice(file: ChunkReader, options: LineSliceOptions
       } else {
         // Valid UTF-8 has as many bytes as UTF-16 code units only when it is all ASCII.
         const ascii = text.length === last - start;
-        const lines = text.split('\n');
-        for (let index = 0; index < lines.length; index++) {
-          const line = displayText(lines[index] as string, maxLineLength, slice);
+        for (let from = 0, newline = 0; newline !== -1; from = newline + 1) {
+          newline = text.indexOf('\n', from);
+          const line = displayText(text.slice(from, newline === -1 ? text.length : newline), maxLineLength, slice);
           const bytes = ascii && line.length <= maxLineLength ? line.length : Buffer.byteLength(line);
-          if (!add(line, bytes)) return full(index < lines.length - 1 || goesOnFrom(last + 1));
+          if (!add(line, bytes)) return full(newline !== -1 || goesOnFrom(last + 1));
         }
       }
       start = last + 1;
