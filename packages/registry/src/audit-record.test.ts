@@ -20,14 +20,18 @@ function audited(options: SkillRegistryOptions = {}, rules: ToolRule[] = []) {
 describe('the audit records of onAudit', () => {
   it('say who called what, under which policy, what was decided by what, and how it ended', async () => {
     const { registry, records, services } = audited();
+    const before = Date.now();
     await registry.execute(
       'probe',
       { command: 'ls' },
       { caller: { tokenHolder: 'alice', agentId: 'a1', ancestry: ['root'] }, toolCallId: 'call_7' },
     );
+    const started = Date.parse(records[0]?.time ?? '');
+    expect(started).toBeGreaterThanOrEqual(before);
+    expect(started).toBeLessThanOrEqual(Date.now());
     expect(records).toEqual([
       {
-        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         tool: 'probe',
         toolCallId: 'call_7',
         caller: { tokenHolder: 'alice', agentId: 'a1', ancestry: ['root'] },

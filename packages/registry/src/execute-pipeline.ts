@@ -108,7 +108,7 @@ export class ExecutePipeline {
     const hooks = this.#currentHooks();
     const span = startToolSpan(name, options.toolCallId);
     // Nobody records: the call makes no trail, and no second async step (the pipeline's fast path).
-    if (hooks.onAudit.length === 0 && !span.isRecording()) return this.#execute(name, args, options, hooks, undefined);
+    if (hooks.onAudit.length === 0 && !span) return this.#execute(name, args, options, hooks, undefined);
     return this.#executeRecorded(name, args, options, hooks, span);
   }
 
@@ -118,13 +118,12 @@ export class ExecutePipeline {
     args: Record<string, unknown>,
     options: ExecuteOptions,
     hooks: HookLists,
-    span: Span,
+    span: Span | undefined,
   ): Promise<ToolResult> {
-    const tracing = span.isRecording();
     const trail = new CallTrail(name, args, options.caller, options.toolCallId);
     const run = () => this.#execute(name, args, options, hooks, trail);
-    const result = await (tracing ? withinSpan(span, run) : run());
-    if (tracing) endToolSpan(span, trail, result, this.#catalogue.services);
+    const result = await (span ? withinSpan(span, run) : run());
+    if (span) endToolSpan(span, trail, result, this.#catalogue.services);
     if (hooks.onAudit.length > 0) this.#audit(hooks.onAudit, trail, result);
     return result;
   }

@@ -26,6 +26,7 @@ export class RunningCall implements SkillContext, Deadline {
   readonly #latestAt: number;
   readonly #callerSignal: AbortSignal | undefined;
   #controller: AbortController | undefined;
+  #extendDeadline: ((ms: number) => void) | undefined;
   readonly #resolve: (result: ToolResult) => void;
   readonly #reject: (error: unknown) => void;
 
@@ -47,7 +48,8 @@ export class RunningCall implements SkillContext, Deadline {
     this.result = promise;
     this.#resolve = resolve;
     this.#reject = reject;
-    callerSignal?.addEventListener('abort', this, { once: true });
+    // No `once`: the signal aborts at most once, and `finish`/`fail` remove the listener anyway.
+    callerSignal?.addEventListener('abort', this);
   }
 
   /** The skill's signal; its AbortController is created only when a skill asks for it or is stopped. */
@@ -60,10 +62,13 @@ export class RunningCall implements SkillContext, Deadline {
     return this.#at;
   }
 
-  /** A property, not a method: skills destructure their context. */
-  readonly extendDeadline = (ms: number): void => {
-    this.#at = Math.max(this.#at, Math.min(Date.now() + ms, this.#latestAt));
-  };
+  /** A function of its own, not a method: skills destructure their context. Made on first use: most calls never extend. */
+  get extendDeadline(): (ms: number) => void {
+    this.#extendDeadline ??= (ms) => {
+      this.#at = Math.max(this.#at, Math.min(Date.now() + ms, this.#latestAt));
+    };
+    return this.#extendDeadline;
+  }
 
   /** The deadline passed. */
   expire(): void {

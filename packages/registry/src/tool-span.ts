@@ -1,26 +1,36 @@
 import { redactSecrets, type ServiceContainer, type ToolResult } from '@nexus/core';
-import { context, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, ProxyTracerProvider, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { CallTrail } from './audit-record.js';
 import { cachedPolicyDigest, isolationOf } from './audit-record.js';
 
-const tracer = trace.getTracer('@nexus/registry');
+const TRACER_NAME = '@nexus/registry';
+const tracer = trace.getTracer(TRACER_NAME);
+
+/**
+ * Whether an OpenTelemetry SDK registered a tracer provider: the API's global provider is then
+ * another than its own proxy, or the proxy has a delegate. Asked per call, as one may be registered
+ * later; far cheaper than a no-op span (the API's context look-up, a span object).
+ */
+function tracerRegistered(): boolean {
+  const provider = trace.getTracerProvider();
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegateTracer(TRACER_NAME) !== undefined;
+}
 
 /**
  * Starts the span of a tool call (GenAI semantic conventions: `execute_tool <tool>`), a child of
- * the caller's active span. Without an OpenTelemetry SDK registered the span records nothing, and
- * the pipeline skips the rest.
+ * the caller's active span; `undefined` when the span would record nothing (no OpenTelemetry SDK
+ * registered, or sampled out), and the pipeline skips the rest.
  */
-export function startToolSpan(tool: string, toolCallId: string | undefined): Span {
+export function startToolSpan(tool: string, toolCallId: string | undefined): Span | undefined {
+  if (!tracerRegistered()) return undefined;
   const span = tracer.startSpan(`execute_tool ${tool}`);
-  // Attributes only for a span that records: the pipeline's fast path builds nothing.
-  if (span.isRecording()) {
-    span.setAttributes({
-      'gen_ai.operation.name': 'execute_tool',
-      'gen_ai.tool.name': tool,
-      'gen_ai.tool.type': 'function',
-      ...(toolCallId ? { 'gen_ai.tool.call.id': toolCallId } : {}),
-    });
-  }
+  if (!span.isRecording()) return undefined;
+  span.setAttributes({
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': tool,
+    'gen_ai.tool.type': 'function',
+    ...(toolCallId ? { 'gen_ai.tool.call.id': toolCallId } : {}),
+  });
   return span;
 }
 
