@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport, serveStdio as serveStdioEntry } from '@modelcontextprotocol/server/stdio';
 import type { SkillRegistry } from '@nexus/registry';
 import { buildMcpServer, type McpServerOptions, serverSettings } from './create-mcp-server.js';
+import { JsonRpcLines } from './json-rpc-lines.js';
 
 /** Options of {@link serveStdio}. */
 export interface StdioServeOptions extends McpServerOptions {
@@ -19,18 +20,42 @@ export interface McpStdioServer {
   close(): Promise<void>;
 }
 
-/** The stdio transport, telling when it has closed (the SDK's entry owns its `onclose`). */
-class ObservedStdioTransport extends StdioServerTransport {
+/**
+ * The SDK's stdio transport reading with {@link JsonRpcLines} (errors reported and closing as the
+ * SDK's reader does), and telling when it has closed (the SDK's entry owns its `onclose`).
+ */
+class WireTransport extends StdioServerTransport {
   readonly closed: Promise<void>;
   #resolveClosed: () => void = () => {};
+  readonly #lines = new JsonRpcLines();
 
   constructor(stdin: Readable, stdout: Writable) {
     super(stdin, stdout);
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
   }
 
+  override _ondata = (chunk: Buffer): void => {
+    try {
+      this.#lines.append(chunk);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      this.close().catch(() => {});
+      return;
+    }
+    for (;;) {
+      try {
+        const message = this.#lines.readMessage();
+        if (message === null) return;
+        this.onmessage?.(message);
+      } catch (error) {
+        this.onerror?.(error as Error);
+      }
+    }
+  };
+
   override async close(): Promise<void> {
     await super.close();
+    this.#lines.clear();
     this.#resolveClosed();
   }
 }
@@ -45,7 +70,7 @@ class ObservedStdioTransport extends StdioServerTransport {
 export async function serveStdio(registry: SkillRegistry, options: StdioServeOptions = {}): Promise<McpStdioServer> {
   const { stdin = process.stdin, stdout = process.stdout, ...serverOptions } = options;
   const settings = serverSettings(serverOptions);
-  const transport = new ObservedStdioTransport(stdin, stdout);
+  const transport = new WireTransport(stdin, stdout);
   const handle = serveStdioEntry(({ era }) => buildMcpServer(registry, settings, { era, followRegistry: true }), { transport });
   return { closed: transport.closed, close: () => handle.close() };
 }
