@@ -267,6 +267,45 @@ describe('the pipeline', () => {
     expect(await registry().execute('sleep', { seconds: 1 }, { signal: AbortSignal.abort() })).toMatchObject({ kind: 'cancelled' });
   });
 
+  it('cancels a call whose caller aborts in the turn it started, aborting the skill’s signal', async () => {
+    const controller = new AbortController();
+    const started = Promise.withResolvers<void>();
+    const seen: unknown[] = [];
+    const waiting = defineSkill({
+      name: 'waiting',
+      description: 'Waits for abort.',
+      parameters: { type: 'object' },
+      create:
+        () =>
+        (_args, { signal }) => {
+          started.resolve();
+          return new Promise<ToolResult>((resolve) =>
+            signal?.addEventListener('abort', () => (seen.push(signal.reason), resolve(ToolResult.ok('late')))),
+          );
+        },
+    });
+    const pending = new SkillRegistry().register(waiting).execute('waiting', {}, { signal: controller.signal });
+    await started.promise;
+    controller.abort('stop');
+    expect(await pending).toMatchObject({ kind: 'cancelled', error: 'waiting was cancelled.' });
+    expect(seen).toEqual(['stop']);
+  });
+
+  it('answers cancelled when the caller aborted before the skill returned, though it then returns', async () => {
+    const controller = new AbortController();
+    const quick = defineSkill({
+      name: 'quick',
+      description: 'Returns at once.',
+      parameters: { type: 'object' },
+      create: () => () => {
+        controller.abort();
+        return ToolResult.ok('done');
+      },
+    });
+    const result = await new SkillRegistry().register(quick).execute('quick', {}, { signal: controller.signal });
+    expect(result).toMatchObject({ kind: 'cancelled', error: 'quick was cancelled.' });
+  });
+
   it('turns throws and non-results into failed results', async () => {
     const throwing = {
       name: 'throws',

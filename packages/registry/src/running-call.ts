@@ -7,12 +7,26 @@ export interface CallLimits {
   maxTotalMs: number;
 }
 
+/** Calls to start listening to their caller's signal at the next tick. */
+let listenLater: RunningCall[] = [];
+
+function listenNow(): void {
+  const calls = listenLater;
+  listenLater = [];
+  for (const call of calls) call.listen();
+}
+
 /**
  * One skill call in flight: the context the skill sees, the deadline the registry's timer
  * enforces, and the listener of the caller's abort signal, in one object (the pipeline's hot path
  * allocates little). Whichever comes first — the skill's result, the deadline, the caller's
  * abort — settles {@link result}; the skill's own signal is aborted when it is stopped. The skill
  * may move the deadline later with {@link extendDeadline}, never past `maxTotalMs` from the start.
+ *
+ * The caller's signal is listened to from the next tick (`process.nextTick`, which runs once the
+ * promise jobs queued meanwhile have run): a quick call made from a promise job, as servers make
+ * them, has ended by then, and an EventTarget listener costs more than its whole way through the
+ * registry. An abort before that is seen then, or when the skill returns, whichever is first.
  */
 export class RunningCall implements SkillContext, Deadline {
   #at: number;
@@ -27,6 +41,8 @@ export class RunningCall implements SkillContext, Deadline {
   readonly #callerSignal: AbortSignal | undefined;
   #controller: AbortController | undefined;
   #extendDeadline: ((ms: number) => void) | undefined;
+  #listening = false;
+  #ended = false;
   readonly #resolve: (result: ToolResult) => void;
   readonly #reject: (error: unknown) => void;
 
@@ -48,8 +64,20 @@ export class RunningCall implements SkillContext, Deadline {
     this.result = promise;
     this.#resolve = resolve;
     this.#reject = reject;
-    // No `once`: the signal aborts at most once, and `finish`/`fail` remove the listener anyway.
-    callerSignal?.addEventListener('abort', this);
+    if (callerSignal && listenLater.push(this) === 1) process.nextTick(listenNow);
+  }
+
+  /** Listens to the caller's signal from now on, unless the call has ended; an abort meanwhile stops it now. */
+  listen(): void {
+    const signal = this.#callerSignal;
+    if (this.#ended || !signal) return;
+    if (signal.aborted) {
+      this.handleEvent();
+      return;
+    }
+    // No `once`: the signal aborts at most once, and the call's end removes the listener anyway.
+    signal.addEventListener('abort', this);
+    this.#listening = true;
   }
 
   /** The skill's signal; its AbortController is created only when a skill asks for it or is stopped. */
@@ -92,14 +120,21 @@ export class RunningCall implements SkillContext, Deadline {
 
   /** The skill returned. */
   finish(value: unknown): void {
-    this.#callerSignal?.removeEventListener('abort', this);
+    this.#end();
     this.#resolve(ToolResult.isInstance(value) ? value : ToolResult.fail(`${this.#name} returned something other than a ToolResult.`));
   }
 
   /** The skill threw. */
   fail(error: unknown): void {
-    this.#callerSignal?.removeEventListener('abort', this);
+    this.#end();
     this.#reject(error);
+  }
+
+  /** The skill is done: stop listening, or, if the caller aborted before the listening began, cancel as its listener would have. */
+  #end(): void {
+    this.#ended = true;
+    if (this.#listening) this.#callerSignal?.removeEventListener('abort', this);
+    else if (this.#callerSignal?.aborted) this.handleEvent();
   }
 
   #stop(result: ToolResult, reason: unknown): void {
