@@ -61,7 +61,8 @@ export class JsonRpcLines {
       const end = this.#buffer.indexOf('\n');
       if (end === -1) return null;
       const line = this.#buffer.toString('utf8', 0, end > 0 && this.#buffer[end - 1] === 0x0d ? end - 1 : end);
-      this.#buffer = this.#buffer.subarray(end + 1);
+      // Nothing left: undefined, not an empty view the next chunk would be copied onto.
+      this.#buffer = end + 1 < this.#buffer.length ? this.#buffer.subarray(end + 1) : undefined;
       let value: unknown;
       try {
         value = JSON.parse(line);
