@@ -198,8 +198,10 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
               },
               ...(params.confirm ? { confirm: () => params.confirm === 'allow' } : {}),
             });
+            await steps.close();
             result = await approvalsDecided(ctx, member, result, relay, steps);
           } catch (error) {
+            await steps.close();
             if (!cancelled && !isCancellation(error)) throw error;
             const reply = { cancelled: true, request_id: wireId };
             ctx.clear(PENDING);

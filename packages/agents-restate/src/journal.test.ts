@@ -75,6 +75,22 @@ describe("a turn's journal on Restate", () => {
     expect(Object.fromEntries(looked)).toEqual({ north: 1, south: 1, east: 1 });
   });
 
+  it('journals a model step and the read-only calls it asks as one entry, each call run once', async () => {
+    await runtime.call('create_agent', { agent_id: 'glancer', preset: 'trusted' }, TOKEN_HOLDER);
+    const calls = ['up', 'down'].map((at) => ({ name: 'look', arguments: { at } }));
+    llm.script({ toolCalls: calls }, { toolCalls: [{ name: 'look', arguments: { at: 'left' } }] }, { text: 'Seen.' });
+
+    expect(await runtime.call('send', { content: 'Glance.', request_id: 'g1' }, TOKEN_HOLDER, 'glancer')).toMatchObject({
+      content: 'Seen.',
+    });
+
+    const entries = await restate.query<{ name: string }>(
+      "SELECT j.name FROM sys_journal j JOIN sys_invocation i ON j.id = i.id WHERE i.target_service_key = 'glancer' AND i.target_handler_name = 'send' AND j.entry_type = 'Command: Run' ORDER BY j.index",
+    );
+    expect(entries.map((entry) => entry.name.replace(/^\S+ /, ''))).toEqual(['model step 1', 'model step 2', 'model step 3']);
+    expect(['up', 'down', 'left'].map((at) => looked.get(at))).toEqual([1, 1, 1]);
+  });
+
   it("runs a step's read-only calls before Restate acknowledges the model step, a call that may write only once it has", async () => {
     await runtime.call('create_agent', { agent_id: 'writer', preset: 'trusted' }, TOKEN_HOLDER);
     const lookedWhilePaused = Promise.withResolvers<void>();

@@ -16,19 +16,42 @@ export function oneAtATime(journal: TurnJournal): TurnJournal {
   };
 }
 
+/** A model step's journal entry: its answer and the answers of the read-only calls it asked, by step name. */
+interface ModelStepEntry {
+  readonly answer: unknown;
+  readonly calls: Record<string, unknown>;
+}
+
+/** The model step whose entry is still open: the read-only calls run on its answer join it. */
+interface OpenModelStep {
+  readonly calls: Record<string, unknown>;
+  close(): void;
+}
+
+/** A step's answer as the journal gives it back (JSON), whether from this run or from the entry. */
+function asJournaled<T>(answer: T): T {
+  return answer === undefined ? answer : (JSON.parse(JSON.stringify(answer)) as T);
+}
+
 /**
- * A turn's steps as journal entries of its invocation (`ctx.run`, at most 3 attempts). A step's
- * answer is used as soon as its run has ended and its entry is on its way, while Restate
- * acknowledges it. A step that is not read-only (a call that may write, the approval ids a person
- * will be told) first waits until Restate has acknowledged every step before it: it never runs on a
- * model step's answer a crash could lose. A crash before an acknowledgement runs that step again
- * (a model step may then answer otherwise), and every step after it: only read-only ones can have
- * run meanwhile.
+ * A turn's steps as journal entries of its invocation (`ctx.run`, at most 3 attempts). A model
+ * step's entry holds its answer and the answers of the read-only calls run on it (one entry, not
+ * one each: Restate's work per entry is most of a step's cost); every other step is an entry of
+ * its own. A step's answer is used as soon as its run has ended, while Restate acknowledges its
+ * entry. A step that is not read-only (a call that may write, the approval ids a person will be
+ * told) first closes the open model step and waits until Restate has acknowledged every step before
+ * it: it never runs on a model step's answer a crash could lose. A crash before an acknowledgement
+ * runs that step again (a model step may then answer otherwise, and its read-only calls run again),
+ * and every step after it: only read-only ones can have run meanwhile. {@link close} before the
+ * invocation ends.
  */
 export class TurnSteps {
   readonly #ctx: restate.Context;
   /** Entries whose acknowledgement nobody has waited for yet. */
   #unacknowledged: restate.RestatePromise<unknown>[] = [];
+  #open: OpenModelStep | undefined;
+  /** The read-only calls' answers of the model step last taken from the journal (a replay). */
+  #replayed: Record<string, unknown> = {};
 
   constructor(ctx: restate.Context) {
     this.#ctx = ctx;
@@ -36,7 +59,68 @@ export class TurnSteps {
 
   /** Runs step `name` (see the class). */
   async run<T>(name: string, run: () => Promise<T>, step: TurnStep): Promise<T> {
+    if (step.kind === 'tool call' && step.readOnly) {
+      if (name in this.#replayed) return this.#replayed[name] as T;
+      const open = this.#open;
+      if (open) {
+        const answer = await run();
+        open.calls[name] = answer;
+        return asJournaled(answer);
+      }
+    }
+    await this.close();
+    this.#replayed = {};
     if (!step.readOnly) await this.acknowledged();
+    return step.kind === 'model step' ? this.#modelStep(name, run) : this.#entry(name, run);
+  }
+
+  /**
+   * Ends the open model step's entry: nothing more joins it. Settles once its answer is on its way,
+   * before any later journal entry: a crash between them would leave a later entry that a replay
+   * (asking the model again) might never reach.
+   */
+  async close(): Promise<void> {
+    const open = this.#open;
+    if (!open) return;
+    this.#open = undefined;
+    open.close();
+    // The SDK proposes the entry's answer a few promise jobs after its run returns: all done by the next macrotask.
+    await new Promise(setImmediate);
+  }
+
+  /** Settles once Restate has acknowledged every step run so far: before anyone outside the turn is told of them. */
+  async acknowledged(): Promise<void> {
+    await this.close();
+    const entries = this.#unacknowledged.splice(0);
+    if (entries.length > 0) await restate.RestatePromise.all(entries);
+  }
+
+  async #modelStep<T>(name: string, run: () => Promise<T>): Promise<T> {
+    const closed = Promise.withResolvers<void>();
+    const open: OpenModelStep = { calls: {}, close: closed.resolve };
+    const ended = Promise.withResolvers<T>();
+    const entry = this.#ctx.run(
+      name,
+      async (): Promise<ModelStepEntry> => {
+        const answer = await run();
+        this.#open = open;
+        ended.resolve(answer);
+        await closed.promise;
+        return { answer, calls: open.calls };
+      },
+      { maxRetryAttempts: 3 },
+    );
+    this.#unacknowledged.push(entry);
+    const answered = ended.promise.then((answer) => ({ answer: asJournaled(answer), calls: undefined }));
+    const taken: { answer: unknown; calls: Record<string, unknown> | undefined } = await restate.RestatePromise.race([
+      entry,
+      restate.RestatePromise.resolve(answered),
+    ]);
+    if (taken.calls) this.#replayed = taken.calls;
+    return taken.answer as T;
+  }
+
+  async #entry<T>(name: string, run: () => Promise<T>): Promise<T> {
     const ended = Promise.withResolvers<T>();
     const entry = this.#ctx.run(
       name,
@@ -48,14 +132,6 @@ export class TurnSteps {
       { maxRetryAttempts: 3 },
     );
     this.#unacknowledged.push(entry);
-    // As the journal gives it back (JSON), whether from this run or, replayed, from the entry.
-    const answered = ended.promise.then((answer) => (answer === undefined ? answer : (JSON.parse(JSON.stringify(answer)) as T)));
-    return restate.RestatePromise.race([entry, restate.RestatePromise.resolve(answered)]);
-  }
-
-  /** Settles once Restate has acknowledged every step run so far: before anyone outside the turn is told of them. */
-  async acknowledged(): Promise<void> {
-    const entries = this.#unacknowledged.splice(0);
-    if (entries.length > 0) await restate.RestatePromise.all(entries);
+    return restate.RestatePromise.race([entry, restate.RestatePromise.resolve(ended.promise.then(asJournaled))]);
   }
 }

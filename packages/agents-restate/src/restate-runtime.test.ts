@@ -21,16 +21,6 @@ function echoLastUserMessage(request: { body: { messages?: Array<{ role: string;
   return { text: `echo: ${typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content)}` };
 }
 
-/** Rows of a query of the Restate admin API's SQL introspection. */
-async function adminQuery<T>(query: string): Promise<T[]> {
-  const response = await fetch(`${cluster.restate.admin}/query`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ query }),
-  });
-  return ((await response.json()) as { rows: T[] }).rows;
-}
-
 describe('the restate runtime', () => {
   it("shares the agents between workers: 20 created through one are sent to through the other, each one's turns in order", async () => {
     const [first, second] = await cluster.startWorkers(2);
@@ -200,7 +190,7 @@ describe('the restate runtime', () => {
     const statusOfR2 = `SELECT status FROM sys_invocation WHERE target_service_key = 'left' AND starts_with(idempotency_key, 'r2:')`;
     // Cancelled before it ran, the invocation is gone (one that ran would be completed).
     await waitUntil(
-      async () => (await adminQuery<{ status: string }>(statusOfR2)).every((row) => row.status === 'completed'),
+      async () => (await cluster.restate.query<{ status: string }>(statusOfR2)).every((row) => row.status === 'completed'),
       'the streamed turn to end',
     );
     expect(await worker.result('/agent/left', 'list_approvals')).toMatchObject({ approvals: [{ request_id: 'r1' }] });
@@ -276,7 +266,7 @@ describe('the restate runtime', () => {
     for (let turn = 0; turn < 101; turn++)
       await worker.runtime.call('send', { content: `turn ${turn}`, request_id: `r${turn}` }, TOKEN_HOLDER, 'chatty');
 
-    const rows = await adminQuery<{ key: string }>(
+    const rows = await cluster.restate.query<{ key: string }>(
       `SELECT key FROM state WHERE service_name = 'NexusAgent' AND service_key = 'chatty' AND key LIKE 'ended:%'`,
     );
     expect(rows).toHaveLength(100);

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { queryRows } from './restate-client.js';
 
 /*
  * `@nexus/agents-restate/testing`: a Restate server for tests and trials, from the optional
@@ -21,6 +22,8 @@ export interface RestateServer {
   pause(): void;
   /** Lets a paused server go on (SIGCONT). */
   resume(): void;
+  /** The rows of a query of the admin API's SQL introspection (`sys_invocation`, `sys_journal`, `state`, …). */
+  query<Row>(sql: string): Promise<Row[]>;
   close(): Promise<void>;
 }
 
@@ -107,6 +110,7 @@ export async function startRestateServer(dataDir: string): Promise<RestateServer
     restart: start,
     pause: () => child?.kill('SIGSTOP'),
     resume: () => child?.kill('SIGCONT'),
+    query: (sql) => queryRows({ ingress, admin }, sql),
     close: async () => {
       child?.kill('SIGCONT');
       await stop('SIGTERM');

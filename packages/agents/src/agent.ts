@@ -89,6 +89,12 @@ export interface TurnStep {
    * is `false`.
    */
   readonly readOnly: boolean;
+  /**
+   * A model call, one of the tool calls a model call asked (the calls after a model step, up to the
+   * next, are its calls), or the approval ids of a pause. A journal may keep a model step's
+   * read-only calls with it: a crash then asks the model again and runs them again.
+   */
+  readonly kind: 'model step' | 'tool call' | 'approval ids';
 }
 
 /** The journal of an agent without one: every step runs. */
@@ -448,7 +454,7 @@ export class Agent {
               onText: (text) => onEvent({ type: 'text', text }),
               onWarning: (message) => onEvent({ type: 'warning', message }),
             }),
-          { readOnly: true },
+          { readOnly: true, kind: 'model step' },
         );
       } catch (error) {
         throw toProviderError(error, this.model);
@@ -523,7 +529,7 @@ export class Agent {
             policyDigest: policyDigest(this.registry.services),
             packageDigests: report.paused.map(({ call }) => this.registry.getSpec(call.name)?.packageDigest ?? null),
           }),
-          { readOnly: false },
+          { readOnly: false, kind: 'approval ids' },
         );
         turn.approvals = report.paused.map(({ call, request }, index) =>
           approvalFor(call, request, {

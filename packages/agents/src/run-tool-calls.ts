@@ -95,7 +95,7 @@ async function runOne(call: RequestedToolCall, options: ToolRunOptions): Promise
     if (result.kind === 'cancelled' && signal.aborted) return cancelled(call);
     return failedOutcome(call, result.kind ?? 'execution_failed', result.error);
   };
-  return options.journal ? options.journal(call, execute, { readOnly: isReadOnly(registry, call) }) : execute();
+  return options.journal ? options.journal(call, execute, { readOnly: isReadOnly(registry, call), kind: 'tool call' }) : execute();
 }
 
 /** Whether `call` is of a read-only skill (one that changes nothing: run again, or at once with others, it is harmless). */

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { testdir } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../test/agent-fixture.js';
-import type { TurnJournal } from './index.js';
+import type { TurnJournal, TurnStep } from './index.js';
 
 const fixtures: Fixture[] = [];
 afterEach(async () => {
@@ -40,10 +40,10 @@ describe('a turn journal', () => {
     expect([...entries.keys()]).toEqual(['r1 model step 1', expect.stringMatching(/^r1 tool call \S+$/), 'r1 model step 2']);
   });
 
-  it("tells the journal which steps are read-only: a model step and a read-only skill's call, not a call that may write", async () => {
-    const readOnly = new Map<string, boolean>();
+  it("tells the journal what each step is and which are read-only: a model step and a read-only skill's call, not a call that may write", async () => {
+    const steps = new Map<string, TurnStep>();
     const journal: TurnJournal = (name, run, step) => {
-      readOnly.set(name.replace(/ call \S+$/, ` call ${readOnly.size}`), step.readOnly);
+      steps.set(name.replace(/ call \S+$/, ` call ${steps.size}`), step);
       return run();
     };
     const fixture = await createFixture({ files: { 'log.txt': '' }, journal });
@@ -60,11 +60,11 @@ describe('a turn journal', () => {
 
     await fixture.agent.send('Read, then append.', { requestId: 'r1' });
 
-    expect(Object.fromEntries(readOnly)).toEqual({
-      'r1 model step 1': true,
-      'r1 tool call 1': true,
-      'r1 tool call 2': false,
-      'r1 model step 2': true,
+    expect(Object.fromEntries(steps)).toEqual({
+      'r1 model step 1': { readOnly: true, kind: 'model step' },
+      'r1 tool call 1': { readOnly: true, kind: 'tool call' },
+      'r1 tool call 2': { readOnly: false, kind: 'tool call' },
+      'r1 model step 2': { readOnly: true, kind: 'model step' },
     });
   });
 
