@@ -68,9 +68,9 @@ export class TurnSteps {
         return asJournaled(answer);
       }
     }
-    await this.close();
     this.#replayed = {};
-    if (!step.readOnly) await this.acknowledged();
+    if (step.readOnly) await this.close();
+    else await this.acknowledged();
     return step.kind === 'model step' ? this.#modelStep(name, run) : this.#entry(name, run);
   }
 
@@ -80,19 +80,24 @@ export class TurnSteps {
    * (asking the model again) might never reach.
    */
   async close(): Promise<void> {
-    const open = this.#open;
-    if (!open) return;
-    this.#open = undefined;
-    open.close();
     // The SDK proposes the entry's answer a few promise jobs after its run returns: all done by the next macrotask.
-    await new Promise(setImmediate);
+    if (this.#closeOpen()) await new Promise(setImmediate);
   }
 
   /** Settles once Restate has acknowledged every step run so far: before anyone outside the turn is told of them. */
   async acknowledged(): Promise<void> {
-    await this.close();
+    // No later entry can exist before the open one is acknowledged: no need to wait for its answer to be on its way.
+    this.#closeOpen();
     const entries = this.#unacknowledged.splice(0);
     if (entries.length > 0) await restate.RestatePromise.all(entries);
+  }
+
+  /** Closes the open model step's entry, if any; whether there was one. */
+  #closeOpen(): boolean {
+    const open = this.#open;
+    this.#open = undefined;
+    open?.close();
+    return open !== undefined;
   }
 
   async #modelStep<T>(name: string, run: () => Promise<T>): Promise<T> {
