@@ -2,6 +2,7 @@ import { type ApprovalDecision, MAX_AGENT_DEPTH, type Requester, type TurnResult
 import {
   addUsage,
   approvalReply,
+  asksWrite,
   checkApprover,
   checkDestroy,
   checkParentChoice,
@@ -170,7 +171,7 @@ export function agentObject(agents: WorkerAgents, urls: RestateUrls) {
           let cancelled = false;
           const abort = new AbortController();
           const invocationId = ctx.request().id;
-          const steps = new TurnSteps(ctx);
+          const steps = new TurnSteps(ctx, (answer) => asksWrite(member.agent.registry, answer));
           agents.journalFor(
             ctx.key,
             oneAtATime(async (name, run, step) => {

@@ -36,8 +36,9 @@ function asJournaled<T>(answer: T): T {
 /**
  * A turn's steps as journal entries of its invocation (`ctx.run`, at most 3 attempts). A model
  * step's entry holds its answer and the answers of the read-only calls run on it (one entry, not
- * one each: Restate's work per entry is most of a step's cost); every other step is an entry of
- * its own. A step's answer is used as soon as its run has ended, while Restate acknowledges its
+ * one each: every entry costs the server and the SDK work); every other step is an entry of
+ * its own, and so is each call of a model step that asks a write (its answer is recorded at once).
+ * A step's answer is used as soon as its run has ended, while Restate acknowledges its
  * entry. A step that is not read-only (a call that may write, the approval ids a person will be
  * told) first closes the open model step and waits until Restate has acknowledged every step before
  * it: it never runs on a model step's answer a crash could lose. A crash before an acknowledgement
@@ -53,8 +54,12 @@ export class TurnSteps {
   /** The read-only calls' answers of the model step last taken from the journal (a replay). */
   #replayed: Record<string, unknown> = {};
 
-  constructor(ctx: restate.Context) {
+  /** Whether a model step's answer asks a call that may write: then its entry is not kept open for read-only calls. */
+  readonly #asksWrite: (answer: unknown) => boolean;
+
+  constructor(ctx: restate.Context, asksWrite: (answer: unknown) => boolean) {
     this.#ctx = ctx;
+    this.#asksWrite = asksWrite;
   }
 
   /** Runs step `name` (see the class). */
@@ -108,6 +113,11 @@ export class TurnSteps {
       name,
       async (): Promise<ModelStepEntry> => {
         const answer = await run();
+        // A write waits for this answer's acknowledgement: recorded at once, the read-only calls before it get entries of their own.
+        if (this.#asksWrite(answer)) {
+          ended.resolve(answer);
+          return { answer, calls: {} };
+        }
         this.#open = open;
         ended.resolve(answer);
         await closed.promise;

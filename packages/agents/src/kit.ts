@@ -39,4 +39,5 @@ export {
   refuse,
   sendReply,
 } from './rpc-replies.js';
+export { asksWrite } from './run-tool-calls.js';
 export type { Session, SessionHeader } from './session-store.js';

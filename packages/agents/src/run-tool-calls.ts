@@ -1,6 +1,7 @@
 import type { ConfirmationRequest, ConfirmFunction, ToolErrorKind } from '@nexus/core';
 import type { CallerIdentity, SkillRegistry } from '@nexus/registry';
 import type { TurnStep } from './agent.js';
+import type { StepOutcome } from './stream-step.js';
 
 /** A tool call as the model made it. */
 export interface RequestedToolCall {
@@ -96,6 +97,15 @@ async function runOne(call: RequestedToolCall, options: ToolRunOptions): Promise
     return failedOutcome(call, result.kind ?? 'execution_failed', result.error);
   };
   return options.journal ? options.journal(call, execute, { readOnly: isReadOnly(registry, call), kind: 'tool call' }) : execute();
+}
+
+/**
+ * Whether a model step's answer, as a turn journal is given it, asks a call that may write (one of
+ * a skill that is not read-only): a journal records such an answer before the call runs.
+ */
+export function asksWrite(registry: SkillRegistry, answer: unknown): boolean {
+  const { aborted, toolCalls } = answer as StepOutcome;
+  return !aborted && toolCalls.some((call) => !isReadOnly(registry, call));
 }
 
 /** Whether `call` is of a read-only skill (one that changes nothing: run again, or at once with others, it is harmless). */

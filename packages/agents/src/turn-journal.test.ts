@@ -3,6 +3,7 @@ import { testdir } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../test/agent-fixture.js';
 import type { TurnJournal, TurnStep } from './index.js';
+import { asksWrite } from './kit.js';
 
 const fixtures: Fixture[] = [];
 afterEach(async () => {
@@ -42,9 +43,12 @@ describe('a turn journal', () => {
 
   it("tells the journal what each step is and which are read-only: a model step and a read-only skill's call, not a call that may write", async () => {
     const steps = new Map<string, TurnStep>();
-    const journal: TurnJournal = (name, run, step) => {
+    const asking = new Map<string, boolean>();
+    const journal: TurnJournal = async (name, run, step) => {
       steps.set(name.replace(/ call \S+$/, ` call ${steps.size}`), step);
-      return run();
+      const answer = await run();
+      if (step.kind === 'model step') asking.set(name, asksWrite(fixture.agent.registry, answer));
+      return answer;
     };
     const fixture = await createFixture({ files: { 'log.txt': '' }, journal });
     fixtures.push(fixture);
@@ -66,6 +70,8 @@ describe('a turn journal', () => {
       'r1 tool call 2': { readOnly: false, kind: 'tool call' },
       'r1 model step 2': { readOnly: true, kind: 'model step' },
     });
+    // What a journal may ask of a model step's answer: whether it asks a call that may write.
+    expect(Object.fromEntries(asking)).toEqual({ 'r1 model step 1': true, 'r1 model step 2': false });
   });
 
   it('takes what the journal holds instead of running it again: a finished tool call is not repeated, the model not asked', async () => {
