@@ -75,7 +75,7 @@ describe("a turn's journal on Restate", () => {
     expect(Object.fromEntries(looked)).toEqual({ north: 1, south: 1, east: 1 });
   });
 
-  it('journals a model step and the read-only calls it asks as one entry, each call run once', async () => {
+  it('journals a model step and the read-only calls it asks as one entry, each call run once, its answer before the next entry', async () => {
     await runtime.call('create_agent', { agent_id: 'glancer', preset: 'trusted' }, TOKEN_HOLDER);
     const calls = ['up', 'down'].map((at) => ({ name: 'look', arguments: { at } }));
     llm.script({ toolCalls: calls }, { toolCalls: [{ name: 'look', arguments: { at: 'left' } }] }, { text: 'Seen.' });
@@ -84,10 +84,13 @@ describe("a turn's journal on Restate", () => {
       content: 'Seen.',
     });
 
-    const entries = await restate.query<{ name: string }>(
-      "SELECT j.name FROM sys_journal j JOIN sys_invocation i ON j.id = i.id WHERE i.target_service_key = 'glancer' AND i.target_handler_name = 'send' AND j.entry_type = 'Command: Run' ORDER BY j.index",
+    const runs = await restate.query<{ name: string | null; entry_type: string }>(
+      "SELECT j.name, j.entry_type FROM sys_journal j JOIN sys_invocation i ON j.id = i.id WHERE i.target_service_key = 'glancer' AND i.target_handler_name = 'send' AND j.entry_type LIKE '%: Run' ORDER BY j.index",
     );
-    expect(entries.map((entry) => entry.name.replace(/^\S+ /, ''))).toEqual(['model step 1', 'model step 2', 'model step 3']);
+    const commands = runs.filter((run) => run.entry_type === 'Command: Run');
+    expect(commands.map((run) => run.name?.replace(/^\S+ /, ''))).toEqual(['model step 1', 'model step 2', 'model step 3']);
+    // Each step's answer is in the journal before the next step's entry: a replay that asks the model again meets no entry it may not reach.
+    expect(runs.map((run) => run.entry_type)).toEqual(commands.flatMap(() => ['Command: Run', 'Notification: Run']));
     expect(['up', 'down', 'left'].map((at) => looked.get(at))).toEqual([1, 1, 1]);
   });
 

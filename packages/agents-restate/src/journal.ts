@@ -85,8 +85,8 @@ export class TurnSteps {
    * (asking the model again) might never reach.
    */
   async close(): Promise<void> {
-    // The SDK proposes the entry's answer a few promise jobs after its run returns: all done by the next macrotask.
-    if (this.#closeOpen()) await new Promise(setImmediate);
+    // The SDK proposes the entry's answer in the promise jobs that follow its run's return: Node runs them all before a next tick.
+    if (this.#closeOpen()) await new Promise((settled) => process.nextTick(settled));
   }
 
   /** Settles once Restate has acknowledged every step run so far: before anyone outside the turn is told of them. */
