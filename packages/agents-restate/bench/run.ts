@@ -5,7 +5,8 @@
 //     against the same sends through the local runtime (`AgentPool`); goal ≤ 15 ms per turn and
 //     ≤ 2 ms per further step (a model step and a tool call: one journal entry when the call is
 //     read-only, two when it may write). Twice: with a read-only tool (no acknowledgement waited
-//     for) and with one that is not (its call waits for the model step's acknowledgement) — see docs/design-decisions.md, issue 28;
+//     for) and with one that is not (its call waits for the model step's acknowledgement) — see
+//     docs/design-decisions.md, issue 28;
 //  2. 100 agents × a 5-step turn over two workers at once (goal: all answered).
 
 import { mkdtemp, rm } from 'node:fs/promises';
