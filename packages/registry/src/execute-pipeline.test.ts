@@ -26,6 +26,25 @@ function registry(level?: 'sandboxed' | 'trusted' | 'yolo', extra: Partial<Skill
   return new SkillRegistry(services).register({ ...schemaSkill, ...extra }).use(utilitySkills);
 }
 
+/** A skill that waits until its signal aborts (`onAbort` sees it), then answers `late`; `onStart` runs when it is called. */
+function awaitingAbort(name: string, onAbort: (signal: AbortSignal) => void, onStart?: () => void) {
+  return defineSkill({
+    name,
+    description: 'Waits for abort.',
+    parameters: { type: 'object' },
+    create:
+      () =>
+      (_args, { signal }) => {
+        onStart?.();
+        return new Promise<ToolResult>((resolve) =>
+          signal?.addEventListener('abort', () => {
+            onAbort(signal);
+            resolve(ToolResult.ok('late'));
+          }),
+        );
+      },
+  });
+}
 describe('validation', () => {
   it('applies defaults and friendly coercion without touching the caller’s object', async () => {
     const args = { path: 'a.txt', offset: '10', flag: 'true' };
@@ -228,20 +247,7 @@ describe('the pipeline', () => {
 
   it('stops a skill at the time limit, aborting its signal', async () => {
     let aborted = false;
-    const slow = defineSkill({
-      name: 'slow',
-      description: 'Waits for abort.',
-      parameters: { type: 'object' },
-      create:
-        () =>
-        (_args, { signal }) =>
-          new Promise<ToolResult>((resolve) =>
-            signal?.addEventListener('abort', () => {
-              aborted = true;
-              resolve(ToolResult.ok('late'));
-            }),
-          ),
-    });
+    const slow = awaitingAbort('slow', () => (aborted = true));
     const result = await new SkillRegistry().register(slow).execute('slow', {}, { timeoutMs: 50 });
     expect(result).toMatchObject({ kind: 'timeout', error: 'slow did not finish within 0.05 s and was stopped.' });
     expect(aborted).toBe(true);
@@ -271,19 +277,7 @@ describe('the pipeline', () => {
     const controller = new AbortController();
     const started = Promise.withResolvers<void>();
     const seen: unknown[] = [];
-    const waiting = defineSkill({
-      name: 'waiting',
-      description: 'Waits for abort.',
-      parameters: { type: 'object' },
-      create:
-        () =>
-        (_args, { signal }) => {
-          started.resolve();
-          return new Promise<ToolResult>((resolve) =>
-            signal?.addEventListener('abort', () => (seen.push(signal.reason), resolve(ToolResult.ok('late')))),
-          );
-        },
-    });
+    const waiting = awaitingAbort('waiting', (signal) => seen.push(signal.reason), started.resolve);
     const pending = new SkillRegistry().register(waiting).execute('waiting', {}, { signal: controller.signal });
     await started.promise;
     controller.abort('stop');
