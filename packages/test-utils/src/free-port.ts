@@ -7,8 +7,15 @@ const DEFAULT_EPHEMERAL_START = 32768;
 /** Lowest port handed out: below it are the well-known and many registered services' ports. */
 const LOWEST = 10_000;
 
-/** The first port the kernel hands out to `listen(0)` (`net.ipv4.ip_local_port_range`). */
+let firstEphemeral: number | undefined;
+
+/** The first port the kernel hands out to `listen(0)` (`net.ipv4.ip_local_port_range`), read once. */
 function ephemeralStart(): number {
+  firstEphemeral ??= readEphemeralStart();
+  return firstEphemeral;
+}
+
+function readEphemeralStart(): number {
   try {
     const start = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
     return Number.isInteger(start) ? start : DEFAULT_EPHEMERAL_START;
