@@ -130,10 +130,9 @@ export async function runToolCalls(calls: readonly RequestedToolCall[], options:
       options.onOutcome(outcome);
     }
   };
-  const readOnly = (call: RequestedToolCall | undefined) => isReadOnly(options.registry, call);
   for (let start = 0; start < calls.length && report.paused.length === 0; ) {
     let end = start + 1;
-    if (readOnly(calls[start])) while (readOnly(calls[end])) end++;
+    if (isReadOnly(options.registry, calls[start])) while (isReadOnly(options.registry, calls[end])) end++;
     await Promise.all(calls.slice(start, end).map(settle));
     start = end;
   }
