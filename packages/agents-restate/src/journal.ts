@@ -53,6 +53,8 @@ export class TurnSteps {
   #open: OpenModelStep | undefined;
   /** The read-only calls' answers of the model step last taken from the journal (a replay). */
   #replayed: Record<string, unknown> = {};
+  /** A step has run in this attempt: the journal holds none of the steps after it, so they start at once (see {@link #started}). */
+  #live = false;
 
   /** Whether a model step's answer asks a call that may write: then its entry is not kept open for read-only calls. */
   readonly #asksWrite: (answer: unknown) => boolean;
@@ -109,10 +111,11 @@ export class TurnSteps {
     const closed = Promise.withResolvers<void>();
     const open: OpenModelStep = { calls: {}, close: closed.resolve };
     const ended = Promise.withResolvers<T>();
+    const started = this.#started(run);
     const entry = this.#ctx.run(
       name,
       async (): Promise<ModelStepEntry> => {
-        const answer = await run();
+        const answer = await started();
         // A write waits for this answer's acknowledgement: recorded at once, the read-only calls before it get entries of their own.
         if (this.#asksWrite(answer)) {
           ended.resolve(answer);
@@ -137,10 +140,11 @@ export class TurnSteps {
 
   async #entry<T>(name: string, run: () => Promise<T>): Promise<T> {
     const ended = Promise.withResolvers<T>();
+    const started = this.#started(run);
     const entry = this.#ctx.run(
       name,
       async () => {
-        const answer = await run();
+        const answer = await started();
         ended.resolve(answer);
         return answer;
       },
@@ -148,5 +152,23 @@ export class TurnSteps {
     );
     this.#unacknowledged.push(entry);
     return restate.RestatePromise.race([entry, restate.RestatePromise.resolve(ended.promise.then(asJournaled))]);
+  }
+
+  /**
+   * The run a step's `ctx.run` is given. Once a step has run in this attempt, the next ones are
+   * new to the journal: their run starts now, not when the SDK gets to it (after a `setImmediate`,
+   * ~0.2 ms a step); the SDK's first call takes that run, a retry runs again. Before, a step may be
+   * in the journal, and the SDK starts its run only when it is not.
+   */
+  #started<T>(run: () => Promise<T>): () => Promise<T> {
+    let early = this.#live ? run() : undefined;
+    // Its failure is the SDK's to see when it takes the run, not an unhandled rejection before.
+    early?.catch(() => {});
+    return () => {
+      this.#live = true;
+      const taken = early ?? run();
+      early = undefined;
+      return taken;
+    };
   }
 }
