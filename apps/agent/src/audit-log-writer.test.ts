@@ -1,4 +1,5 @@
 import { readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AuditRecord } from '@nexus/registry';
 import { type TestDir, testdir } from '@nexus/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -59,6 +60,19 @@ describe('two writers of one audit log (as two Nexus processes would be)', () =>
     const read: AuditRecord[] = [];
     for await (const each of readAuditLog(settings)) read.push(each);
     expect(read.at(-1)?.arguments).toEqual({ writer: 'second', index: 1 });
+  });
+});
+
+describe('one writer', () => {
+  it('writes the records queued in a turn of the event loop at its end, with no flush', async () => {
+    const settings: AuditSettings = { enabled: true, file: dir.join('state', 'audit.jsonl'), maxBytes: 1_000_000, keep: 1 };
+    const writer = new AuditLogWriter(settings, Promise.resolve('none'));
+    for (let index = 0; index < 3; index++) writer.sink(record('w', index));
+    await nextTurn();
+    // The write is chained after the isolation's promise: it is done once the turn's promise jobs are.
+    await nextTurn();
+    const lines = (await readFile(settings.file, 'utf8')).trimEnd().split('\n');
+    expect(lines.map((line) => JSON.parse(line).arguments.index)).toEqual([0, 1, 2]);
   });
 });
 

@@ -32,9 +32,6 @@ export interface AuditSettings {
 export const DEFAULT_AUDIT_MAX_BYTES = 10 * 1024 * 1024;
 /** How many rotated files are kept when the config sets no number. */
 export const DEFAULT_AUDIT_KEEP = 5;
-/** How long a record may wait to be written, in ms: the records of calls ending within it share one write. */
-export const AUDIT_BATCH_MS = 5;
-
 const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
 
 /** The files of the log, oldest first: the rotated ones, then the current one. */
@@ -61,8 +58,9 @@ interface OpenLog {
 
 /**
  * Appends audit records to the log as JSON lines, off the calls' path: the sink only queues a
- * record; the lines are written in batches, at most {@link AUDIT_BATCH_MS} after the first record
- * of a batch (at once on {@link flush}), so a busy server's calls share a write. The file is created 0600,
+ * record; the records queued in one turn of the event loop are written together at its end (at
+ * once on {@link flush}), while the process is still busy: a write after it has gone idle costs
+ * several times more. The file is created 0600,
  * kept open, and never rewritten. Each batch is one `O_APPEND` write, which the kernel never
  * interleaves with another process's, so appends take no lock; rotation does — it renames the
  * file (`audit.jsonl` → `audit.jsonl.1` → …) under a lock shared with other Nexus processes once
@@ -76,8 +74,8 @@ export class AuditLogWriter {
   readonly #isolation: Promise<string>;
   #pending: AuditRecord[] = [];
   #writing: Promise<void> = Promise.resolve();
-  /** The timer that writes the pending records, while some wait. */
-  #scheduled: NodeJS.Timeout | undefined;
+  /** The end of the turn that writes the pending records, while some wait. */
+  #scheduled: NodeJS.Immediate | undefined;
   /** A write is chained and not yet started: it takes every record pending when it starts. */
   #queued = false;
   #log: OpenLog | undefined;
@@ -90,7 +88,7 @@ export class AuditLogWriter {
   /** The registry's `onAudit`: queues the record. */
   readonly sink: AuditSink = (record) => {
     this.#pending.push(record);
-    this.#scheduled ??= setTimeout(() => this.#enqueue(), AUDIT_BATCH_MS);
+    this.#scheduled ??= setImmediate(() => this.#enqueue());
   };
 
   /** Resolves once every record queued so far is written. */
@@ -100,7 +98,7 @@ export class AuditLogWriter {
   }
 
   #enqueue(): void {
-    clearTimeout(this.#scheduled);
+    clearImmediate(this.#scheduled);
     this.#scheduled = undefined;
     if (this.#pending.length === 0 || this.#queued) return;
     this.#queued = true;
@@ -201,6 +199,8 @@ export function auditLogWriter(settings: AuditSettings, isolation: () => Promise
 
 /** Waits until every audit record of this process so far is written. */
 export async function flushAuditLogs(): Promise<void> {
+  // Registries hand over the records of ended calls on the event loop's next turn.
+  await new Promise((handedOver) => setImmediate(handedOver));
   await Promise.all([...writers.values()].map((writer) => writer.flush()));
 }
 

@@ -438,6 +438,9 @@ export class AgentPool extends EventEmitter<{ shutdown: []; change: [PoolChange]
     return (event) => {
       listener?.(event);
       const decisions = this.#decisions.get(agentId);
+      // The records of the calls that ended reach the decisions now, not on the event loop's next turn.
+      if (event.type === 'tool-result' || event.type === 'approval-required')
+        this.#members.get(agentId)?.agent.registry.deliverAuditRecords();
       // A paused call has no result yet: its record (asked, not given) is not its final decision.
       if (event.type === 'approval-required') decisions?.take(event.approval.toolCallId);
       const decision = event.type === 'tool-result' ? decisions?.take(event.id) : undefined;

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ServiceContainer } from '@nexus/core';
 import type { AuditRecord } from '@nexus/registry';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,6 +56,7 @@ describe('audit records name who called', () => {
     await pool.call('create_agent', { agent_id: 'helper', preset: 'sandboxed' }, { kind: 'agent', id: 'boss' });
 
     await pool.call('run_tool', { name: 'read_file', arguments: { path: 'notes.md' } }, { kind: 'agent', id: 'helper' });
+    await nextTurn();
 
     expect(records.map(({ tool, caller }) => ({ tool, caller }))).toEqual([
       { tool: 'read_file', caller: { agentId: 'helper', ancestry: ['boss'] } },

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { defineSkill, policyDigest, resolvePreset, ServiceContainer, ToolResult, type ToolRule } from '@nexus/core';
 import { describe, expect, it } from 'vitest';
 import { type AuditRecord, SkillRegistry, type SkillRegistryOptions } from './index.js';
@@ -26,6 +27,7 @@ describe('the audit records of onAudit', () => {
       { command: 'ls' },
       { caller: { tokenHolder: 'alice', agentId: 'a1', ancestry: ['root'] }, toolCallId: 'call_7' },
     );
+    registry.deliverAuditRecords();
     const started = Date.parse(records[0]?.time ?? '');
     expect(started).toBeGreaterThanOrEqual(before);
     expect(started).toBeLessThanOrEqual(Date.now());
@@ -66,6 +68,7 @@ describe('the audit records of onAudit', () => {
     await registry.execute('probe', { command: 'freeze' });
     await registry.execute('probe', { command: 42 });
     await registry.execute('nope', {});
+    registry.deliverAuditRecords();
     expect(
       records.map(({ decision, decidedBy, reason, confirmation, result }) => ({ decision, decidedBy, reason, confirmation, result })),
     ).toEqual([
@@ -92,6 +95,7 @@ describe('the audit records of onAudit', () => {
     await registry.execute('asking', {}, { confirm: () => false });
     services.register('confirm', () => true);
     await registry.execute('asking', {});
+    registry.deliverAuditRecords();
     expect(records.map(({ decision, decidedBy, confirmation, result }) => ({ decision, decidedBy, confirmation, result }))).toEqual([
       { decision: 'ask', decidedBy: 'preset', confirmation: { given: false, by: 'caller' }, result: 'forbidden' },
       { decision: 'ask', decidedBy: 'preset', confirmation: { given: true, by: 'confirm service' }, result: 'ok' },
@@ -112,6 +116,7 @@ describe('the audit records of onAudit', () => {
       await registry.execute(`run_${sandboxed}`, {});
     }
     await registry.execute('probe', {});
+    registry.deliverAuditRecords();
     expect(records.map((record) => record.isolation)).toEqual(['bubblewrap', 'none', undefined]);
   });
 
@@ -123,6 +128,7 @@ describe('the audit records of onAudit', () => {
       command: `curl -H "Authorization: Bearer abcdef123456" ${forged}`,
       content: 'y'.repeat(5000),
     });
+    registry.deliverAuditRecords();
     const line = JSON.stringify(records[0]);
     expect(line).not.toContain('k-123');
     expect(line).not.toContain('abcdef123456');
@@ -132,6 +138,23 @@ describe('the audit records of onAudit', () => {
       api_key: '[redacted]',
       content: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/), length: 5000 },
     });
+  });
+
+  it("reach the sinks after the caller has the call's result: on the event loop's next turn, or at once with deliverAuditRecords", async () => {
+    const { registry, records } = audited();
+    await registry.execute('probe', { command: 'ls' });
+    expect(records).toEqual([]);
+    await nextTurn();
+    expect(records.map((record) => record.arguments)).toEqual([{ command: 'ls' }]);
+
+    const started = performance.now();
+    await registry.execute('probe', { command: 'pwd' });
+    const took = performance.now() - started;
+    // Held up past the call's end: its duration is still the call's.
+    while (performance.now() - started < took + 20);
+    registry.deliverAuditRecords();
+    expect(records.map((record) => record.arguments)).toEqual([{ command: 'ls' }, { command: 'pwd' }]);
+    expect(records[1]?.durationMs).toBeLessThanOrEqual(took);
   });
 
   it('do not change the call when the sink throws', async () => {

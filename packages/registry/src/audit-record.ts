@@ -46,7 +46,11 @@ export interface AuditRecord {
   durationMs: number;
 }
 
-/** Receives every call's record once it has a result; must return quickly (write elsewhere, later). */
+/**
+ * Receives every call's record after the caller has the call's result: the records are made and
+ * handed over on the event loop's next turn (`SkillRegistry.deliverAuditRecords` does it at once),
+ * off the call's path. Must return quickly (write elsewhere, later).
+ */
 export type AuditSink = (record: AuditRecord) => void;
 
 /** Strings longer than this are kept as their digest and length. */
@@ -125,8 +129,26 @@ export function isolationOf(result: ToolResult): 'bubblewrap' | 'none' | undefin
   return typeof sandboxed === 'boolean' ? (sandboxed ? 'bubblewrap' : 'none') : undefined;
 }
 
-/** The audit record of a call that ended with `result`. */
-export function auditRecordOf(trail: CallTrail, result: ToolResult, services: ServiceContainer): AuditRecord {
+/** A call that has its result, as its audit record will tell it: measured and decided when it ended. */
+export interface EndedCall {
+  readonly trail: CallTrail;
+  readonly result: ToolResult;
+  readonly policyDigest: string;
+  readonly durationMs: number;
+}
+
+/** `trail`'s call, ended now with `result` under the policy of `services`. */
+export function endedCall(trail: CallTrail, result: ToolResult, services: ServiceContainer): EndedCall {
+  return {
+    trail,
+    result,
+    policyDigest: cachedPolicyDigest(services),
+    durationMs: Math.round((performance.now() - trail.started) * 1000) / 1000,
+  };
+}
+
+/** The audit record of an ended call. */
+export function auditRecordOf({ trail, result, policyDigest, durationMs }: EndedCall): AuditRecord {
   return {
     time: isoTime(trail.startedAt),
     tool: trail.tool,
@@ -137,10 +159,10 @@ export function auditRecordOf(trail: CallTrail, result: ToolResult, services: Se
     decidedBy: trail.decidedBy,
     ...(trail.reason ? { reason: redactSecrets(trail.reason) as string } : {}),
     ...(trail.confirmation ? { confirmation: trail.confirmation } : {}),
-    policyDigest: cachedPolicyDigest(services),
+    policyDigest,
     ...(trail.packageDigest ? { packageDigest: trail.packageDigest } : {}),
     ...(isolationOf(result) ? { isolation: isolationOf(result) } : {}),
     result: result.success ? 'ok' : (result.kind ?? 'execution_failed'),
-    durationMs: Math.round((performance.now() - trail.started) * 1000) / 1000,
+    durationMs,
   };
 }

@@ -10,7 +10,7 @@ import {
   ToolResult,
 } from '@nexus/core';
 import type { Span } from '@opentelemetry/api';
-import { type AuditSink, auditRecordOf, CallTrail, type ConfirmedBy } from './audit-record.js';
+import { type AuditSink, auditRecordOf, CallTrail, type ConfirmedBy, type EndedCall, endedCall } from './audit-record.js';
 import {
   type AfterCallHook,
   type BeforeCallHook,
@@ -92,6 +92,8 @@ export class ExecutePipeline {
   readonly #ownHooks: CallHooks;
   /** The hooks of the options and of the `callHooks` service it was joined with. */
   #hooks: { served: CallHooks | undefined; lists: HookLists };
+  /** Ended calls whose audit records are still to be made, with the sinks to hand them to. */
+  #unaudited: { call: EndedCall; sinks: readonly AuditSink[] }[] = [];
 
   constructor(catalogue: PipelineCatalogue, options: SkillRegistryOptions = {}) {
     const { timeoutMs = DEFAULT_EXECUTION_TIMEOUT_MS, maxTotalMs = DEFAULT_EXECUTION_TIMEOUT_MS } = options;
@@ -124,7 +126,7 @@ export class ExecutePipeline {
     const run = () => this.#execute(name, args, options, hooks, trail);
     const result = await (span ? withinSpan(span, run) : run());
     if (span) endToolSpan(span, trail, result, this.#catalogue.services);
-    if (hooks.onAudit.length > 0) this.#audit(hooks.onAudit, trail, result);
+    if (hooks.onAudit.length > 0) this.#audit(hooks.onAudit, endedCall(trail, result, this.#catalogue.services));
     return result;
   }
 
@@ -181,15 +183,23 @@ export class ExecutePipeline {
   }
 
   /** Hands the call's record to the sinks; a sink that throws changes nothing about the call. */
-  #audit(sinks: readonly AuditSink[], trail: CallTrail, result: ToolResult): void {
-    try {
-      const record = auditRecordOf(trail, result, this.#catalogue.services);
-      for (const sink of sinks) {
-        try {
-          sink(record);
-        } catch {}
-      }
-    } catch {}
+  /** Queues the record of `call` for the next turn of the event loop: made and written after the caller has the result. */
+  #audit(sinks: readonly AuditSink[], call: EndedCall): void {
+    if (this.#unaudited.push({ call, sinks }) === 1) setImmediate(() => this.deliverAuditRecords());
+  }
+
+  /** Makes the audit records of the ended calls still waiting for theirs and hands them to their sinks now. */
+  deliverAuditRecords(): void {
+    for (const { call, sinks } of this.#unaudited.splice(0)) {
+      try {
+        const record = auditRecordOf(call);
+        for (const sink of sinks) {
+          try {
+            sink(record);
+          } catch {}
+        }
+      } catch {}
+    }
   }
 
   /** The registry is closed: the timer stops once no call is running. */

@@ -43,6 +43,14 @@ export class SkillRegistry extends SkillCatalogue {
     return this.#pipeline.execute(name, args, options);
   }
 
+  /**
+   * Hands the `onAudit` sinks the records of the calls that have ended now, not on the event loop's
+   * next turn: for a caller that reads a call's record together with its result.
+   */
+  deliverAuditRecords(): void {
+    this.#pipeline.deliverAuditRecords();
+  }
+
   /** {@inheritDoc SkillCatalogue.close} The pipeline's timer stops once no call is running. */
   override close(): void {
     super.close();
