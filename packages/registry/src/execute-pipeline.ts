@@ -126,7 +126,7 @@ export class ExecutePipeline {
     const run = () => this.#execute(name, args, options, hooks, trail);
     const result = await (span ? withinSpan(span, run) : run());
     if (span) endToolSpan(span, trail, result, this.#catalogue.services);
-    if (hooks.onAudit.length > 0) this.#audit(hooks.onAudit, endedCall(trail, result, this.#catalogue.services));
+    if (hooks.onAudit.length > 0) this.#audit(hooks.onAudit, trail, result);
     return result;
   }
 
@@ -182,13 +182,18 @@ export class ExecutePipeline {
     }
   }
 
-  /** Hands the call's record to the sinks; a sink that throws changes nothing about the call. */
-  /** Queues the record of `call` for the next turn of the event loop: made and written after the caller has the result. */
-  #audit(sinks: readonly AuditSink[], call: EndedCall): void {
-    if (this.#unaudited.push({ call, sinks }) === 1) setImmediate(() => this.deliverAuditRecords());
+  /** Queues the call's record for the event loop's next turn, when it is made and handed to the sinks: after the caller has the result. */
+  #audit(sinks: readonly AuditSink[], trail: CallTrail, result: ToolResult): void {
+    try {
+      const call = endedCall(trail, result, this.#catalogue.services);
+      if (this.#unaudited.push({ call, sinks }) === 1) setImmediate(() => this.deliverAuditRecords());
+    } catch {}
   }
 
-  /** Makes the audit records of the ended calls still waiting for theirs and hands them to their sinks now. */
+  /**
+   * Makes the audit records of the ended calls still waiting for theirs and hands them to their
+   * sinks now; a sink that throws changes nothing.
+   */
   deliverAuditRecords(): void {
     for (const { call, sinks } of this.#unaudited.splice(0)) {
       try {
