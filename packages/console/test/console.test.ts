@@ -184,6 +184,25 @@ describe('the Nexus console in Chromium', () => {
     await page.close();
   });
 
+  it('an admin whose first admin check was lost on the way (a network failure) is still offered the admin pages', async () => {
+    const { browser, server } = fixture;
+    const page = await browser.newPage();
+    let lost = 0;
+    await page.route(`${server.url}/rpc`, (route) => {
+      if (lost === 0 && route.request().postDataJSON()?.method === 'list_tools') {
+        lost++;
+        return route.abort('failed');
+      }
+      return route.continue();
+    });
+    await page.goto(`${server.url}/console/`);
+    await page.getByLabel('Server token').fill(server.token);
+    await page.getByRole('button', { name: 'Open' }).click();
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Tools' }).waitFor();
+    expect(lost).toBe(1);
+    await page.close();
+  });
+
   it('the tools playground runs a tool from a form made from its JSON Schema, with no model configured', async () => {
     const bare = await startConsole({ withModel: false });
     try {
