@@ -157,6 +157,15 @@ describe('the audit records of onAudit', () => {
     expect(records[1]?.durationMs).toBeLessThanOrEqual(took);
   });
 
+  it('tell the arguments as the call ended with them: a change to them after the call does not reach its record', async () => {
+    const { registry, records } = audited();
+    const args: Record<string, unknown> = { command: 42 };
+    expect((await registry.execute('probe', args)).kind).toBe('invalid_input');
+    args.command = 'rm -rf /';
+    await nextTurn();
+    expect(records.map((record) => record.arguments)).toEqual([{ command: 42 }]);
+  });
+
   it('do not change the call when the sink throws', async () => {
     const services = new ServiceContainer().register('permissions', resolvePreset('trusted', { cwd: '/work' }));
     const registry = new SkillRegistry(services, {

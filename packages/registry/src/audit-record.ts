@@ -129,10 +129,12 @@ export function isolationOf(result: ToolResult): 'bubblewrap' | 'none' | undefin
   return typeof sandboxed === 'boolean' ? (sandboxed ? 'bubblewrap' : 'none') : undefined;
 }
 
-/** A call that has its result, as its audit record will tell it: measured and decided when it ended. */
+/** A call that has its result, as its audit record will tell it: taken when it ended, so nothing changed later reaches the record. */
 export interface EndedCall {
   readonly trail: CallTrail;
   readonly result: ToolResult;
+  /** The arguments with secrets redacted: a copy, not the caller's or the skill's object. */
+  readonly arguments: unknown;
   readonly policyDigest: string;
   readonly durationMs: number;
 }
@@ -142,19 +144,20 @@ export function endedCall(trail: CallTrail, result: ToolResult, services: Servic
   return {
     trail,
     result,
+    arguments: redactSecrets(trail.arguments),
     policyDigest: cachedPolicyDigest(services),
     durationMs: Math.round((performance.now() - trail.started) * 1000) / 1000,
   };
 }
 
 /** The audit record of an ended call. */
-export function auditRecordOf({ trail, result, policyDigest, durationMs }: EndedCall): AuditRecord {
+export function auditRecordOf({ trail, result, arguments: args, policyDigest, durationMs }: EndedCall): AuditRecord {
   return {
     time: isoTime(trail.startedAt),
     tool: trail.tool,
     ...(trail.toolCallId ? { toolCallId: trail.toolCallId } : {}),
     ...(trail.caller ? { caller: trail.caller } : {}),
-    arguments: digestLongValues(redactSecrets(trail.arguments)),
+    arguments: digestLongValues(args),
     decision: trail.decision,
     decidedBy: trail.decidedBy,
     ...(trail.reason ? { reason: redactSecrets(trail.reason) as string } : {}),
