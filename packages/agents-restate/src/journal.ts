@@ -111,24 +111,14 @@ export class TurnSteps {
     const closed = Promise.withResolvers<void>();
     const open: OpenModelStep = { calls: {}, close: closed.resolve };
     const ended = Promise.withResolvers<T>();
-    const started = this.#started(run);
-    const entry = this.#ctx.run(
-      name,
-      async (): Promise<ModelStepEntry> => {
-        const answer = await started();
-        // A write waits for this answer's acknowledgement: recorded at once, the read-only calls before it get entries of their own.
-        if (this.#asksWrite(answer)) {
-          ended.resolve(answer);
-          return { answer, calls: {} };
-        }
-        this.#open = open;
-        ended.resolve(answer);
-        await closed.promise;
-        return { answer, calls: open.calls };
-      },
-      { maxRetryAttempts: 3 },
-    );
-    this.#unacknowledged.push(entry);
+    const entry = this.#record(name, run, async (answer): Promise<ModelStepEntry> => {
+      ended.resolve(answer);
+      // A write waits for this answer's acknowledgement: recorded at once, the read-only calls before it get entries of their own.
+      if (this.#asksWrite(answer)) return { answer, calls: {} };
+      this.#open = open;
+      await closed.promise;
+      return { answer, calls: open.calls };
+    });
     const answered = ended.promise.then((answer) => ({ answer: asJournaled(answer), calls: undefined }));
     const taken: { answer: unknown; calls: Record<string, unknown> | undefined } = await restate.RestatePromise.race([
       entry,
@@ -140,18 +130,19 @@ export class TurnSteps {
 
   async #entry<T>(name: string, run: () => Promise<T>): Promise<T> {
     const ended = Promise.withResolvers<T>();
-    const started = this.#started(run);
-    const entry = this.#ctx.run(
-      name,
-      async () => {
-        const answer = await started();
-        ended.resolve(answer);
-        return answer;
-      },
-      { maxRetryAttempts: 3 },
-    );
-    this.#unacknowledged.push(entry);
+    const entry = this.#record(name, run, async (answer) => {
+      ended.resolve(answer);
+      return answer;
+    });
     return restate.RestatePromise.race([entry, restate.RestatePromise.resolve(ended.promise.then(asJournaled))]);
+  }
+
+  /** Step `name` as a journal entry (`ctx.run`, at most 3 attempts) of what `entryOf` makes of `run`'s answer, to be acknowledged. */
+  #record<T, E>(name: string, run: () => Promise<T>, entryOf: (answer: T) => Promise<E>): restate.RestatePromise<E> {
+    const started = this.#started(run);
+    const entry = this.#ctx.run(name, async () => entryOf(await started()), { maxRetryAttempts: 3 });
+    this.#unacknowledged.push(entry);
+    return entry;
   }
 
   /**
