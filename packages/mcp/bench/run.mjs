@@ -4,7 +4,10 @@
 //  0. a read over stdio: `nexus mcp`'s read_file against the official server-filesystem's
 //     read_text_file (goal ≤ 1.0×), timed in blocks of consecutive calls to one server so that
 //     work a server defers past its answer (nexus's audit log) falls inside the figure, with a
-//     pause between blocks so that it does not fall into the other server's;
+//     pause between blocks so that it does not fall into the other server's. Timed once both
+//     servers run at their steady pace: the first section of a run meets a machine that is still
+//     speeding up (on a 2-CPU VM a call took 2.4 ms in the first seconds, 0.5 ms after ~25 s), and
+//     V8 still compiling the servers' code;
 //  1. a call to an imported tool through `nexus mcp` (SDK client → Nexus → server-everything's
 //     `echo`) against the same client calling server-everything directly (goal ≤ 1.3×), and, to
 //     show what one stdio hop costs, the client calling nexus's own `echo`;
@@ -27,7 +30,9 @@ import { median, printRatios, sampleInterleaved, time } from '../../../scripts/b
 import { importMcpServer, serveHttp } from '../dist/index.js';
 
 const CALLS = 500;
-const READ_BLOCKS = 150;
+const READ_BLOCKS = 300;
+/** Untimed rounds first (3,000 calls to each server, ~15 s). */
+const READ_WARM_UP = 300;
 const READ_BLOCK = 10;
 const CALL_WARM_UP = 50;
 const COLD_ROUNDS = 8;
@@ -111,7 +116,7 @@ async function readRoundTrip() {
         'nexus mcp read_file': reads(nexus, 'read_file'),
         'nexus mcp read_file, no audit': reads(nexusUnlogged, 'read_file'),
       },
-      { runs: READ_BLOCKS, warmUp: 10, pauseMs: 5 },
+      { runs: READ_BLOCKS, warmUp: READ_WARM_UP, pauseMs: 5 },
     );
     const perCall = Object.fromEntries(Object.entries(blocks).map(([name, values]) => [name, values.map((value) => value / READ_BLOCK)]));
     console.log(`Read round trip over stdio (a 200-line file; per call, timed in blocks of ${READ_BLOCK} calls to one server):`);
