@@ -5,6 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { testdir, waitUntil } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerFixture, type ServerFixture, watchEvents as watch } from '../test/server-fixture.js';
+import { WATCH_REPLAY_CHANGES } from './watch-changes.js';
 
 let fixture: ServerFixture | undefined;
 afterEach(async () => {
@@ -168,7 +169,6 @@ describe('the console on the agent server (docs/console.md)', () => {
   it('watch drops a client that reads too slowly with a final `dropped` event, instead of buffering for it without end', async () => {
     fixture = await createServerFixture();
     const { server, pool } = fixture;
-    const listeners = pool.listenerCount('change');
     const socket = connect(server.port, '127.0.0.1');
     await once(socket, 'connect');
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'watch' });
@@ -181,6 +181,7 @@ describe('the console on the agent server (docs/console.md)', () => {
       received += chunk;
     });
     await waitUntil(() => received.includes('event: ready'), 'the watch stream to be ready');
+    const listeners = pool.listenerCount('change');
 
     // The client stops reading while the agents produce 25 MiB of changes.
     socket.pause();
@@ -201,10 +202,63 @@ describe('the console on the agent server (docs/console.md)', () => {
     socket.destroy();
   });
 
-  it('watch takes no params and is a global method', async () => {
+  it('watch takes only `after` (an event id) and is a global method', async () => {
     fixture = await createServerFixture();
     const { rpc } = fixture;
     expect((await rpc('/', 'watch', { agent_id: 'x' })).body.error?.code).toBe(-32602);
+    expect((await rpc('/', 'watch', { after: 5 })).body.error?.code).toBe(-32602);
+    expect((await rpc('/', 'watch', ['x'])).body.error?.code).toBe(-32602);
     expect((await rpc('/agent/a', 'watch', {})).body.error?.code).toBe(-32601);
+  });
+
+  it('watch with `after` resumes a broken stream: the changes the client missed come first, none twice', async () => {
+    fixture = await createServerFixture();
+    const { server, result, llm } = fixture;
+    const first = await watch(`${server.url}/`, server.token);
+    expect(first.events[0]).toEqual({ name: 'ready', data: { resumed: false } });
+    await result('/', 'create_agent', { agent_id: 'a' });
+    await waitUntil(() => first.events.some((event) => event.name === 'agent_created'), 'the create to be streamed');
+    await first.close();
+    const lastSeen = first.events.at(-1)?.id as string;
+    expect(lastSeen).toMatch(/^[\w-]+:\d+$/);
+
+    // While no stream is open, a turn runs from start to end.
+    llm.script({ text: 'Hello.' });
+    await result('/agent/a', 'send', { content: 'hi', request_id: 'r1' });
+    await result('/agent/a', 'wait_for', { request_id: 'r1' });
+    const resumed = await watch(`${server.url}/`, server.token, {}, { after: lastSeen });
+    await waitUntil(() => resumed.events.some((event) => event.name === 'turn_ended'), 'the missed turn to be replayed');
+    await resumed.close();
+    expect(resumed.events[0]).toEqual({ name: 'ready', data: { resumed: true } });
+    const names = resumed.events.map((event) => event.name).filter((name) => name !== 'usage');
+    expect(names).toEqual(['ready', 'turn_started', 'text', 'turn_ended']);
+    const ids = resumed.events.slice(1).map((event) => Number(event.id?.split(':')[1]));
+    expect(ids).toEqual(ids.map((_, index) => Number(lastSeen.split(':')[1]) + index + 1));
+
+    // A cursor of another server (or of this one before it restarted) is not resumed.
+    const foreign = await watch(`${server.url}/`, server.token, {}, { after: `other-server:${ids.at(-1)}` });
+    await foreign.close();
+    expect(foreign.events).toEqual([{ name: 'ready', data: { resumed: false } }]);
+  });
+
+  it('watch with `after` does not resume once changes the client missed are no longer kept', async () => {
+    fixture = await createServerFixture();
+    const { server, pool } = fixture;
+    const first = await watch(`${server.url}/`, server.token);
+    pool.emit('change', { name: 'text', data: { agent_id: 'a', request_id: 'r', delta: 'first' } });
+    await waitUntil(() => first.events.length === 2, 'the change to be streamed');
+    await first.close();
+    const lastSeen = first.events[1]?.id as string;
+
+    const resumeAfter = async (after: string) => {
+      const stream = await watch(`${server.url}/`, server.token, {}, { after });
+      await stream.close();
+      return stream.events[0]?.data;
+    };
+    for (let index = 0; index < WATCH_REPLAY_CHANGES; index++)
+      pool.emit('change', { name: 'text', data: { agent_id: 'a', request_id: 'r', delta: 'x' } });
+    expect(await resumeAfter(lastSeen)).toEqual({ resumed: true });
+    pool.emit('change', { name: 'text', data: { agent_id: 'a', request_id: 'r', delta: 'x' } });
+    expect(await resumeAfter(lastSeen)).toEqual({ resumed: false });
   });
 });

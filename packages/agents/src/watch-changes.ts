@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { PoolChange } from './pool-events.js';
-import { expectGlobalWithoutParams } from './server-method-params.js';
+import { refuse } from './rpc-replies.js';
+import { expectGlobal } from './server-method-params.js';
 
 /** What `watch` listens to: an `AgentPool`, or a runtime that emits its changes the same way. */
 export interface ChangeSource {
@@ -8,9 +10,14 @@ export interface ChangeSource {
   off(event: 'change', listener: (change: PoolChange) => void): unknown;
 }
 
+/** One server-sent event as written, with its `id` when it has one. */
+function eventText(name: string, data: unknown, id?: string): string {
+  return `${id === undefined ? '' : `id: ${id}\n`}event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
 /** Writes one server-sent event. */
 export function writeEvent(response: ServerResponse, name: string, data: unknown): void {
-  response.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+  response.write(eventText(name, data));
 }
 
 /**
@@ -22,19 +29,98 @@ export const MAX_WATCH_BUFFER_BYTES = 4 * 1024 * 1024;
 /** How long a dropped client has to read what was written for it before its connection is cut. */
 const DROPPED_CLIENT_GRACE_MS = 30_000;
 
+/** How many of the latest changes `watch` keeps for a client that comes back (`after`), at most. */
+export const WATCH_REPLAY_CHANGES = 2000;
+/** How many bytes of the latest changes `watch` keeps for a client that comes back, at most. */
+export const WATCH_REPLAY_BYTES = 4 * 1024 * 1024;
+
+/** A change as `watch` streams it: the agent it is about, and its event, id included, as written. */
+interface StreamedChange {
+  readonly seq: number;
+  readonly agentId: string;
+  readonly event: string;
+}
+
+/**
+ * The changes of one runtime as `watch` streams them, numbered from 1 as they happen (event id
+ * `<stream>:<seq>`), the latest kept ({@link WATCH_REPLAY_CHANGES}, {@link WATCH_REPLAY_BYTES}):
+ * listened to from the first `watch` on, for as long as the runtime lives, so that a client whose
+ * stream broke finds what it missed. Each change is serialized once for every client.
+ */
+class ChangeHistory {
+  /** Names this history (a process's, since its first `watch`): a cursor of another is not resumed. */
+  readonly stream = randomUUID();
+  readonly #kept: StreamedChange[] = [];
+  readonly #listeners = new Set<(change: StreamedChange) => void>();
+  #keptBytes = 0;
+  #last = 0;
+
+  constructor(source: ChangeSource) {
+    source.on('change', ({ name, data }) => {
+      const seq = ++this.#last;
+      const change = { seq, agentId: data.agent_id, event: eventText(name, data, `${this.stream}:${seq}`) };
+      this.#kept.push(change);
+      this.#keptBytes += change.event.length;
+      while (this.#kept.length > WATCH_REPLAY_CHANGES || this.#keptBytes > WATCH_REPLAY_BYTES)
+        this.#keptBytes -= (this.#kept.shift() as StreamedChange).event.length;
+      for (const listener of this.#listeners) listener(change);
+    });
+  }
+
+  /** Calls `listener` with each change from now on; returns what stops it. */
+  listen(listener: (change: StreamedChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** The changes after the one `cursor` names, oldest first; `undefined` when it names none of this history's, or some are no longer kept. */
+  since(cursor: string | undefined): StreamedChange[] | undefined {
+    const separator = cursor?.lastIndexOf(':') ?? -1;
+    if (cursor === undefined || separator < 0 || cursor.slice(0, separator) !== this.stream) return undefined;
+    const seq = Number(cursor.slice(separator + 1));
+    const oldest = this.#kept[0]?.seq ?? this.#last + 1;
+    if (!Number.isSafeInteger(seq) || seq < oldest - 1 || seq > this.#last) return undefined;
+    return this.#kept.slice(this.#kept.length - (this.#last - seq));
+  }
+}
+
+const histories = new WeakMap<ChangeSource, ChangeHistory>();
+
+function historyOf(source: ChangeSource): ChangeHistory {
+  let history = histories.get(source);
+  if (!history) {
+    history = new ChangeHistory(source);
+    histories.set(source, history);
+  }
+  return history;
+}
+
 function isChangeSource(runtime: unknown): runtime is ChangeSource {
   const candidate = runtime as Partial<ChangeSource>;
   return typeof candidate.on === 'function' && typeof candidate.off === 'function';
 }
 
+/** The `after` of `watch`'s params: the id of the last event a client had; refuses anything else (`-32602`). */
+function cursorOf(params: unknown): string | undefined {
+  if (params === undefined) return undefined;
+  const { after, ...others } = params as { after?: unknown };
+  const unknown = Array.isArray(params) ? ['(a list)'] : Object.keys(others);
+  if (unknown.length > 0) throw refuse(`Invalid params for watch: it takes only \`after\` (not ${unknown.join(', ')}).`);
+  if (after !== undefined && typeof after !== 'string') throw refuse('Invalid params for watch: `after` is the id of an event (a string).');
+  return after;
+}
+
 /**
  * The global method `watch` (docs/console.md): answers with server-sent events — `ready` once it
- * listens, then every change of the runtime's agents, turns and approvals — until the client goes
- * or `stopping` aborts (the server closes). A client that lets more than
- * {@link MAX_WATCH_BUFFER_BYTES} wait unread gets a last `dropped` event and the stream ends: it
- * watches again and lists what it shows (after `ready`, as at the start).
- * Refuses params and an agent's path as every method does (`-32602`, `-32601`). With `visible`,
- * only the changes of the agents it admits are streamed (a person's own).
+ * listens, then every change of the runtime's agents, turns and approvals, each with an event id —
+ * until the client goes or `stopping` aborts (the server closes). A client that comes back with
+ * `after` (the id of the last event it had) gets `ready` with `resumed: true` and the changes it
+ * missed first, when they are all still kept (the latest {@link WATCH_REPLAY_CHANGES}, at most
+ * {@link WATCH_REPLAY_BYTES}, of this process);
+ * otherwise `resumed: false`, and it lists what it shows, as at the start. A client that lets more
+ * than {@link MAX_WATCH_BUFFER_BYTES} wait unread gets a last `dropped` event and the stream ends.
+ * Refuses other params and an agent's path as every method does (`-32602`, `-32601`). With
+ * `visible`, only the changes of the agents it admits are streamed (a person's own).
  */
 export function watchChanges(
   runtime: unknown,
@@ -44,25 +130,29 @@ export function watchChanges(
   stopping: AbortSignal,
   visible?: (agentId: string) => boolean,
 ): void {
-  expectGlobalWithoutParams('watch', params, agentId);
+  expectGlobal('watch', agentId);
+  const cursor = cursorOf(params);
+  const history = isChangeSource(runtime) ? historyOf(runtime) : undefined;
+  const missed = history?.since(cursor);
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  writeEvent(response, 'ready', {});
+  writeEvent(response, 'ready', { resumed: missed !== undefined });
   const stop = () => response.end();
   stopping.addEventListener('abort', stop);
   let grace: NodeJS.Timeout | undefined;
-  const listener = (change: PoolChange) => {
-    if (response.writableEnded || (visible && !visible(change.data.agent_id))) return;
-    writeEvent(response, change.name, change.data);
+  const write = ({ agentId, event }: StreamedChange) => {
+    if (response.writableEnded || (visible && !visible(agentId))) return;
+    response.write(event);
     if (response.writableLength <= MAX_WATCH_BUFFER_BYTES) return;
     const message = `This client read too slowly: more than ${MAX_WATCH_BUFFER_BYTES} bytes of changes waited for it. Watch again, then list agents and approvals.`;
     writeEvent(response, 'dropped', { message });
     stop();
     grace = setTimeout(() => response.destroy(), DROPPED_CLIENT_GRACE_MS).unref();
   };
-  if (isChangeSource(runtime)) runtime.on('change', listener);
+  for (const change of missed ?? []) write(change);
+  const stopListening = history?.listen(write);
   response.on('close', () => {
     clearTimeout(grace);
     stopping.removeEventListener('abort', stop);
-    if (isChangeSource(runtime)) runtime.off('change', listener);
+    stopListening?.();
   });
 }

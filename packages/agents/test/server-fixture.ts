@@ -221,15 +221,17 @@ export async function createServerFixture(options: ServerFixtureOptions = {}): P
 export interface WatchedEvent {
   name: string;
   data: Record<string, unknown>;
+  /** The event's id (a change's), for `watch`'s `after`. */
+  id?: string;
 }
 
 /** Opens `watch` and collects its events as they come. */
-export async function watchEvents(url: string, token: string, headers: Record<string, string> = {}) {
+export async function watchEvents(url: string, token: string, headers: Record<string, string> = {}, params?: { after: string }) {
   const abort = new AbortController();
   const response = await fetch(url, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'watch' }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'watch', ...(params ? { params } : {}) }),
     signal: abort.signal,
   });
   const events: WatchedEvent[] = [];
@@ -239,8 +241,8 @@ export async function watchEvents(url: string, token: string, headers: Record<st
     for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
       buffer += decoder.decode(chunk, { stream: true });
       for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-        const [, name = '', data = 'null'] = /^event: (\w+)\ndata: (.*)$/s.exec(buffer.slice(0, end)) ?? [];
-        events.push({ name, data: JSON.parse(data) });
+        const [, id, name = '', data = 'null'] = /^(?:id: (\S+)\n)?event: (\w+)\ndata: (.*)$/s.exec(buffer.slice(0, end)) ?? [];
+        events.push({ name, data: JSON.parse(data), ...(id ? { id } : {}) });
         buffer = buffer.slice(end + 2);
       }
     }

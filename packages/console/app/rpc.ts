@@ -45,6 +45,8 @@ let nextId = 0;
  */
 export class Rpc {
   readonly #credentials: Credentials;
+  /** The id of the last change `watch` streamed: a stream opened again resumes after it. */
+  #lastChange: string | undefined;
 
   constructor(credentials: Credentials) {
     this.#credentials = credentials;
@@ -78,7 +80,8 @@ export class Rpc {
    * Streams `watch` (every agent, turn and approval change) to `onEvent` until `signal` aborts or
    * the server goes. When the token is renewed the stream is opened again with the new one (a new
    * `ready` follows, after which the page lists again), so no stream outlives the token it was
-   * opened with.
+   * opened with. Each stream after the first asks for the changes since the last one it had
+   * (`after`): the server sends them first when it still has them all (`ready`'s `resumed`).
    */
   async watch(onEvent: (event: ServerEvent) => void, signal: AbortSignal): Promise<void> {
     for (;;) {
@@ -95,7 +98,7 @@ export class Rpc {
   }
 
   async #watchOnce(onEvent: (event: ServerEvent) => void, signal: AbortSignal): Promise<void> {
-    const response = await this.#post('watch', {}, undefined, signal);
+    const response = await this.#post('watch', this.#lastChange ? { after: this.#lastChange } : {}, undefined, signal);
     if (!response.ok || !response.body) throw new RpcError(`watch: HTTP ${response.status}`, 0, response.status);
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
@@ -108,7 +111,10 @@ export class Rpc {
         buffer = buffer.slice(end + 2);
         const name = /^event: (.*)$/m.exec(block)?.[1];
         const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (name && data) onEvent({ name, data: JSON.parse(data) });
+        const id = /^id: (.*)$/m.exec(block)?.[1];
+        if (!name || !data) continue;
+        if (id) this.#lastChange = id;
+        onEvent({ name, data: JSON.parse(data) });
       }
     }
   }
