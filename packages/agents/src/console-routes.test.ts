@@ -5,7 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { testdir, waitUntil } from '@nexus/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerFixture, type ServerFixture, watchEvents as watch } from '../test/server-fixture.js';
-import { WATCH_REPLAY_CHANGES } from './watch-changes.js';
+import { WATCH_REPLAY_BYTES, WATCH_REPLAY_CHANGES } from './watch-changes.js';
 
 let fixture: ServerFixture | undefined;
 afterEach(async () => {
@@ -260,5 +260,18 @@ describe('the console on the agent server (docs/console.md)', () => {
     expect(await resumeAfter(lastSeen)).toEqual({ resumed: true });
     pool.emit('change', { name: 'text', data: { agent_id: 'a', request_id: 'r', delta: 'x' } });
     expect(await resumeAfter(lastSeen)).toEqual({ resumed: false });
+
+    // Bytes count too: big changes are kept up to WATCH_REPLAY_BYTES.
+    const latest = await watch(`${server.url}/`, server.token);
+    pool.emit('change', { name: 'text', data: { agent_id: 'a', request_id: 'r', delta: 'mark' } });
+    await waitUntil(() => latest.events.length === 2, 'the change to be streamed');
+    await latest.close();
+    const big = { name: 'text', data: { agent_id: 'a', request_id: 'r', delta: 'é'.repeat(16 * 1024) } };
+    const fitting = Math.floor(WATCH_REPLAY_BYTES / (32 * 1024 + 200));
+    for (let index = 0; index < fitting; index++) pool.emit('change', big);
+    expect(await resumeAfter(latest.events[1]?.id as string)).toEqual({ resumed: true });
+    pool.emit('change', big);
+    pool.emit('change', big);
+    expect(await resumeAfter(latest.events[1]?.id as string)).toEqual({ resumed: false });
   });
 });

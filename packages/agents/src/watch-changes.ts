@@ -31,14 +31,18 @@ const DROPPED_CLIENT_GRACE_MS = 30_000;
 
 /** How many of the latest changes `watch` keeps for a client that comes back (`after`), at most. */
 export const WATCH_REPLAY_CHANGES = 2000;
-/** How many bytes of the latest changes `watch` keeps for a client that comes back, at most. */
-export const WATCH_REPLAY_BYTES = 4 * 1024 * 1024;
+/**
+ * How many bytes of the latest changes `watch` keeps for a client that comes back, at most: half
+ * of what may wait unread, so that replaying them never drops the client by itself.
+ */
+export const WATCH_REPLAY_BYTES = MAX_WATCH_BUFFER_BYTES / 2;
 
 /** A change as `watch` streams it: the agent it is about, and its event, id included, as written. */
 interface StreamedChange {
   readonly seq: number;
   readonly agentId: string;
   readonly event: string;
+  readonly bytes: number;
 }
 
 /**
@@ -58,11 +62,12 @@ class ChangeHistory {
   constructor(source: ChangeSource) {
     source.on('change', ({ name, data }) => {
       const seq = ++this.#last;
-      const change = { seq, agentId: data.agent_id, event: eventText(name, data, `${this.stream}:${seq}`) };
+      const event = eventText(name, data, `${this.stream}:${seq}`);
+      const change = { seq, agentId: data.agent_id, event, bytes: Buffer.byteLength(event) };
       this.#kept.push(change);
-      this.#keptBytes += change.event.length;
+      this.#keptBytes += change.bytes;
       while (this.#kept.length > WATCH_REPLAY_CHANGES || this.#keptBytes > WATCH_REPLAY_BYTES)
-        this.#keptBytes -= (this.#kept.shift() as StreamedChange).event.length;
+        this.#keptBytes -= (this.#kept.shift() as StreamedChange).bytes;
       for (const listener of this.#listeners) listener(change);
     });
   }
