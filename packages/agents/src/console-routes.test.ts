@@ -266,7 +266,7 @@ describe('the console on the agent server (docs/console.md)', () => {
     pool.emit('change', { name: 'text', data: { agent_id: 'a', request_id: 'r', delta: 'mark' } });
     await waitUntil(() => latest.events.length === 2, 'the change to be streamed');
     await latest.close();
-    const big = { name: 'text', data: { agent_id: 'a', request_id: 'r', delta: 'é'.repeat(16 * 1024) } };
+    const big = { name: 'text' as const, data: { agent_id: 'a', request_id: 'r', delta: 'é'.repeat(16 * 1024) } };
     const fitting = Math.floor(WATCH_REPLAY_BYTES / (32 * 1024 + 200));
     for (let index = 0; index < fitting; index++) pool.emit('change', big);
     expect(await resumeAfter(latest.events[1]?.id as string)).toEqual({ resumed: true });

@@ -7,7 +7,6 @@ import { expectGlobal } from './server-method-params.js';
 /** What `watch` listens to: an `AgentPool`, or a runtime that emits its changes the same way. */
 export interface ChangeSource {
   on(event: 'change', listener: (change: PoolChange) => void): unknown;
-  off(event: 'change', listener: (change: PoolChange) => void): unknown;
 }
 
 /** One server-sent event as written, with its `id` when it has one. */
@@ -101,8 +100,7 @@ function historyOf(source: ChangeSource): ChangeHistory {
 }
 
 function isChangeSource(runtime: unknown): runtime is ChangeSource {
-  const candidate = runtime as Partial<ChangeSource>;
-  return typeof candidate.on === 'function' && typeof candidate.off === 'function';
+  return typeof (runtime as Partial<ChangeSource>).on === 'function';
 }
 
 /** The `after` of `watch`'s params: the id of the last event a client had; refuses anything else (`-32602`). */
@@ -120,10 +118,10 @@ function cursorOf(params: unknown): string | undefined {
  * listens, then every change of the runtime's agents, turns and approvals, each with an event id —
  * until the client goes or `stopping` aborts (the server closes). A client that comes back with
  * `after` (the id of the last event it had) gets `ready` with `resumed: true` and the changes it
- * missed first, when they are all still kept (the latest {@link WATCH_REPLAY_CHANGES}, at most
- * {@link WATCH_REPLAY_BYTES}, of this process);
- * otherwise `resumed: false`, and it lists what it shows, as at the start. A client that lets more
- * than {@link MAX_WATCH_BUFFER_BYTES} wait unread gets a last `dropped` event and the stream ends.
+ * missed first, when this process still keeps them all (the latest {@link WATCH_REPLAY_CHANGES},
+ * at most {@link WATCH_REPLAY_BYTES}); otherwise `resumed: false`, and it lists what it shows, as
+ * at the start. A client that lets more than {@link MAX_WATCH_BUFFER_BYTES} wait unread gets a
+ * last `dropped` event and the stream ends.
  * Refuses other params and an agent's path as every method does (`-32602`, `-32601`). With
  * `visible`, only the changes of the agents it admits are streamed (a person's own).
  */
