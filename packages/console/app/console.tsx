@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ADMIN_PAGES } from './admin-pages.js';
-import { applyTurnEvent, type LiveTurns } from './live-turns.js';
+import { applyTurnEvent, type LiveTurns, settleTurns } from './live-turns.js';
 import { AgentPage } from './pages/agent-page.js';
 import { AgentsPage } from './pages/agents-page.js';
 import { ApprovalsPage } from './pages/approvals-page.js';
@@ -59,12 +59,17 @@ export function Console({
   const [turns, setTurns] = useState<LiveTurns>({});
   const [connection, setConnection] = useState('connecting');
 
-  const loadAgents = useCallback(() => {
-    rpc.call<{ agents: AgentInfo[] }>('list_agents').then(
-      ({ agents }) => setAgents(agents),
-      () => {},
-    );
-  }, [rpc]);
+  const loadAgents = useCallback(
+    (): Promise<AgentInfo[] | undefined> =>
+      rpc.call<{ agents: AgentInfo[] }>('list_agents').then(
+        ({ agents }) => {
+          setAgents(agents);
+          return agents;
+        },
+        () => undefined,
+      ),
+    [rpc],
+  );
   const loadApprovals = useCallback(() => {
     rpc.call<{ approvals: Approval[] }>('list_approvals').then(
       ({ approvals }) => setApprovals(approvals),
@@ -83,7 +88,9 @@ export function Console({
       if (event.name === 'ready') {
         delay = 500;
         setConnection('live');
-        loadAgents();
+        const listed = loadAgents();
+        // Missed changes that were not replayed: a live turn whose agent is idle now has ended.
+        if (event.data.resumed !== true) listed.then((agents) => agents && setTurns((current) => settleTurns(current, agents)));
         loadApprovals();
         return;
       }

@@ -1,5 +1,5 @@
 import type { ServerEvent } from './rpc.js';
-import type { LiveCall, LiveTurn } from './types.js';
+import type { AgentInfo, LiveCall, LiveTurn } from './types.js';
 
 /** How many turns of each agent the page keeps. */
 const TURNS_KEPT = 20;
@@ -74,4 +74,22 @@ export function applyTurnEvent(turns: LiveTurns, event: ServerEvent, now: number
   if (index < 0) return turns;
   const changed = applyToTurn(own[index] as LiveTurn, event, now);
   return { ...turns, [agentId]: own.map((turn, at) => (at === index ? changed : turn)) };
+}
+
+/**
+ * The live turns once the page lists `agents` after a `watch` stream that could not resume (the
+ * server restarted, or too much was missed): a turn still shown running or waiting whose agent is
+ * now idle, or gone, ended while the page was not watching, and says so.
+ */
+export function settleTurns(turns: LiveTurns, agents: readonly AgentInfo[]): LiveTurns {
+  const states = new Map(agents.map((agent) => [agent.agent_id, agent.state]));
+  const settled = Object.entries(turns).map(([agentId, own]) => {
+    const state = states.get(agentId);
+    if (state !== undefined && state !== 'idle') return [agentId, own] as const;
+    return [
+      agentId,
+      own.map((turn) => (turn.status === 'ended' ? turn : { ...turn, status: 'ended' as const, endedUnseen: true })),
+    ] as const;
+  });
+  return Object.fromEntries(settled);
 }

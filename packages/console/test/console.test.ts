@@ -34,6 +34,61 @@ async function tabTo(page: Awaited<ReturnType<ConsoleFixture['open']>>, selector
   throw new Error(`Tab never reached ${selector}`);
 }
 
+/**
+ * Opens the console on agent `agentId` and runs a turn through a broken `watch` stream: the page's
+ * first stream ends once the turn waits for an approval; the approval is given and the turn ends
+ * while its next stream is held back. With `resume: false` that next stream is opened without its
+ * `after`, as after a server restart.
+ */
+async function turnOverABrokenStream(agentId: string, { resume }: { resume: boolean }) {
+  const { browser, server, llm, call, dir } = fixture;
+  await call('create_agent', { agent_id: agentId, preset: 'trusted' });
+  llm.script(
+    { toolCalls: [{ name: 'write_file', arguments: { path: dir.join(`${agentId}.txt`), content: 'x' } }] },
+    { text: 'Written after the break.' },
+  );
+  const page = await browser.newPage();
+  const watchParams: unknown[] = [];
+  const firstReady = Promise.withResolvers<void>();
+  const turnOver = Promise.withResolvers<void>();
+  await page.route(`${server.url}/rpc`, async (route) => {
+    const request = route.request();
+    const body = request.postDataJSON();
+    if (body?.method !== 'watch') return route.continue();
+    watchParams.push(body.params);
+    if (watchParams.length > 1) {
+      await turnOver.promise;
+      return route.continue(resume ? {} : { postData: JSON.stringify({ ...body, params: {} }) });
+    }
+    const upstream = new AbortController();
+    const response = await fetch(request.url(), {
+      method: 'POST',
+      headers: await request.allHeaders(),
+      body: request.postData(),
+      signal: upstream.signal,
+    });
+    let received = '';
+    for await (const chunk of response.body?.pipeThrough(new TextDecoderStream()) ?? []) {
+      received += chunk;
+      if (received.includes('event: ready')) firstReady.resolve();
+      if (/event: approval_required\n.*\n\n/.test(received)) break;
+    }
+    upstream.abort();
+    return route.fulfill({ status: 200, contentType: 'text/event-stream', body: received });
+  });
+  await page.goto(`${server.url}/console/#/agent/${agentId}`);
+  await page.getByLabel('Server token').fill(server.token);
+  await page.getByRole('button', { name: 'Open' }).click();
+  await firstReady.promise;
+  const paused = await call<{ approvals: Array<{ approval_id: string }> }>('send', { content: 'Write it.', request_id: 'r1' }, agentId);
+  const turn = page.locator('article.turn').first();
+  await turn.getByText('Waiting for approval').waitFor();
+  await call('resolve_approval', { approval_id: paused.approvals[0]?.approval_id, decision: 'approve' }, agentId);
+  await call('wait_for', { request_id: 'r1' }, agentId);
+  turnOver.resolve();
+  return { page, turn, watchParams };
+}
+
 describe('the Nexus console in Chromium', () => {
   it('the one-time link gives the token, which leaves the address; the page loads only its own files under its CSP', async () => {
     const { browser, server } = fixture;
@@ -170,55 +225,17 @@ describe('the Nexus console in Chromium', () => {
   });
 
   it("a turn that ends while the page's watch stream is broken shows its end once the page watches again", async () => {
-    const { browser, server, llm, call, dir } = fixture;
-    await call('create_agent', { agent_id: 'steady', preset: 'trusted' });
-    llm.script(
-      { toolCalls: [{ name: 'write_file', arguments: { path: dir.join('after-break.txt'), content: 'x' } }] },
-      { text: 'Written after the break.' },
-    );
-    const page = await browser.newPage();
-    // The page's first watch stream breaks once the turn waits for approval; its next one waits until the turn has ended.
-    const watchParams: unknown[] = [];
-    const firstReady = Promise.withResolvers<void>();
-    const turnOver = Promise.withResolvers<void>();
-    await page.route(`${server.url}/rpc`, async (route) => {
-      const request = route.request();
-      if (request.postDataJSON()?.method !== 'watch') return route.continue();
-      watchParams.push(request.postDataJSON().params);
-      if (watchParams.length > 1) {
-        await turnOver.promise;
-        return route.continue();
-      }
-      const upstream = new AbortController();
-      const response = await fetch(request.url(), {
-        method: 'POST',
-        headers: await request.allHeaders(),
-        body: request.postData(),
-        signal: upstream.signal,
-      });
-      let received = '';
-      for await (const chunk of response.body?.pipeThrough(new TextDecoderStream()) ?? []) {
-        received += chunk;
-        if (received.includes('event: ready')) firstReady.resolve();
-        if (/event: approval_required\n.*\n\n/.test(received)) break;
-      }
-      upstream.abort();
-      return route.fulfill({ status: 200, contentType: 'text/event-stream', body: received });
-    });
-    await page.goto(`${server.url}/console/#/agent/steady`);
-    await page.getByLabel('Server token').fill(server.token);
-    await page.getByRole('button', { name: 'Open' }).click();
-    await firstReady.promise;
-    const paused = await call<{ approvals: Array<{ approval_id: string }> }>('send', { content: 'Write it.', request_id: 'r1' }, 'steady');
-    const turn = page.locator('article.turn').first();
-    await turn.getByText('Waiting for approval').waitFor();
-
-    await call('resolve_approval', { approval_id: paused.approvals[0]?.approval_id, decision: 'approve' }, 'steady');
-    await call('wait_for', { request_id: 'r1' }, 'steady');
-    turnOver.resolve();
+    const { page, turn, watchParams } = await turnOverABrokenStream('steady', { resume: true });
     await turn.getByText('Written after the break.').waitFor();
     await turn.getByText('Done').waitFor();
     expect(watchParams[1]).toEqual({ after: expect.stringMatching(/:\d+$/) });
+    await page.close();
+  });
+
+  it('a turn that ended while the stream was broken and could not be resumed is shown ended, not running', async () => {
+    const { page, turn } = await turnOverABrokenStream('restarted', { resume: false });
+    await turn.getByText('Ended while the page was not connected').waitFor();
+    await page.locator('ol.history li').getByText('Written after the break.').waitFor();
     await page.close();
   });
 

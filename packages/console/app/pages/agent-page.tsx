@@ -126,6 +126,8 @@ function Turn({ turn }: { turn: LiveTurn }) {
           </>
         ) : turn.status === 'running' ? (
           'Running…'
+        ) : turn.endedUnseen ? (
+          'Ended while the page was not connected (see the history)'
         ) : turn.reply?.cancelled ? (
           'Cancelled'
         ) : (
