@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ADMIN_PAGES } from './admin-pages.js';
-import { applyTurnEvent, type LiveTurns, settleTurns } from './live-turns.js';
+import { applyTurnEvent, doubtTurns, type LiveTurns, settleTurns } from './live-turns.js';
 import { AgentPage } from './pages/agent-page.js';
 import { AgentsPage } from './pages/agents-page.js';
 import { ApprovalsPage } from './pages/approvals-page.js';
@@ -89,8 +89,11 @@ export function Console({
         delay = 500;
         setConnection('live');
         const listed = loadAgents();
-        // Missed changes that were not replayed: a live turn whose agent is idle now has ended.
-        if (event.data.resumed !== true) listed.then((agents) => agents && setTurns((current) => settleTurns(current, agents)));
+        // Changes were missed and not replayed: a live turn whose agent the list has idle has ended.
+        if (event.data.resumed !== true) {
+          setTurns(doubtTurns);
+          listed.then((agents) => agents && setTurns((current) => settleTurns(current, agents)));
+        }
         loadApprovals();
         return;
       }

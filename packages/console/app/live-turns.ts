@@ -77,19 +77,33 @@ export function applyTurnEvent(turns: LiveTurns, event: ServerEvent, now: number
 }
 
 /**
- * The live turns once the page lists `agents` after a `watch` stream that could not resume (the
- * server restarted, or too much was missed): a turn still shown running or waiting whose agent is
- * now idle, or gone, ended while the page was not watching, and says so.
+ * The live turns when a `watch` stream could not resume (the server restarted, or too much was
+ * missed): those not ended may have ended unseen, until the agents' list says otherwise
+ * ({@link settleTurns}). Turns that start from now on are seen whole.
+ */
+export function doubtTurns(turns: LiveTurns): LiveTurns {
+  const doubted = Object.entries(turns).map(([agentId, own]) => [
+    agentId,
+    own.map((turn) => (turn.status === 'ended' ? turn : { ...turn, doubted: true })),
+  ]);
+  return Object.fromEntries(doubted);
+}
+
+/**
+ * The live turns once the page has listed `agents` after {@link doubtTurns}: a doubted turn whose
+ * agent is now idle, or gone, ended while the page was not watching, and says so.
  */
 export function settleTurns(turns: LiveTurns, agents: readonly AgentInfo[]): LiveTurns {
   const states = new Map(agents.map((agent) => [agent.agent_id, agent.state]));
   const settled = Object.entries(turns).map(([agentId, own]) => {
     const state = states.get(agentId);
-    if (state !== undefined && state !== 'idle') return [agentId, own] as const;
+    const ended = state === undefined || state === 'idle';
     return [
       agentId,
-      own.map((turn) => (turn.status === 'ended' ? turn : { ...turn, status: 'ended' as const, endedUnseen: true })),
-    ] as const;
+      own.map(({ doubted, ...turn }) =>
+        doubted && ended && turn.status !== 'ended' ? { ...turn, status: 'ended' as const, endedUnseen: true } : turn,
+      ),
+    ];
   });
   return Object.fromEntries(settled);
 }

@@ -50,6 +50,8 @@ export interface LiveTurn {
   calls: LiveCall[];
   status: 'running' | 'awaiting_approval' | 'ended';
   reply?: Record<string, unknown>;
+  /** Not ended when a `watch` stream could not resume: it may have ended unseen. */
+  doubted?: boolean;
   /** It ended while the page was not watching: how, the history tells. */
   endedUnseen?: boolean;
   /** Tokens so far, from the turn's `usage` events. */

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleFixture, SCREENSHOTS, startConsole } from './console-fixture.js';
 
@@ -37,10 +38,9 @@ async function tabTo(page: Awaited<ReturnType<ConsoleFixture['open']>>, selector
 /**
  * Opens the console on agent `agentId` and runs a turn through a broken `watch` stream: the page's
  * first stream ends once the turn waits for an approval; the approval is given and the turn ends
- * while its next stream is held back. With `resume: false` that next stream is opened without its
- * `after`, as after a server restart.
+ * while its next stream is held back (`beforeResume` runs then).
  */
-async function turnOverABrokenStream(agentId: string, { resume }: { resume: boolean }) {
+async function turnOverABrokenStream(agentId: string, { beforeResume }: { beforeResume?: (page: Page) => Promise<void> } = {}) {
   const { browser, server, llm, call, dir } = fixture;
   await call('create_agent', { agent_id: agentId, preset: 'trusted' });
   llm.script(
@@ -50,6 +50,7 @@ async function turnOverABrokenStream(agentId: string, { resume }: { resume: bool
   const page = await browser.newPage();
   const watchParams: unknown[] = [];
   const firstReady = Promise.withResolvers<void>();
+  const secondWatch = Promise.withResolvers<void>();
   const turnOver = Promise.withResolvers<void>();
   await page.route(`${server.url}/rpc`, async (route) => {
     const request = route.request();
@@ -57,8 +58,9 @@ async function turnOverABrokenStream(agentId: string, { resume }: { resume: bool
     if (body?.method !== 'watch') return route.continue();
     watchParams.push(body.params);
     if (watchParams.length > 1) {
+      secondWatch.resolve();
       await turnOver.promise;
-      return route.continue(resume ? {} : { postData: JSON.stringify({ ...body, params: {} }) });
+      return route.continue();
     }
     const upstream = new AbortController();
     const response = await fetch(request.url(), {
@@ -81,11 +83,14 @@ async function turnOverABrokenStream(agentId: string, { resume }: { resume: bool
   await page.getByRole('button', { name: 'Open' }).click();
   await firstReady.promise;
   const paused = await call<{ approvals: Array<{ approval_id: string }> }>('send', { content: 'Write it.', request_id: 'r1' }, agentId);
-  const turn = page.locator('article.turn').first();
+  const turn = page.locator('article.turn[data-request="r1"]');
   await turn.getByText('Waiting for approval').waitFor();
   await call('resolve_approval', { approval_id: paused.approvals[0]?.approval_id, decision: 'approve' }, agentId);
   await call('wait_for', { request_id: 'r1' }, agentId);
+  await secondWatch.promise;
+  await beforeResume?.(page);
   turnOver.resolve();
+  await page.getByRole('status').getByText('live').waitFor();
   return { page, turn, watchParams };
 }
 
@@ -225,7 +230,7 @@ describe('the Nexus console in Chromium', () => {
   });
 
   it("a turn that ends while the page's watch stream is broken shows its end once the page watches again", async () => {
-    const { page, turn, watchParams } = await turnOverABrokenStream('steady', { resume: true });
+    const { page, turn, watchParams } = await turnOverABrokenStream('steady');
     await turn.getByText('Written after the break.').waitFor();
     await turn.getByText('Done').waitFor();
     expect(watchParams[1]).toEqual({ after: expect.stringMatching(/:\d+$/) });
@@ -233,9 +238,38 @@ describe('the Nexus console in Chromium', () => {
   });
 
   it('a turn that ended while the stream was broken and could not be resumed is shown ended, not running', async () => {
-    const { page, turn } = await turnOverABrokenStream('restarted', { resume: false });
+    const { llm, call, dir } = fixture;
+    // The page's list of agents (the agent idle) comes back only once a new turn has started and shows: that turn must stay live.
+    const newTurnShown = Promise.withResolvers<void>();
+    const forgetAndHoldTheList = async (page: Page) => {
+      // More than the server keeps for a client that comes back, so the page's next stream cannot resume.
+      const big = 'x'.repeat(1024 * 1024);
+      for (let index = 0; index < 3; index++)
+        fixture.pool.emit('change', { name: 'text', data: { agent_id: 'elsewhere', request_id: 'x', delta: big } });
+      let held = false;
+      await page.route(`${fixture.server.url}/rpc`, async (route) => {
+        if (held || route.request().postDataJSON()?.method !== 'list_agents') return route.fallback();
+        held = true;
+        const answer = await route.fetch();
+        await newTurnShown.promise;
+        return route.fulfill({ response: answer });
+      });
+    };
+    const { page, turn } = await turnOverABrokenStream('restarted', { beforeResume: forgetAndHoldTheList });
+    llm.script(
+      { toolCalls: [{ name: 'write_file', arguments: { path: dir.join('restarted-2.txt'), content: 'y' } }] },
+      { text: 'Not written.' },
+    );
+    const paused = await call<{ approvals: Array<{ approval_id: string }> }>('send', { content: 'Again.', request_id: 'r2' }, 'restarted');
+    const next = page.locator('article.turn[data-request="r2"]');
+    await next.getByText('Waiting for approval').waitFor();
+    newTurnShown.resolve();
+
     await turn.getByText('Ended while the page was not connected').waitFor();
     await page.locator('ol.history li').getByText('Written after the break.').waitFor();
+    expect(await next.locator('.turn-status').textContent()).toMatch(/^Waiting for approval/);
+    await call('resolve_approval', { approval_id: paused.approvals[0]?.approval_id, decision: 'deny' }, 'restarted');
+    await next.getByText('Not written.').waitFor();
     await page.close();
   });
 
