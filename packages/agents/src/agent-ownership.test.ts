@@ -120,6 +120,15 @@ describe('agents over nexus serve belong to their creator', () => {
     } finally {
       await stream.close();
     }
+
+    // A resumed stream replays her own agents' changes only, from a cursor of the server's own stream.
+    const cursor = stream.events.at(-1)?.id as string;
+    await rpc('/', 'create_agent', { agent_id: 'bobs-second' }, await as('bob'));
+    await rpc('/', 'create_agent', { agent_id: 'hers-second' }, alice);
+    const resumed = await watchEvents(`${server.url}/`, await idp.token('alice'), {}, { after: cursor });
+    await waitUntil(() => resumed.events.some((event) => event.data?.agent_id === 'hers-second'), 'her change to be replayed');
+    await resumed.close();
+    expect(resumed.events.map((event) => `${event.name} ${event.data.agent_id ?? ''}`)).toEqual(['ready ', 'agent_created hers-second']);
   });
 
   it("applies a person's rules to their agents, and keeps them in the session header", async () => {
