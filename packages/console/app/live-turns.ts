@@ -98,12 +98,9 @@ export function settleTurns(turns: LiveTurns, agents: readonly AgentInfo[]): Liv
   const settled = Object.entries(turns).map(([agentId, own]) => {
     const state = states.get(agentId);
     const ended = state === undefined || state === 'idle';
-    return [
-      agentId,
-      own.map(({ doubted, ...turn }) =>
-        doubted && ended && turn.status !== 'ended' ? { ...turn, status: 'ended' as const, endedUnseen: true } : turn,
-      ),
-    ];
+    const settle = ({ doubted, ...turn }: LiveTurn): LiveTurn =>
+      ended && turn.status !== 'ended' ? { ...turn, status: 'ended', endedUnseen: true } : turn;
+    return [agentId, own.map((turn) => (turn.doubted ? settle(turn) : turn))];
   });
   return Object.fromEntries(settled);
 }
