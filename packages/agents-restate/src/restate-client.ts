@@ -74,6 +74,8 @@ export async function cancelInvocation(urls: RestateUrls, invocationId: string):
 }
 
 /** Waits for an invocation's answer (one that ended is answered at once, while Restate keeps it). */
-export async function attachInvocation(urls: RestateUrls, invocationId: string, signal: AbortSignal): Promise<unknown> {
-  return answerOf(await fetch(new URL(`/restate/invocation/${encodeURIComponent(invocationId)}/attach`, urls.ingress), { signal }));
+export async function attachInvocation(urls: RestateUrls, invocationId: string, signal?: AbortSignal): Promise<unknown> {
+  return answerOf(
+    await fetch(new URL(`/restate/invocation/${encodeURIComponent(invocationId)}/attach`, urls.ingress), signal ? { signal } : {}),
+  );
 }

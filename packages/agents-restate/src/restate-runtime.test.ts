@@ -85,6 +85,12 @@ describe('the restate runtime', () => {
       halted_at_iteration_limit: false,
     });
     expect(await readFile(target, 'utf8')).toBe('approved');
+    // An ended turn's answer, even when not waiting at all (the console asks so after a stream it could not resume).
+    expect(await first.result('/agent/careful', 'wait_for', { request_id: 'r1', timeout_ms: 0 })).toEqual({
+      content: 'Written.',
+      request_id: 'r1',
+      halted_at_iteration_limit: false,
+    });
     expect(await first.result('/agent/careful', 'list_approvals')).toEqual({ approvals: [] });
   });
 

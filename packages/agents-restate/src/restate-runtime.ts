@@ -389,12 +389,13 @@ export class RestateRuntime extends EventEmitter<{ shutdown: []; change: [PoolCh
     const [invocation] = await this.#turnInvocations(agentId, String(request_id), true);
     if (invocation === undefined) throw refuse(`Agent "${agentId}" has no turn with request_id ${JSON.stringify(request_id)}.`);
     if (invocation.handler === 'cancelled') return { cancelled: true, request_id };
-    const timer = AbortSignal.timeout(timeout_ms);
+    // An ended turn's answer is there at once: no timer, which could cut even that short (`timeout_ms: 0`).
+    const timer = invocation.status === 'completed' ? undefined : AbortSignal.timeout(timeout_ms);
     try {
       return await attachInvocation(this.#urls, invocation.id, timer);
     } catch (error) {
       if (error instanceof InvocationCancelled) return { cancelled: true, request_id };
-      if (!timer.aborted) throw error;
+      if (!timer?.aborted) throw error;
     }
     const mine = await this.#approvalsOf(agentId, String(request_id));
     return mine.length > 0 ? { status: 'awaiting_approval', request_id, approvals: mine } : { status: 'running', request_id };

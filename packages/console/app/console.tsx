@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ADMIN_PAGES } from './admin-pages.js';
-import { applyTurnEvent, doubtTurns, type LiveTurns, settleTurns } from './live-turns.js';
+import { applyTurnEvent, doubtedTurns, doubtTurns, type LiveTurns, settleTurn } from './live-turns.js';
 import { AgentPage } from './pages/agent-page.js';
 import { AgentsPage } from './pages/agents-page.js';
 import { ApprovalsPage } from './pages/approvals-page.js';
@@ -36,6 +36,8 @@ function useCoalesced(load: () => void): () => void {
 
 const AGENT_CHANGES = new Set(['agent_created', 'agent_destroyed', 'turn_started', 'turn_ended', 'approval_required', 'approval_resolved']);
 const APPROVAL_CHANGES = new Set(['approval_required', 'approval_resolved', 'turn_ended', 'agent_destroyed']);
+/** JSON-RPC's code for invalid params: `wait_for`'s answer for a turn its agent does not know. */
+const INVALID_PARAMS = -32602;
 
 /**
  * The console once it has the token: navigation, live state from `watch`, and the pages. The
@@ -57,19 +59,20 @@ export function Console({
   const [agents, setAgents] = useState<AgentInfo[] | undefined>(firstAgents);
   const [approvals, setApprovals] = useState<Approval[]>([]);
   const [turns, setTurns] = useState<LiveTurns>({});
+  // The turns as last changed, for what is done after a change (the state is read when rendering).
+  const latestTurns = useRef<LiveTurns>({});
+  const changeTurns = useCallback((change: (turns: LiveTurns) => LiveTurns) => {
+    latestTurns.current = change(latestTurns.current);
+    setTurns(latestTurns.current);
+  }, []);
   const [connection, setConnection] = useState('connecting');
 
-  const loadAgents = useCallback(
-    (): Promise<AgentInfo[] | undefined> =>
-      rpc.call<{ agents: AgentInfo[] }>('list_agents').then(
-        ({ agents }) => {
-          setAgents(agents);
-          return agents;
-        },
-        () => undefined,
-      ),
-    [rpc],
-  );
+  const loadAgents = useCallback(() => {
+    rpc.call<{ agents: AgentInfo[] }>('list_agents').then(
+      ({ agents }) => setAgents(agents),
+      () => {},
+    );
+  }, [rpc]);
   const loadApprovals = useCallback(() => {
     rpc.call<{ approvals: Approval[] }>('list_approvals').then(
       ({ approvals }) => setApprovals(approvals),
@@ -88,18 +91,29 @@ export function Console({
       if (event.name === 'ready') {
         delay = 500;
         setConnection('live');
-        const listed = loadAgents();
-        // Changes were missed and not replayed: a live turn whose agent the list has idle has ended.
+        loadAgents();
+        // Changes were missed and not replayed: each live turn not ended may have ended meanwhile.
         if (event.data.resumed !== true) {
-          setTurns(doubtTurns);
-          listed.then((agents) => agents && setTurns((current) => settleTurns(current, agents)));
+          changeTurns(doubtTurns);
+          for (const [agentId, requestId] of doubtedTurns(latestTurns.current)) askAbout(agentId, requestId);
         }
         loadApprovals();
         return;
       }
-      setTurns((current) => applyTurnEvent(current, event, performance.now()));
+      changeTurns((current) => applyTurnEvent(current, event, performance.now()));
       if (AGENT_CHANGES.has(event.name)) refreshAgents();
       if (APPROVAL_CHANGES.has(event.name)) refreshApprovals();
+    };
+    /** Settles a doubted turn by what `wait_for`, not waiting, tells of it now. */
+    const askAbout = (agentId: string, requestId: string) => {
+      rpc.call<Record<string, unknown>>('wait_for', { request_id: requestId, timeout_ms: 0 }, agentId).then(
+        (reply) => changeTurns((current) => settleTurn(current, agentId, requestId, reply)),
+        (failure: unknown) => {
+          // The agent is gone (404), or has ended the turn so long ago that it no longer knows it (-32602).
+          const forgotten = failure instanceof RpcError && (failure.status === 404 || failure.code === INVALID_PARAMS);
+          if (forgotten) changeTurns((current) => settleTurn(current, agentId, requestId, undefined));
+        },
+      );
     };
     const connect = (): void => {
       rpc
@@ -118,7 +132,7 @@ export function Console({
     };
     connect();
     return () => stop.abort();
-  }, [rpc, onRefused, loadAgents, loadApprovals, refreshAgents, refreshApprovals]);
+  }, [rpc, onRefused, loadAgents, loadApprovals, refreshAgents, refreshApprovals, changeTurns]);
 
   const [asked = 'agents', id] = route;
   const page = admin !== false || !ADMIN_PAGES.has(asked) ? asked : 'agents';

@@ -1,5 +1,5 @@
 import type { ServerEvent } from './rpc.js';
-import type { AgentInfo, LiveCall, LiveTurn } from './types.js';
+import type { LiveCall, LiveTurn } from './types.js';
 
 /** How many turns of each agent the page keeps. */
 const TURNS_KEPT = 20;
@@ -60,26 +60,38 @@ function findCallOf(turn: LiveTurn, approval: Record<string, unknown>): string |
   return turn.calls.findLast((call) => call.name === approval.tool && !call.result)?.id;
 }
 
-/** The live turns after one event of `watch` (events that are not about a turn change nothing). */
-export function applyTurnEvent(turns: LiveTurns, event: ServerEvent, now: number): LiveTurns {
-  const agentId = event.data.agent_id;
-  const requestId = event.data.request_id;
-  if (typeof agentId !== 'string' || requestId === undefined) return turns;
+/** `turns` with agent `agentId`'s turn `requestId` changed by `change` (the same object when there is no such turn). */
+function changeTurn(turns: LiveTurns, agentId: string, requestId: string, change: (turn: LiveTurn) => LiveTurn): LiveTurns {
   const own = turns[agentId] ?? [];
-  if (event.name === 'turn_started') {
-    const turn: LiveTurn = { requestId: String(requestId), content: String(event.data.content), text: '', calls: [], status: 'running' };
-    return { ...turns, [agentId]: [...own, turn].slice(-TURNS_KEPT) };
-  }
-  const index = own.findIndex((turn) => turn.requestId === String(requestId));
+  const index = own.findIndex((turn) => turn.requestId === requestId);
   if (index < 0) return turns;
-  const changed = applyToTurn(own[index] as LiveTurn, event, now);
+  const changed = change(own[index] as LiveTurn);
+  if (changed === own[index]) return turns;
   return { ...turns, [agentId]: own.map((turn, at) => (at === index ? changed : turn)) };
 }
 
 /**
+ * The live turns after one event of `watch` (events that are not about a turn change nothing). A
+ * turn the stream tells of again is no longer in doubt.
+ */
+export function applyTurnEvent(turns: LiveTurns, event: ServerEvent, now: number): LiveTurns {
+  const agentId = event.data.agent_id;
+  const requestId = event.data.request_id;
+  if (typeof agentId !== 'string' || requestId === undefined) return turns;
+  if (event.name === 'turn_started') {
+    const turn: LiveTurn = { requestId: String(requestId), content: String(event.data.content), text: '', calls: [], status: 'running' };
+    return { ...turns, [agentId]: [...(turns[agentId] ?? []), turn].slice(-TURNS_KEPT) };
+  }
+  return changeTurn(turns, agentId, String(requestId), (turn) => {
+    const { doubted, ...seen } = applyToTurn(turn, event, now);
+    return seen;
+  });
+}
+
+/**
  * The live turns when a `watch` stream could not resume (the server restarted, or too much was
- * missed): those not ended may have ended unseen, until the agents' list says otherwise
- * ({@link settleTurns}). Turns that start from now on are seen whole.
+ * missed): those not ended may have ended unseen, until `wait_for` or the stream says otherwise
+ * ({@link settleTurn}). Turns that start from now on are seen whole.
  */
 export function doubtTurns(turns: LiveTurns): LiveTurns {
   const doubted = Object.entries(turns).map(([agentId, own]) => [
@@ -89,18 +101,26 @@ export function doubtTurns(turns: LiveTurns): LiveTurns {
   return Object.fromEntries(doubted);
 }
 
+/** The turns {@link doubtTurns} left in doubt, as `[agentId, requestId]`: each to be asked about with `wait_for`. */
+export function doubtedTurns(turns: LiveTurns): Array<[agentId: string, requestId: string]> {
+  return Object.entries(turns).flatMap(([agentId, own]) =>
+    own.filter((turn) => turn.doubted).map((turn): [string, string] => [agentId, turn.requestId]),
+  );
+}
+
 /**
- * The live turns once the page has listed `agents` after {@link doubtTurns}: a doubted turn whose
- * agent is now idle, or gone, ended while the page was not watching, and says so.
+ * The live turns once `wait_for` (with no wait) answered `reply` about a doubted turn, or
+ * `undefined` when the server no longer knows the turn or its agent. A turn still running or
+ * waiting for approval is so again; one that ended is shown ended unseen, with its reply. A turn
+ * the stream told of in the meantime is left as it is.
  */
-export function settleTurns(turns: LiveTurns, agents: readonly AgentInfo[]): LiveTurns {
-  const states = new Map(agents.map((agent) => [agent.agent_id, agent.state]));
-  const settled = Object.entries(turns).map(([agentId, own]) => {
-    const state = states.get(agentId);
-    const ended = state === undefined || state === 'idle';
-    const settle = ({ doubted, ...turn }: LiveTurn): LiveTurn =>
-      ended && turn.status !== 'ended' ? { ...turn, status: 'ended', endedUnseen: true } : turn;
-    return [agentId, own.map((turn) => (turn.doubted ? settle(turn) : turn))];
+export function settleTurn(turns: LiveTurns, agentId: string, requestId: string, reply: Record<string, unknown> | undefined): LiveTurns {
+  return changeTurn(turns, agentId, requestId, (doubtedTurn) => {
+    if (!doubtedTurn.doubted) return doubtedTurn;
+    const { doubted, ...turn } = doubtedTurn;
+    const status = reply?.status;
+    if (status === 'running' || status === 'queued') return { ...turn, status: 'running' };
+    if (status === 'awaiting_approval') return { ...turn, status: 'awaiting_approval' };
+    return { ...turn, status: 'ended', endedUnseen: true, ...(reply ? { reply } : {}) };
   });
-  return Object.fromEntries(settled);
 }

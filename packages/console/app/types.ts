@@ -50,9 +50,9 @@ export interface LiveTurn {
   calls: LiveCall[];
   status: 'running' | 'awaiting_approval' | 'ended';
   reply?: Record<string, unknown>;
-  /** Not ended when a `watch` stream could not resume: it may have ended unseen. */
+  /** Not ended when a `watch` stream could not resume: it may have ended unseen, until `wait_for` tells. */
   doubted?: boolean;
-  /** It ended while the page was not watching: how, the history tells. */
+  /** It ended while the page was not watching: its `reply` (when the server still had it) and the history tell how. */
   endedUnseen?: boolean;
   /** Tokens so far, from the turn's `usage` events. */
   usage?: { inputTokens: number; outputTokens: number };
