@@ -254,6 +254,13 @@ describe('importMcpServer when the server misbehaves', () => {
     expect(result.error).toMatch(/^"malformed" of the MCP server "malformed" failed: Invalid result for tools\/call/);
   });
 
+  it('skips lines that are no JSON-RPC message, even one naming the call, and takes the server’s answer', async () => {
+    const noise = { name: 'noise', description: 'Writes lines that are no message, then answers.', inputSchema: { type: 'object' } };
+    const server = await importForTest('noisy', { ...hostileServer, env: { HOSTILE_EXTRA_TOOLS: JSON.stringify([noise]) } });
+    const result = await agentUsing(server, dir.path, 'yolo').call('mcp__noisy__noise');
+    expect(result).toMatchObject({ success: true, output: 'the real answer' });
+  });
+
   it('ends the server’s process on close', async () => {
     const server = await importMcpServer('closing', hostileServer);
     const { pid } = (await agentUsing(server, dir.path, 'yolo').call('mcp__closing__report_env')).data as { pid: number };

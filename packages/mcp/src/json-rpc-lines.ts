@@ -37,6 +37,17 @@ function hasJsonRpcEnvelope(value: unknown): value is JSONRPCMessage {
 }
 
 /**
+ * One line of a stdio stream as a JSON-RPC message, its envelope checked as {@link JsonRpcLines}
+ * does (what it carries is for the SDK to validate by the message's kind). Throws a `SyntaxError`
+ * for a line that is not JSON, an `Error` for JSON that is no JSON-RPC message.
+ */
+export function parseJsonRpcMessage(line: string): JSONRPCMessage {
+  const value: unknown = JSON.parse(line);
+  if (hasJsonRpcEnvelope(value)) return value;
+  throw new Error(`Not a JSON-RPC message: ${line.slice(0, 200)}`);
+}
+
+/**
  * Cuts stdio's byte stream into JSON-RPC messages as the SDK's `ReadBuffer` does — newline
  * delimited, a trailing `\r` dropped, lines that are not JSON skipped, at most
  * `STDIO_DEFAULT_MAX_BUFFER_SIZE` bytes waiting — but checks each message's envelope only instead
@@ -63,14 +74,11 @@ export class JsonRpcLines {
       const line = this.#buffer.toString('utf8', 0, end > 0 && this.#buffer[end - 1] === 0x0d ? end - 1 : end);
       // Nothing left: undefined, not an empty view the next chunk would be copied onto.
       this.#buffer = end + 1 < this.#buffer.length ? this.#buffer.subarray(end + 1) : undefined;
-      let value: unknown;
       try {
-        value = JSON.parse(line);
-      } catch {
-        continue;
+        return parseJsonRpcMessage(line);
+      } catch (error) {
+        if (!(error instanceof SyntaxError)) throw error;
       }
-      if (hasJsonRpcEnvelope(value)) return value;
-      throw new Error(`Not a JSON-RPC message: ${line.slice(0, 200)}`);
     }
     return null;
   }

@@ -1,7 +1,8 @@
 import { once } from 'node:events';
-import { deserializeMessage, type JSONRPCMessage, serializeMessage, type Transport } from '@modelcontextprotocol/client';
+import { type JSONRPCMessage, serializeMessage, type Transport } from '@modelcontextprotocol/client';
 import { type Service, startService } from '@nexus/process';
 import { BoundedLineReader, type DroppedLine } from './bounded-line-reader.js';
+import { parseJsonRpcMessage } from './json-rpc-lines.js';
 import { droppedMessageId, MAX_MESSAGE_BYTES, oversizedMessageError, oversizedMessageResponse } from './oversized-message.js';
 
 /** How to start a stdio server. */
@@ -35,7 +36,7 @@ export class ProcessGroupTransport implements Transport {
     this.#reader = new BoundedLineReader(maxMessageBytes, {
       line: (line) => {
         try {
-          this.onmessage?.(deserializeMessage(line.toString('utf8')));
+          this.onmessage?.(parseJsonRpcMessage(line.toString('utf8')));
         } catch (error) {
           this.onerror?.(error as Error);
         }

@@ -140,6 +140,10 @@ server.setRequestHandler(CallToolRequestSchema, async ({ params }, { signal, req
       // Listed through HOSTILE_EXTRA_TOOLS: a result whose text is a number, written past the SDK's own checks.
       process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: requestId, result: { content: [{ type: 'text', text: 42 }] } })}\n`);
       return new Promise(() => {});
+    case 'noise':
+      // Listed through HOSTILE_EXTRA_TOOLS: before its answer, a line that is not JSON and one with the call's id that is no JSON-RPC response.
+      process.stdout.write(`not json\n${JSON.stringify({ jsonrpc: '2.0', id: requestId, result: 'too early' })}\n`);
+      return text('the real answer');
     case 'add_tool':
       tools.push({ name: String(args.name), description: 'Added while running.', inputSchema: { type: 'object' } });
       await server.sendToolListChanged();
