@@ -265,6 +265,8 @@ describe('the Nexus console in Chromium', () => {
     const { page, turn } = await turnOverABrokenStream('restarted', { beforeResume: forgetAndStartAnother });
 
     await turn.getByText('Ended while the page was not connected').waitFor();
+    // Its answer, which streamed while the page was not watching, comes with wait_for's reply.
+    await turn.locator('p.answer').getByText('Written after the break.').waitFor();
     await page.locator('ol.history li').getByText('Written after the break.').waitFor();
     expect((await fixture.call<{ agents: Array<{ agent_id: string; state: string }> }>('list_agents')).agents).toContainEqual(
       expect.objectContaining({ agent_id: 'restarted', state: 'awaiting_approval' }),

@@ -108,6 +108,9 @@ export function AgentPage({
 }
 
 function Turn({ turn }: { turn: LiveTurn }) {
+  // A turn that ended unseen streamed only part of its text, if any: its reply has all of it.
+  const unseenAnswer = turn.endedUnseen ? turn.reply?.content : undefined;
+  const answer = typeof unseenAnswer === 'string' ? unseenAnswer : turn.text;
   return (
     <article class={`turn ${turn.status}`} data-request={turn.requestId} aria-label={`Turn ${turn.requestId}`}>
       <p class="asked">
@@ -118,7 +121,7 @@ function Turn({ turn }: { turn: LiveTurn }) {
           <ToolCall key={call.id} call={call} />
         ))}
       </ol>
-      {turn.text && <p class="answer">{turn.text}</p>}
+      {answer && <p class="answer">{answer}</p>}
       <p class="turn-status" aria-live="polite">
         {turn.status === 'awaiting_approval' ? (
           <>
