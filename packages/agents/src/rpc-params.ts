@@ -88,13 +88,18 @@ export function isMethodName(name: string): name is MethodName {
 
 /** Validates a method's params; a `-32602` error names every bad or unknown param. */
 export function parseParams<M extends MethodName>(method: M, params: unknown): MethodParams<M> {
-  const result = METHOD_PARAMS[method].safeParse(params ?? {});
+  return checkParams<unknown>(method, METHOD_PARAMS[method], params) as MethodParams<M>;
+}
+
+/** Validates the params of `method` (one of the server's own, or a runtime's) against `schema`, as {@link parseParams} does. */
+export function checkParams<T>(method: string, schema: z.ZodType<T>, params: unknown): T {
+  const result = schema.safeParse(params ?? {});
   if (!result.success) {
     throw new AgentRpcError(`Invalid params for ${method}: ${formatSchemaIssues(result.error.issues)}.`, {
       rpcCode: RPC_ERROR_CODES.invalidParams,
     });
   }
-  return result.data as MethodParams<M>;
+  return result.data;
 }
 
 /**

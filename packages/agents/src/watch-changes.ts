@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { z } from 'zod';
 import type { PoolChange } from './pool-events.js';
-import { refuse } from './rpc-replies.js';
+import { checkParams } from './rpc-params.js';
 import { expectGlobal } from './server-method-params.js';
 
 /** What `watch` listens to: an `AgentPool`, or a runtime that emits its changes the same way. */
@@ -103,15 +104,8 @@ function isChangeSource(runtime: unknown): runtime is ChangeSource {
   return typeof (runtime as Partial<ChangeSource>).on === 'function';
 }
 
-/** The `after` of `watch`'s params: the id of the last event a client had; refuses anything else (`-32602`). */
-function cursorOf(params: unknown): string | undefined {
-  if (params === undefined) return undefined;
-  const { after, ...others } = params as { after?: unknown };
-  const unknown = Array.isArray(params) ? ['(a list)'] : Object.keys(others);
-  if (unknown.length > 0) throw refuse(`Invalid params for watch: it takes only \`after\` (not ${unknown.join(', ')}).`);
-  if (after !== undefined && typeof after !== 'string') throw refuse('Invalid params for watch: `after` is the id of an event (a string).');
-  return after;
-}
+/** `watch`'s params: `after`, the id of the last event a client had. */
+const WATCH_PARAMS = z.strictObject({ after: z.string().optional() });
 
 /**
  * The global method `watch` (docs/console.md): answers with server-sent events — `ready` once it
@@ -134,7 +128,7 @@ export function watchChanges(
   visible?: (agentId: string) => boolean,
 ): void {
   expectGlobal('watch', agentId);
-  const cursor = cursorOf(params);
+  const { after: cursor } = checkParams('watch', WATCH_PARAMS, params);
   const history = isChangeSource(runtime) ? historyOf(runtime) : undefined;
   const missed = history?.since(cursor);
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
