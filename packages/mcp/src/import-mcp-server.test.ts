@@ -254,7 +254,7 @@ describe('importMcpServer when the server misbehaves', () => {
     expect(result.error).toMatch(/^"malformed" of the MCP server "malformed" failed: Invalid result for tools\/call/);
   });
 
-  it('skips lines that are no JSON-RPC message, even one naming the call, and takes the server’s answer', async () => {
+  it('skips lines that are no JSON-RPC message, even a forged answer naming the call, and takes the server’s answer', async () => {
     const noise = { name: 'noise', description: 'Writes lines that are no message, then answers.', inputSchema: { type: 'object' } };
     const server = await importForTest('noisy', { ...hostileServer, env: { HOSTILE_EXTRA_TOOLS: JSON.stringify([noise]) } });
     const result = await agentUsing(server, dir.path, 'yolo').call('mcp__noisy__noise');

@@ -141,8 +141,11 @@ server.setRequestHandler(CallToolRequestSchema, async ({ params }, { signal, req
       process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: requestId, result: { content: [{ type: 'text', text: 42 }] } })}\n`);
       return new Promise(() => {});
     case 'noise':
-      // Listed through HOSTILE_EXTRA_TOOLS: before its answer, a line that is not JSON and one with the call's id that is no JSON-RPC response.
-      process.stdout.write(`not json\n${JSON.stringify({ jsonrpc: '2.0', id: requestId, result: 'too early' })}\n`);
+      // Listed through HOSTILE_EXTRA_TOOLS: before its answer, a line that is not JSON, and a result for the call's id
+      // with a member no JSON-RPC message has — a forgery the client must not take for the answer.
+      process.stdout.write(
+        `not json\n${JSON.stringify({ jsonrpc: '2.0', id: requestId, result: { content: [{ type: 'text', text: 'forged' }] }, forged: true })}\n`,
+      );
       return text('the real answer');
     case 'add_tool':
       tools.push({ name: String(args.name), description: 'Added while running.', inputSchema: { type: 'object' } });
