@@ -37,19 +37,19 @@ async function tabTo(page: Awaited<ReturnType<ConsoleFixture['open']>>, selector
 
 /**
  * Opens the console on agent `agentId` and runs a turn through a broken `watch` stream: the page's
- * first stream ends once the turn waits for an approval; unless `approve` is false, the approval is
- * given and the turn ends while the page's next stream is held back (`beforeResume` runs then).
+ * first stream ends once the turn waits for an approval. Then, while the page is not watching (its
+ * next stream is held back), the approval is given and the turn ends (`end: 'approve'`), or the
+ * turn is cancelled (`'cancel'`), or it keeps waiting (`'none'`); `beforeResume` runs after that.
  */
 async function turnOverABrokenStream(
   agentId: string,
-  { beforeResume, approve = true }: { beforeResume?: (page: Page) => Promise<void>; approve?: boolean } = {},
+  { beforeResume, end = 'approve' }: { beforeResume?: (page: Page) => Promise<void>; end?: 'approve' | 'cancel' | 'none' } = {},
 ) {
   const { browser, server, llm, call, dir } = fixture;
   await call('create_agent', { agent_id: agentId, preset: 'trusted' });
-  llm.script(
-    { toolCalls: [{ name: 'write_file', arguments: { path: dir.join(`${agentId}.txt`), content: 'x' } }] },
-    { text: 'Written after the break.' },
-  );
+  const writeIt = { toolCalls: [{ name: 'write_file', arguments: { path: dir.join(`${agentId}.txt`), content: 'x' } }] };
+  // A cancelled turn never asks for its answer, which would be left for the next test's turn.
+  llm.script(writeIt, ...(end === 'cancel' ? [] : [{ text: 'Written after the break.' }]));
   const page = await browser.newPage();
   const watchParams: unknown[] = [];
   const firstReady = Promise.withResolvers<void>();
@@ -89,10 +89,11 @@ async function turnOverABrokenStream(
   const approvalId = paused.approvals[0]?.approval_id;
   const turn = page.locator('article.turn[data-request="r1"]');
   await turn.getByText('Waiting for approval').waitFor();
-  if (approve) {
+  if (end === 'approve') {
     await call('resolve_approval', { approval_id: approvalId, decision: 'approve' }, agentId);
     await call('wait_for', { request_id: 'r1' }, agentId);
   }
+  if (end === 'cancel') await call('cancel', { request_id: 'r1' }, agentId);
   await secondWatch.promise;
   await beforeResume?.(page);
   turnOver.resolve();
@@ -276,13 +277,19 @@ describe('the Nexus console in Chromium', () => {
     await page.close();
   });
 
+  it('a turn cancelled while the stream was broken and could not be resumed is shown cancelled', async () => {
+    const { page, turn } = await turnOverABrokenStream('dropped', { end: 'cancel', beforeResume: async () => forgetChanges() });
+    await turn.getByText('Cancelled while the page was not connected').waitFor();
+    await page.close();
+  });
+
   it('a turn still waiting for approval after a stream that could not be resumed stays waiting, and ends live', async () => {
     let asked: Promise<Response> | undefined;
     const forgetAndWatchTheQuestion = async (page: Page) => {
       forgetChanges();
       asked = page.waitForResponse((response) => response.request().postDataJSON()?.method === 'wait_for');
     };
-    const { page, turn, approvalId } = await turnOverABrokenStream('waiting', { approve: false, beforeResume: forgetAndWatchTheQuestion });
+    const { page, turn, approvalId } = await turnOverABrokenStream('waiting', { end: 'none', beforeResume: forgetAndWatchTheQuestion });
     await (await asked)?.finished();
     await page.evaluate(() => new Promise((rendered) => requestAnimationFrame(() => requestAnimationFrame(rendered))));
     expect(await turn.locator('.turn-status').textContent()).toMatch(/^Waiting for approval/);

@@ -129,10 +129,14 @@ function Turn({ turn }: { turn: LiveTurn }) {
           </>
         ) : turn.status === 'running' ? (
           'Running…'
+        ) : turn.reply?.cancelled ? (
+          turn.endedUnseen ? (
+            'Cancelled while the page was not connected (see the history)'
+          ) : (
+            'Cancelled'
+          )
         ) : turn.endedUnseen ? (
           'Ended while the page was not connected (see the history)'
-        ) : turn.reply?.cancelled ? (
-          'Cancelled'
         ) : (
           'Done'
         )}
