@@ -1,5 +1,5 @@
 import { redactSecrets, type ServiceContainer, type ToolResult } from '@nexus/core';
-import { context, ProxyTracerProvider, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { CallTrail } from './audit-record.js';
 import { cachedPolicyDigest, isolationOf } from './audit-record.js';
 
@@ -8,12 +8,14 @@ const tracer = trace.getTracer(TRACER_NAME);
 
 /**
  * Whether an OpenTelemetry SDK registered a tracer provider: the API's global provider is then
- * another than its own proxy, or the proxy has a delegate. Asked per call, as one may be registered
- * later; far cheaper than a no-op span (the API's context look-up, a span object).
+ * another than its own proxy, or the proxy has a delegate. The proxy is known by its method, as the
+ * API deprecates its class as an export. Asked per call, as one may be registered later; far
+ * cheaper than a no-op span (the API's context look-up, a span object).
  */
 function tracerRegistered(): boolean {
   const provider = trace.getTracerProvider();
-  return !(provider instanceof ProxyTracerProvider) || provider.getDelegateTracer(TRACER_NAME) !== undefined;
+  if (!('getDelegateTracer' in provider) || typeof provider.getDelegateTracer !== 'function') return true;
+  return provider.getDelegateTracer(TRACER_NAME) !== undefined;
 }
 
 /**
