@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { freePort as loopbackPort } from '@nexus/test-utils/free-port';
 import { queryRows } from './restate-client.js';
 
 /*
@@ -33,14 +33,13 @@ function restateBinary(): string {
   return createRequire(serverPackage).resolve(`@restatedev/restate-server-${process.platform}-${process.arch}/bin/restate-server`);
 }
 
-/** A port free on 127.0.0.1 now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+/**
+ * A port nothing listens on at 127.0.0.1 now, for a server that binds it later (a worker's
+ * `--restate-port`). It is below the kernel's ephemeral range, so a `listen(0)` in the meantime
+ * cannot take it, and this process never hands it out twice.
+ */
+export function freePort(): Promise<number> {
+  return loopbackPort();
 }
 
 /**
