@@ -91,8 +91,12 @@ export async function startRestateServer(dataDir: string): Promise<RestateServer
         body: JSON.stringify({ query: 'SELECT service_key FROM state LIMIT 1' }),
       });
     };
-    for (const deadline = Date.now() + 30_000; !(await ready()); await delay(20))
-      if (Date.now() > deadline) throw new Error(`The Restate server did not answer on ${admin} and ${ingress} within 30 s: ${output}`);
+    for (const deadline = Date.now() + 30_000; !(await ready()); await delay(20)) {
+      if (Date.now() <= deadline) continue;
+      // Not left running: it could outlive this process, holding its ports and data directory.
+      started.kill('SIGKILL');
+      throw new Error(`The Restate server did not answer on ${admin} and ${ingress} within 30 s: ${output}`);
+    }
   };
   const stop = async (signal: NodeJS.Signals) => {
     const running = child;

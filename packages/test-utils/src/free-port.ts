@@ -6,6 +6,11 @@ import { type AddressInfo, createServer } from 'node:net';
 const DEFAULT_EPHEMERAL_START = 32768;
 /** Lowest port handed out: below it are the well-known and many registered services' ports. */
 const LOWEST = 10_000;
+/**
+ * The Fetch standard's "bad ports" above {@link LOWEST}: `fetch()` and browsers refuse to connect
+ * to them, so a server there would never be reached.
+ */
+const BAD_PORTS = new Set([10_080]);
 
 let firstEphemeral: number | undefined;
 
@@ -51,7 +56,7 @@ export async function freePort(): Promise<number> {
   if (highest < LOWEST + 1000) return kernelsPick();
   for (;;) {
     const port = LOWEST + Math.floor(Math.random() * (highest - LOWEST + 1));
-    if (handedOut.has(port)) continue;
+    if (handedOut.has(port) || BAD_PORTS.has(port)) continue;
     // Noted before the probe, so that calls running at once never probe, and hand out, the same port.
     handedOut.add(port);
     if (await isFree(port)) return port;
