@@ -127,22 +127,20 @@ function Turn({ turn }: { turn: LiveTurn }) {
           <>
             Waiting for approval — <a href="#/approvals">answer it</a>
           </>
-        ) : turn.status === 'running' ? (
-          'Running…'
-        ) : turn.reply?.cancelled ? (
-          turn.endedUnseen ? (
-            'Cancelled while the page was not connected (see the history)'
-          ) : (
-            'Cancelled'
-          )
-        ) : turn.endedUnseen ? (
-          'Ended while the page was not connected (see the history)'
         ) : (
-          'Done'
+          standing(turn)
         )}
       </p>
     </article>
   );
+}
+
+/** Where a turn not waiting for approval stands: running, or how it ended, and whether the page saw it end. */
+function standing(turn: LiveTurn): string {
+  if (turn.status === 'running') return 'Running…';
+  const unseen = turn.endedUnseen ? ' while the page was not connected (see the history)' : '';
+  if (turn.reply?.cancelled) return `Cancelled${unseen}`;
+  return unseen ? `Ended${unseen}` : 'Done';
 }
 
 /**
